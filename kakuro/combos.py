@@ -1,0 +1,164 @@
+"""Sum / all-different combination tables, shared by every reasoning backend.
+
+A set of values is a bitmask with bit `v` set for value `v` (so values go up to 62). A run of
+`length` cells with clue `total` over the value range `(lo, hi)` can only hold one of its
+*combinations*: the `length`-subsets of lo..hi that sum to `total`.
+
+`feasible_values` is the exact (generalized arc consistent) filter of one run: a value stays
+in a cell's domain only if some assignment of distinct values to all the run's cells, each
+within its domain, sums to the clue and gives the cell that value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from kakuro.errors import KakuroError
+from kakuro.puzzle import MAX_VALUE, Puzzle
+
+MAX_COMBINATIONS = 1_000_000
+"""Refuse to tabulate a (length, total, range) with more combinations than this."""
+
+
+def mask_of(values: Iterable[int]) -> int:
+    """The bitmask of a set of values."""
+    mask = 0
+    for v in values:
+        mask |= 1 << v
+    return mask
+
+
+def values_of(mask: int) -> list[int]:
+    """The values in a bitmask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def range_mask(values: tuple[int, int]) -> int:
+    """The bitmask of every value lo..hi."""
+    lo, hi = values
+    return ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+
+
+@lru_cache(maxsize=None)
+def combinations(length: int, total: int, values: tuple[int, int] = (1, 9)) -> tuple[int, ...]:
+    """Every set of `length` distinct values from `values` summing to `total`, as bitmasks.
+
+    Ascending in mask order. Raises KakuroError if there are more than MAX_COMBINATIONS.
+    """
+    lo, hi = values
+    if not 0 <= lo <= hi <= MAX_VALUE:
+        raise KakuroError(f"value range {lo}..{hi} is not within 0..{MAX_VALUE}")
+    found: list[int] = []
+
+    def extend(smallest: int, left: int, rest: int, mask: int) -> None:
+        if left == 0:
+            if rest == 0:
+                found.append(mask)
+                if len(found) > MAX_COMBINATIONS:
+                    raise KakuroError(
+                        f"more than {MAX_COMBINATIONS} combinations of {length} values from "
+                        f"{lo}..{hi} sum to {total}"
+                    )
+            return
+        for v in range(smallest, hi - left + 2):
+            low = left * v + left * (left - 1) // 2  # v, v+1, ... v+left-1
+            high = v + (left - 1) * hi - (left - 1) * (left - 2) // 2
+            if low > rest:
+                break
+            if high < rest:
+                continue
+            extend(v + 1, left - 1, rest - v, mask | (1 << v))
+
+    if length >= 0:
+        extend(lo, length, total, 0)
+    return tuple(sorted(found))
+
+
+def union_of(masks: Iterable[int]) -> int:
+    """The union of a collection of value sets."""
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+def feasible_values(total: int, domains: Sequence[int], values: tuple[int, int] = (1, 9)) -> list[int]:
+    """Exact per-cell supports of one run: the values each cell can take in some solution of
+    the run alone (distinct values, each within its cell's domain, summing to `total`).
+
+    `domains` are bitmasks, one per cell (an assigned cell is a one-value mask). Returns one
+    mask per cell; all zero when the run cannot be completed.
+    """
+    n = len(domains)
+    support = [0] * n
+    reachable = union_of(domains)
+    for combo in combinations(n, total, values):
+        if combo & reachable != combo:
+            continue
+        for j, s in enumerate(_combination_supports(combo, domains)):
+            support[j] |= s
+    return support
+
+
+def _combination_supports(combo: int, domains: Sequence[int]) -> list[int]:
+    """For one combination, the values each cell takes in some perfect matching of the cells
+    onto the combination's values (all zero when no such matching exists)."""
+    n = len(domains)
+    forward: list[set[int]] = [{0}]
+    for d in domains:
+        layer = set()
+        for used in forward[-1]:
+            free = d & combo & ~used
+            while free:
+                low = free & -free
+                layer.add(used | low)
+                free ^= low
+        if not layer:
+            return [0] * n
+        forward.append(layer)
+    if combo not in forward[n]:
+        return [0] * n
+    backward: list[set[int]] = [set() for _ in range(n + 1)]
+    backward[n] = {0}
+    for j in range(n - 1, -1, -1):
+        for used in backward[j + 1]:
+            free = domains[j] & combo & ~used
+            while free:
+                low = free & -free
+                backward[j].add(used | low)
+                free ^= low
+    out = [0] * n
+    for j in range(n):
+        for before in forward[j]:
+            rest = combo & ~before
+            free = domains[j] & rest
+            while free:
+                low = free & -free
+                if rest ^ low in backward[j + 1]:
+                    out[j] |= low
+                free ^= low
+    return out
+
+
+def run_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
+    """Flat combination tables of every run of `puzzle`, for compiled kernels.
+
+    Returns `(offsets, masks)`: the combinations of run `r` are `masks[offsets[r]:offsets[r+1]]`
+    (int64 bitmasks, bit v for value v).
+    """
+    offsets = np.zeros(len(puzzle.runs) + 1, dtype=np.int64)
+    chunks: list[tuple[int, ...]] = []
+    for r, run in enumerate(puzzle.runs):
+        table = combinations(len(run), run.total, puzzle.values)
+        chunks.append(table)
+        offsets[r + 1] = offsets[r] + len(table)
+    masks = np.fromiter((m for t in chunks for m in t), dtype=np.int64, count=int(offsets[-1]))
+    return offsets, masks

@@ -1,0 +1,76 @@
+"""The toolkit's exceptions. Every error a user can cause is a `KakuroError`.
+
+Unsatisfiable puzzles and reached limits are *results* (see `kakuro.solver.Status`),
+never exceptions; exceptions are for bad input and misuse.
+"""
+
+from __future__ import annotations
+
+
+class KakuroError(Exception):
+    """Base class of every error the toolkit raises on purpose."""
+
+
+class PuzzleFormatError(KakuroError, ValueError):
+    """A puzzle file or text that cannot be read.
+
+    `file` is the path (or None for text given directly), `line` and `column` are 1-based
+    positions of the offending `text` (None where the problem has no single position).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        text: str | None = None,
+    ) -> None:
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.text = text
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = self.file or "<text>"
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        shown = f" (at {self.text!r})" if self.text else ""
+        return f"{where}: {self.message}{shown}"
+
+
+class InvalidPuzzleError(KakuroError, ValueError):
+    """A puzzle that is well formed but breaks a rule of Kakuro (e.g. a run without clue).
+
+    `cell` is the (row, col) the problem is about, when there is one.
+    """
+
+    def __init__(self, message: str, *, cell: tuple[int, int] | None = None) -> None:
+        self.message = message
+        self.cell = cell
+        super().__init__(message)
+
+
+class InvalidSolutionError(KakuroError, ValueError):
+    """A solution value that does not fit the puzzle's shape (wrong number of cells)."""
+
+
+class UnknownBackendError(KakuroError, ValueError):
+    """A backend name that is not registered; the message lists the known ones."""
+
+
+class BackendOptionError(KakuroError, ValueError):
+    """An option a backend does not declare, or a value it does not accept."""
+
+
+class BackendUnavailableError(KakuroError, ImportError):
+    """A registered backend whose engine is not installed; the message gives the pip command."""
+
+
+class UnsupportedOperationError(KakuroError):
+    """An operation a backend cannot do, e.g. counting solutions with an incomplete search."""

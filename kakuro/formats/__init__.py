@@ -1,0 +1,142 @@
+"""Reading and writing puzzle files: one module per format, detected by extension or content.
+
+`read(source)` takes a path or the text itself and returns every puzzle in it;
+`write(puzzles, path)` never replaces an existing file unless told to.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from types import ModuleType
+
+from kakuro.errors import KakuroError, PuzzleFormatError
+from kakuro.formats import jsonl, text
+from kakuro.formats.base import line_column
+from kakuro.puzzle import Puzzle
+
+FORMATS: dict[str, ModuleType] = {module.NAME: module for module in (jsonl, text)}
+"""Format name -> module. Detection tries them in this order; `text` is the fallback."""
+
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+"""Refuse larger inputs: no real collection of puzzles comes near this."""
+
+
+def read(source: str | os.PathLike[str] | bytes, *, format: str | None = None) -> list[Puzzle]:
+    """Every puzzle in a file (path) or in a text; the format is detected unless given.
+
+    A str holding a newline, or naming no existing file, is read as puzzle text.
+    Raises PuzzleFormatError (file, line, column) for anything that is not a valid puzzle.
+    """
+    name, data = _load(source)
+    content = _decode(data, name)
+    module = _choose(format, name, content)
+    return module.parse(content, name)
+
+
+def write(
+    puzzles: Puzzle | Iterable[Puzzle],
+    path: str | os.PathLike[str],
+    *,
+    format: str | None = None,
+    overwrite: bool = False,
+) -> Path:
+    """Write puzzles to `path` (format from the extension unless given); never replaces an
+    existing file unless `overwrite`. Returns the path written."""
+    items = [puzzles] if isinstance(puzzles, Puzzle) else list(puzzles)
+    target = Path(path)
+    module = _choose(format, str(target), None)
+    payload = dumps(items, module.NAME)
+    if target.exists() and not overwrite:
+        raise KakuroError(f"{target} already exists; choose another name or pass overwrite=True")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(payload)
+        if overwrite:
+            os.replace(temporary, target)
+        else:
+            os.link(temporary, target)  # fails if the target appeared meanwhile: nothing is lost
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+    return target
+
+
+def dumps(puzzles: Puzzle | Iterable[Puzzle], format: str = "text") -> str:
+    """The puzzles as a string in `format`."""
+    items = [puzzles] if isinstance(puzzles, Puzzle) else list(puzzles)
+    return _module(format).dumps(items)
+
+
+def _module(format: str) -> ModuleType:
+    try:
+        return FORMATS[format]
+    except KeyError:
+        raise KakuroError(f"unknown format {format!r}; known formats: {', '.join(FORMATS)}") from None
+
+
+def _choose(format: str | None, name: str | None, content: str | None) -> ModuleType:
+    if format is not None:
+        return _module(format)
+    if name is not None:
+        suffix = Path(name).suffix.lower()
+        for module in FORMATS.values():
+            if suffix in module.EXTENSIONS:
+                return module
+    if content is None:
+        raise KakuroError(f"cannot tell the format of {name!r} from its extension; pass format=")
+    for module in FORMATS.values():
+        if module is not text and module.sniff(content):
+            return module
+    return text
+
+
+def _load(source: str | os.PathLike[str] | bytes) -> tuple[str | None, bytes | str]:
+    if isinstance(source, bytes):
+        return None, source
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
+        path = Path(source)
+        try:
+            size = path.stat().st_size
+            if size > MAX_INPUT_BYTES:
+                raise PuzzleFormatError(f"the file has {size} bytes; the limit is {MAX_INPUT_BYTES}", file=str(path))
+            return str(path), path.read_bytes()
+        except FileNotFoundError:
+            raise PuzzleFormatError("no such file", file=str(path)) from None
+        except IsADirectoryError:
+            raise PuzzleFormatError("is a folder, not a puzzle file", file=str(path)) from None
+        except OSError as exc:
+            raise PuzzleFormatError(f"cannot be read: {exc.strerror}", file=str(path)) from None
+    if isinstance(source, str):
+        return None, source
+    raise TypeError(f"read() takes a path, a text or bytes, not {type(source).__name__}")
+
+
+def _looks_like_path(source: str) -> bool:
+    if "\n" in source or len(source) > 4096:
+        return False
+    if os.path.exists(source):
+        return True
+    return Path(source).suffix.lower() in {ext for m in FORMATS.values() for ext in m.EXTENSIONS}
+
+
+def _decode(data: bytes | str, name: str | None) -> str:
+    if len(data) > MAX_INPUT_BYTES:
+        raise PuzzleFormatError(f"the input has {len(data)} bytes or characters; the limit is {MAX_INPUT_BYTES}", file=name)
+    if isinstance(data, str):
+        content = data
+    else:
+        try:
+            content = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            prefix = data[: exc.start].decode("utf-8", "replace")
+            line, column = line_column(prefix, len(prefix))
+            raise PuzzleFormatError("not UTF-8 text", file=name, line=line, column=column, text=repr(data[exc.start : exc.start + 4])) from None
+    if "\x00" in content:
+        line, column = line_column(content, content.index("\x00"))
+        raise PuzzleFormatError("a NUL character: this is not a text file", file=name, line=line, column=column)
+    return content

@@ -1,0 +1,120 @@
+"""JSON lines, the layout of `../shared/data`: one puzzle object per line.
+
+    {"id": "janko-001", "rows": R, "cols": C, "grid": [[cell, ...], ...], "solution": [[...]] | null,
+     "values": [lo, hi]}
+
+A cell is "#" (black), [down, across] (clue; a missing half is null), 0 (empty white) or a
+given digit. Rows and columns count the clue row and column. `values` is optional (1..9);
+`solution`, when present, is kept as `puzzle.meta["solution"]` (a tuple of row tuples).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from kakuro.errors import PuzzleFormatError
+from kakuro.formats.base import building
+from kakuro.puzzle import DEFAULT_VALUES, Puzzle
+
+NAME = "jsonl"
+EXTENSIONS = (".jsonl", ".ndjson")
+
+_KNOWN = {"id", "source", "rows", "cols", "grid", "solution", "values"}
+
+
+def sniff(text: str) -> bool:
+    return text.lstrip().startswith("{")
+
+
+def parse(text: str, file: str | None = None) -> list[Puzzle]:
+    puzzles = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            puzzles.append(_parse_line(line, number, file))
+    if not puzzles:
+        raise PuzzleFormatError("no puzzle found (no JSON object)", file=file, line=1, column=1)
+    return puzzles
+
+
+def _parse_line(line: str, number: int, file: str | None) -> Puzzle:
+    def fail(message: str, column: int | None = None, text: str | None = None) -> PuzzleFormatError:
+        return PuzzleFormatError(message, file=file, line=number, column=column, text=text)
+
+    try:
+        record = json.loads(line, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise fail(f"not valid JSON: {exc.msg}", exc.colno, line[max(0, exc.pos - 10) : exc.pos + 10]) from None
+    except (RecursionError, ValueError) as exc:
+        raise fail(f"not valid JSON: {exc}", 1) from None
+    if not isinstance(record, dict):
+        raise fail("each line must hold one JSON object", 1)
+    if "grid" not in record:
+        raise fail('the object has no "grid"', 1)
+    values = _values(record.get("values", DEFAULT_VALUES), fail)
+    grid = record["grid"]
+    for key in ("rows", "cols"):
+        if key in record and not _matches(record[key], grid, key):
+            raise fail(f'"{key}" is {record[key]!r}, which does not match the grid', 1)
+    meta: dict[str, Any] = {k: v for k, v in record.items() if k not in _KNOWN and isinstance(v, (str, int, float))}
+    if isinstance(record.get("source"), str):
+        meta["source"] = record["source"]
+    solution = record.get("solution")
+    if solution is not None:
+        if not _is_grid(solution):
+            raise fail('"solution" must be a list of rows', 1)
+        meta["solution"] = tuple(tuple(row) for row in solution)
+    puzzle_id = record.get("id")
+    if puzzle_id is not None and not isinstance(puzzle_id, str):
+        puzzle_id = str(puzzle_id)
+
+    def locate(cell: tuple[int, int] | None) -> tuple[int, int | None]:
+        return number, None
+
+    return building(lambda: Puzzle.from_grid(grid, values=values, id=puzzle_id, meta=meta), file=file, locate=locate)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a puzzle can hold")
+
+
+def _values(raw: Any, fail: Any) -> tuple[int, int]:
+    ok = (
+        isinstance(raw, (list, tuple))
+        and len(raw) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in raw)
+    )
+    if not ok:
+        raise fail(f'"values" must be [lo, hi], not {raw!r}', 1)
+    return int(raw[0]), int(raw[1])
+
+
+def _is_grid(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(row, list) for row in value)
+
+
+def _matches(count: Any, grid: Any, key: str) -> bool:
+    if not isinstance(count, int) or isinstance(count, bool) or not _is_grid(grid) or not grid:
+        return True  # the grid itself is validated by Puzzle.from_grid
+    return count == (len(grid) if key == "rows" else len(grid[0]))
+
+
+def record(puzzle: Puzzle) -> dict[str, Any]:
+    """The JSON object of one puzzle (the inverse of one parsed line)."""
+    out: dict[str, Any] = {}
+    if puzzle.id is not None:
+        out["id"] = puzzle.id
+    if "source" in puzzle.meta:
+        out["source"] = puzzle.meta["source"]
+    out["rows"], out["cols"] = puzzle.rows, puzzle.cols
+    out["grid"] = puzzle.to_grid()
+    if puzzle.values != DEFAULT_VALUES:
+        out["values"] = list(puzzle.values)
+    solution = puzzle.meta.get("solution")
+    out["solution"] = [list(row) for row in solution] if solution is not None else None
+    return out
+
+
+def dumps(puzzles: Sequence[Puzzle]) -> str:
+    return "".join(json.dumps(record(p), separators=(",", ":")) + "\n" for p in puzzles)

@@ -1,0 +1,383 @@
+"""The one shared puzzle representation: `Puzzle`, `Run`, `Solution`, and the checker.
+
+A puzzle is a grid of `rows` x `cols` positions. Each position is black, a clue (a down sum for
+the white run directly below it and/or an across sum for the run directly to its right), or
+white. Cazenave's all-white n x n grids are the same thing with a clue row on top and a clue
+column on the left (see `Puzzle.all_white`), so every algorithm sees one kind of object.
+
+White cells are numbered `0..n-1` in row-major order. Values range over `values = (lo, hi)`,
+1..9 by default. `Puzzle.check` is the one oracle every test and the compare harness use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal, Union
+
+from kakuro.errors import InvalidPuzzleError, InvalidSolutionError
+
+Direction = Literal["across", "down"]
+Position = tuple[int, int]
+Clue = tuple[Union[int, None], Union[int, None]]
+"""A clue cell: (down sum or None, across sum or None)."""
+
+BLACK = "#"
+DEFAULT_VALUES = (1, 9)
+MAX_VALUE = 62
+"""Largest cell value any puzzle may use: domains are bitmasks in 64-bit integers."""
+MAX_SIDE = 1000
+"""Largest number of rows or columns a puzzle may have."""
+
+GridCell = Union[str, int, Sequence[Union[int, None]], None]
+"""A position in the JSON-lines layout: "#", [down, across], 0 (empty white) or a given digit."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """A maximal line of white cells with a clue: `cells` are white-cell indices in order."""
+
+    cells: tuple[int, ...]
+    total: int
+    direction: Direction
+    clue: Position
+    """Where the clue stands in the grid."""
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+
+def min_sum(length: int, values: tuple[int, int]) -> int:
+    """Smallest sum of `length` distinct values from the range."""
+    lo = values[0]
+    return length * lo + length * (length - 1) // 2
+
+
+def max_sum(length: int, values: tuple[int, int]) -> int:
+    """Largest sum of `length` distinct values from the range."""
+    hi = values[1]
+    return length * hi - length * (length - 1) // 2
+
+
+@dataclass(frozen=True, eq=False)
+class Puzzle:
+    """An immutable Kakuro puzzle. Build it with `from_grid` or `all_white`; both validate.
+
+    Attributes: `rows`, `cols` (the grid including clue positions), `cells` (white-cell
+    positions, index = cell number), `clues` (position -> (down, across)), `runs`,
+    `givens` (cell -> digit), `values` ((lo, hi)), `id` and `meta` (free-form provenance).
+    """
+
+    rows: int
+    cols: int
+    cells: tuple[Position, ...]
+    clues: Mapping[Position, Clue]
+    givens: Mapping[int, int]
+    values: tuple[int, int] = DEFAULT_VALUES
+    id: str | None = None
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    runs: tuple[Run, ...] = field(init=False)
+    index: Mapping[Position, int] = field(init=False)
+    """Cell number of each white position."""
+    cell_runs: tuple[tuple[int, ...], ...] = field(init=False)
+    """For each cell, the indices of the runs (at most two) it belongs to."""
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "cells", tuple(tuple(p) for p in self.cells))
+        set_(self, "clues", MappingProxyType({tuple(p): tuple(c) for p, c in self.clues.items()}))
+        set_(self, "givens", MappingProxyType(dict(sorted(self.givens.items()))))
+        set_(self, "values", tuple(self.values))
+        set_(self, "meta", MappingProxyType(dict(self.meta)))
+        set_(self, "index", MappingProxyType({p: i for i, p in enumerate(self.cells)}))
+        runs = _find_runs(self)
+        set_(self, "runs", runs)
+        memberships: list[list[int]] = [[] for _ in self.cells]
+        for r, run in enumerate(runs):
+            for c in run.cells:
+                memberships[c].append(r)
+        set_(self, "cell_runs", tuple(tuple(m) for m in memberships))
+        _validate(self)
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def from_grid(
+        cls,
+        grid: Sequence[Sequence[GridCell]],
+        *,
+        values: tuple[int, int] = DEFAULT_VALUES,
+        id: str | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> Puzzle:
+        """Build a puzzle from the JSON-lines layout: rows of "#", [down, across], 0 or a digit.
+
+        Raises `InvalidPuzzleError` naming the position of the first problem.
+        """
+        if not isinstance(grid, Sequence) or isinstance(grid, (str, bytes)) or not grid:
+            raise InvalidPuzzleError("the grid must be a non-empty list of rows")
+        rows = len(grid)
+        first = grid[0]
+        if not isinstance(first, Sequence) or isinstance(first, (str, bytes)) or not first:
+            raise InvalidPuzzleError("row 0 must be a non-empty list of cells")
+        cols = len(first)
+        if rows > MAX_SIDE or cols > MAX_SIDE:
+            raise InvalidPuzzleError(f"a {rows}x{cols} grid is larger than {MAX_SIDE}x{MAX_SIDE}")
+        cells: list[Position] = []
+        clues: dict[Position, Clue] = {}
+        givens: dict[int, int] = {}
+        for r, row in enumerate(grid):
+            if not isinstance(row, Sequence) or isinstance(row, (str, bytes)):
+                raise InvalidPuzzleError(f"row {r} is not a list of cells")
+            if len(row) != cols:
+                raise InvalidPuzzleError(f"row {r} has {len(row)} cells, row 0 has {cols}")
+            for c, item in enumerate(row):
+                kind = _grid_cell_kind(item, (r, c))
+                if kind == "white":
+                    if item:
+                        givens[len(cells)] = int(item)  # type: ignore[arg-type]
+                    cells.append((r, c))
+                elif kind == "clue":
+                    down, across = item  # type: ignore[misc]
+                    clues[(r, c)] = (down, across)
+        return cls(rows, cols, tuple(cells), clues, givens, tuple(values), id, meta or {})
+
+    @classmethod
+    def all_white(
+        cls,
+        row_sums: Sequence[int],
+        col_sums: Sequence[int],
+        *,
+        values: tuple[int, int],
+        givens: Mapping[Position, int] | None = None,
+        id: str | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> Puzzle:
+        """Cazenave's all-white grid: every row and column of the n x m interior is one run.
+
+        `givens` maps interior (row, col), 0-based, to a digit. The grid gets a clue row on top
+        and a clue column on the left, so interior (i, j) is grid position (i + 1, j + 1).
+        """
+        n, m = len(row_sums), len(col_sums)
+        if n == 0 or m == 0:
+            raise InvalidPuzzleError("an all-white grid needs at least one row and one column")
+        grid: list[list[GridCell]] = [[BLACK] + [[s, None] for s in col_sums]]
+        for i, s in enumerate(row_sums):
+            grid.append([[None, s]] + [0] * m)
+        for (i, j), digit in (givens or {}).items():
+            if not (0 <= i < n and 0 <= j < m):
+                raise InvalidPuzzleError(f"given at ({i}, {j}) lies outside the {n}x{m} grid")
+            grid[i + 1][j + 1] = digit
+        return cls.from_grid(grid, values=values, id=id, meta=meta)
+
+    # ----------------------------------------------------------------- views
+    @property
+    def size(self) -> int:
+        """Number of white cells."""
+        return len(self.cells)
+
+    @property
+    def is_all_white(self) -> bool:
+        """True for a Cazenave grid: clue row and column around an interior without black cells."""
+        interior = (self.rows - 1) * (self.cols - 1)
+        return self.size == interior and all(r > 0 and c > 0 for r, c in self.cells)
+
+    def to_grid(self) -> list[list[GridCell]]:
+        """The JSON-lines layout of this puzzle (givens as digits, empty cells as 0)."""
+        grid: list[list[GridCell]] = [[BLACK] * self.cols for _ in range(self.rows)]
+        for pos, (down, across) in self.clues.items():
+            grid[pos[0]][pos[1]] = [down, across]
+        for i, (r, c) in enumerate(self.cells):
+            grid[r][c] = self.givens.get(i, 0)
+        return grid
+
+    def digest(self) -> str:
+        """A stable hash of the puzzle's content (layout, clues, givens, value range)."""
+        text = json.dumps({"grid": self.to_grid(), "values": list(self.values)}, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Puzzle):
+            return NotImplemented
+        return self.to_grid() == other.to_grid() and self.values == other.values
+
+    def __hash__(self) -> int:
+        return hash(self.digest())
+
+    def __repr__(self) -> str:
+        name = f" {self.id!r}" if self.id else ""
+        lo, hi = self.values
+        return f"<Puzzle{name} {self.rows}x{self.cols}, {self.size} cells, {len(self.runs)} runs, values {lo}..{hi}>"
+
+    # ----------------------------------------------------------------- checking
+    def solution(self, values: Sequence[int]) -> Solution:
+        """Wrap one value per white cell as a `Solution` of this puzzle (shape checked)."""
+        return Solution(self, tuple(values))
+
+    def check(self, solution: Solution | Sequence[Sequence[Any]]) -> list[str]:
+        """Every rule the solution breaks, as readable sentences; an empty list means valid.
+
+        Accepts a `Solution` or a grid in the JSON-lines layout (rows of "#" and digits).
+        Never raises on a wrong answer: a malformed grid is reported as violations too.
+        """
+        values, problems = self._values_of(solution)
+        if values is None:
+            return problems
+        lo, hi = self.values
+        for i, v in enumerate(values):
+            if v is None:
+                problems.append(f"cell {self.cells[i]} is missing a digit")
+            elif not lo <= v <= hi:
+                problems.append(f"cell {self.cells[i]} holds {v}, outside {lo}..{hi}")
+        for i, digit in self.givens.items():
+            if values[i] is not None and values[i] != digit:
+                problems.append(f"cell {self.cells[i]} was given {digit} but holds {values[i]}")
+        for run in self.runs:
+            digits = [values[c] for c in run.cells]
+            where = f"{run.direction} run at {run.clue}"
+            seen: set[int] = set()
+            for d in digits:
+                if d is not None and d in seen:
+                    problems.append(f"{where} repeats {d}")
+                    break
+                if d is not None:
+                    seen.add(d)
+            if all(d is not None for d in digits):
+                total = sum(digits)  # type: ignore[arg-type]
+                if total != run.total:
+                    problems.append(f"{where} sums to {total}, its clue is {run.total}")
+        return problems
+
+    def _values_of(self, solution: Any) -> tuple[list[int | None] | None, list[str]]:
+        """Per-cell values of a Solution or grid; (None, problems) when the shape is wrong."""
+        if isinstance(solution, Solution):
+            if solution.puzzle is not self and solution.puzzle != self:
+                return None, ["the solution belongs to another puzzle"]
+            return list(solution.values), []
+        if not isinstance(solution, Sequence) or isinstance(solution, (str, bytes)):
+            return None, [f"a solution must be a Solution or a list of rows, not {type(solution).__name__}"]
+        if len(solution) != self.rows:
+            return None, [f"the solution has {len(solution)} rows, the puzzle {self.rows}"]
+        for r, row in enumerate(solution):
+            if not isinstance(row, Sequence) or isinstance(row, (str, bytes)) or len(row) != self.cols:
+                return None, [f"row {r} of the solution does not have {self.cols} cells"]
+        values: list[int | None] = []
+        for r, c in self.cells:
+            v = solution[r][c]
+            values.append(v if isinstance(v, int) and not isinstance(v, bool) else None)
+        return values, []
+
+
+@dataclass(frozen=True)
+class Solution:
+    """One value per white cell of `puzzle`, in cell order. Validity is `puzzle.check(self)`."""
+
+    puzzle: Puzzle = field(repr=False, compare=False)
+    values: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values", tuple(int(v) for v in self.values))
+        if len(self.values) != self.puzzle.size:
+            raise InvalidSolutionError(
+                f"a solution needs {self.puzzle.size} values, one per white cell; got {len(self.values)}"
+            )
+
+    def __getitem__(self, position: Position) -> int:
+        """The value at grid position (row, col)."""
+        return self.values[self.puzzle.index[position]]
+
+    def to_grid(self) -> list[list[int | str]]:
+        """The JSON-lines layout: rows with a digit per white cell and "#" elsewhere."""
+        grid: list[list[int | str]] = [[BLACK] * self.puzzle.cols for _ in range(self.puzzle.rows)]
+        for (r, c), v in zip(self.puzzle.cells, self.values):
+            grid[r][c] = v
+        return grid
+
+
+# --------------------------------------------------------------------- internals
+def _grid_cell_kind(item: Any, pos: Position) -> str:
+    """Classify one grid entry as 'black', 'clue' or 'white'; raise on anything else."""
+    if item == BLACK or item is None:
+        return "black"
+    if isinstance(item, bool):
+        raise InvalidPuzzleError(f"cell {pos}: {item!r} is not a cell", cell=pos)
+    if isinstance(item, int):
+        if item < 0:
+            raise InvalidPuzzleError(f"cell {pos}: {item} is not a digit", cell=pos)
+        return "white"
+    if isinstance(item, Sequence) and not isinstance(item, (str, bytes)) and len(item) == 2:
+        for part in item:
+            if part is not None and (isinstance(part, bool) or not isinstance(part, int) or part < 0):
+                raise InvalidPuzzleError(f"cell {pos}: clue {list(item)!r} must hold sums or null", cell=pos)
+        if item[0] is None and item[1] is None:
+            return "black"
+        return "clue"
+    raise InvalidPuzzleError(f"cell {pos}: {item!r} is not '#', a clue [down, across], 0 or a digit", cell=pos)
+
+
+def _find_runs(p: Puzzle) -> tuple[Run, ...]:
+    """Runs from the clue positions; raises for a clue whose run is empty or a run without clue."""
+    white = p.index
+    runs: list[Run] = []
+    for (r, c), (down, across) in sorted(p.clues.items()):
+        for total, dr, dc, direction in ((across, 0, 1, "across"), (down, 1, 0, "down")):
+            if total is None:
+                continue
+            cells = []
+            rr, cc = r + dr, c + dc
+            while (rr, cc) in white:
+                cells.append(white[(rr, cc)])
+                rr, cc = rr + dr, cc + dc
+            if not cells:
+                raise InvalidPuzzleError(f"the {direction} clue {total} at {(r, c)} has no white cell after it", cell=(r, c))
+            runs.append(Run(tuple(cells), total, direction, (r, c)))  # type: ignore[arg-type]
+    covered = [[False, False] for _ in p.cells]  # [across, down]
+    for run in runs:
+        for cell in run.cells:
+            covered[cell][run.direction == "down"] = True
+    for i, (r, c) in enumerate(p.cells):
+        for axis, (dr, dc), name in ((0, (0, 1), "across"), (1, (1, 0), "down")):
+            if covered[i][axis]:
+                continue
+            neighbours = ((r - dr, c - dc) in white) or ((r + dr, c + dc) in white)
+            if neighbours:
+                raise InvalidPuzzleError(f"cell {(r, c)} is in an {name} run that has no clue", cell=(r, c))
+        if not any(covered[i]):
+            raise InvalidPuzzleError(f"cell {(r, c)} belongs to no run", cell=(r, c))
+    return tuple(runs)
+
+
+def _validate(p: Puzzle) -> None:
+    """The rules of a well-formed puzzle; raises InvalidPuzzleError on the first broken one."""
+    lo, hi = p.values
+    if isinstance(lo, bool) or isinstance(hi, bool) or not isinstance(lo, int) or not isinstance(hi, int):
+        raise InvalidPuzzleError(f"the value range {p.values!r} must be two integers")
+    if not 0 <= lo <= hi <= MAX_VALUE:
+        raise InvalidPuzzleError(f"the value range {lo}..{hi} must satisfy 0 <= lo <= hi <= {MAX_VALUE}")
+    if p.rows > MAX_SIDE or p.cols > MAX_SIDE:
+        raise InvalidPuzzleError(f"a {p.rows}x{p.cols} grid is larger than {MAX_SIDE}x{MAX_SIDE}")
+    for i, digit in p.givens.items():
+        if not lo <= digit <= hi:
+            raise InvalidPuzzleError(f"cell {p.cells[i]}: given {digit} lies outside {lo}..{hi}", cell=p.cells[i])
+    width = hi - lo + 1
+    for run in p.runs:
+        n = len(run)
+        where = f"the {run.direction} clue {run.total} at {run.clue}"
+        if n > width:
+            raise InvalidPuzzleError(f"{where}: its run has {n} cells but only {width} distinct values exist", cell=run.clue)
+        smallest, largest = min_sum(n, p.values), max_sum(n, p.values)
+        if not smallest <= run.total <= largest:
+            raise InvalidPuzzleError(
+                f"{where}: {n} distinct values from {lo}..{hi} sum to {smallest}..{largest}", cell=run.clue
+            )
+        seen: dict[int, int] = {}
+        for cell in run.cells:
+            digit = p.givens.get(cell)
+            if digit is None:
+                continue
+            if digit in seen:
+                raise InvalidPuzzleError(f"{where}: the given {digit} appears twice in its run", cell=p.cells[cell])
+            seen[digit] = cell
+

@@ -1,0 +1,449 @@
+"""The `Solver` interface every backend implements, its typed results, and the registry.
+
+A backend is one module with one class::
+
+    @register("cpsat")
+    class CpSat(Solver):
+        complete = True
+        engine = Engine("ortools", pip="ortools")
+        options = {"model": Option("decomposition", choices=("decomposition",))}
+
+        def _solve(self, puzzle, opts, deadline, seed) -> Outcome: ...
+
+`Solver.solve` is the template method: it validates options and limits, times the run with
+one clock (`time.perf_counter`), calls `_solve`, re-checks any solution with `puzzle.check`
+and returns a frozen `Result`. Unsatisfiability and reached limits are results; bad input and
+misuse are exceptions. Status handling lives here, never in a backend.
+
+Stats vocabulary (a missing key means "not reported", never zero): `nodes`, `fails`,
+`propagations`, `samples`, `assignments`, `restarts`, `root_solved`, `branches`, `conflicts`,
+`decisions`, `num_vars`, `num_clauses`, `num_constraints`, `num_tuples`, `build_time` (s).
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import importlib.metadata
+import pkgutil
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, ClassVar, TypeVar
+
+from kakuro.errors import (
+    BackendOptionError,
+    BackendUnavailableError,
+    KakuroError,
+    UnknownBackendError,
+    UnsupportedOperationError,
+)
+from kakuro.puzzle import Puzzle, Solution
+
+Stat = int | float | bool | str
+
+
+class Status(enum.Enum):
+    """How a solve ended."""
+
+    SOLVED = "solved"
+    UNSATISFIABLE = "unsatisfiable"
+    UNKNOWN = "unknown"
+    """A limit was reached (or an incomplete search gave up) before an answer."""
+    ERROR = "error"
+    """The backend failed, or returned a solution the checker rejected (see `message`)."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of one solve. `time` is seconds of `perf_counter`, checking excluded."""
+
+    status: Status
+    solution: Solution | None = None
+    time: float = 0.0
+    stats: Mapping[str, Stat] = field(default_factory=dict)
+    message: str = ""
+    backend: str = ""
+    """The spec string of the solver that produced it."""
+
+    @property
+    def solved(self) -> bool:
+        return self.status is Status.SOLVED
+
+
+@dataclass(frozen=True)
+class Count:
+    """The outcome of `count_solutions`: `count` solutions found (each checked) up to `limit`.
+
+    `exhausted` is True when the search finished, so `count` is exact; False when it stopped
+    at `limit` (there are at least `count`) or at the time limit (status UNKNOWN).
+    """
+
+    status: Status
+    count: int
+    exhausted: bool
+    solutions: tuple[Solution, ...] = ()
+    time: float = 0.0
+    stats: Mapping[str, Stat] = field(default_factory=dict)
+    message: str = ""
+    backend: str = ""
+
+    @property
+    def unique(self) -> bool:
+        """True only when exactly one solution exists (search finished)."""
+        return self.count == 1 and self.exhausted
+
+
+@dataclass
+class Outcome:
+    """What a backend's `_solve` returns: the template method turns it into a `Result`.
+
+    `values` is one value per white cell (cell order) when `status` is SOLVED.
+    """
+
+    status: Status
+    values: Sequence[int] | None = None
+    stats: dict[str, Stat] = field(default_factory=dict)
+    message: str = ""
+
+
+@dataclass
+class Enumeration:
+    """What a backend's `_count` returns: the solutions found, and whether search finished."""
+
+    solutions: list[Sequence[int]]
+    exhausted: bool
+    stats: dict[str, Stat] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A point on the `perf_counter` clock after which a backend must stop (None: no limit)."""
+
+    end: float | None = None
+
+    @classmethod
+    def after(cls, seconds: float | None) -> Deadline:
+        return cls(None if seconds is None else time.perf_counter() + seconds)
+
+    def remaining(self) -> float | None:
+        """Seconds left (never negative), or None without a limit."""
+        return None if self.end is None else max(0.0, self.end - time.perf_counter())
+
+    def expired(self) -> bool:
+        return self.end is not None and time.perf_counter() >= self.end
+
+
+@dataclass(frozen=True)
+class Option:
+    """A backend option: its default, its type, and optionally the accepted values or bounds."""
+
+    default: Any
+    help: str = ""
+    choices: tuple[Any, ...] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def parse(self, name: str, raw: Any) -> Any:
+        """Convert `raw` (a value or a spec-string text) to this option's type, or raise."""
+        kind = type(self.default)
+        value = raw
+        if isinstance(raw, str) and kind is not str:
+            value = _parse_text(name, raw, kind)
+        elif kind is float and isinstance(raw, int) and not isinstance(raw, bool):
+            value = float(raw)
+        if type(value) is not kind:
+            raise BackendOptionError(f"option {name!r} takes a {kind.__name__}, not {raw!r}")
+        if self.choices is not None and value not in self.choices:
+            raise BackendOptionError(
+                f"option {name!r} accepts {', '.join(map(str, self.choices))}; got {raw!r}"
+            )
+        if self.minimum is not None and value < self.minimum:
+            raise BackendOptionError(f"option {name!r} must be at least {self.minimum}; got {raw!r}")
+        if self.maximum is not None and value > self.maximum:
+            raise BackendOptionError(f"option {name!r} must be at most {self.maximum}; got {raw!r}")
+        return value
+
+
+_ASCII_INT = re.compile(r"-?[0-9]+")
+_ASCII_FLOAT = re.compile(r"-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
+
+
+def _parse_text(name: str, text: str, kind: type) -> Any:
+    if kind is bool:
+        lowered = text.strip().lower()
+        if lowered in ("true", "yes", "on", "1"):
+            return True
+        if lowered in ("false", "no", "off", "0"):
+            return False
+        raise BackendOptionError(f"option {name!r} takes true or false, not {text!r}")
+    pattern = _ASCII_INT if kind is int else _ASCII_FLOAT
+    if not pattern.fullmatch(text.strip()):
+        raise BackendOptionError(f"option {name!r} takes a {kind.__name__}, not {text!r}")
+    return kind(text.strip())
+
+
+@dataclass(frozen=True)
+class Engine:
+    """The third-party package a backend needs: import name, pip name, distribution name."""
+
+    module: str
+    pip: str
+    distribution: str | None = None
+
+    def version(self) -> str:
+        """The installed version; raises BackendUnavailableError when it cannot be imported."""
+        try:
+            importlib.import_module(self.module)
+        except Exception as exc:  # ImportError, or a broken install raising anything
+            raise BackendUnavailableError(
+                f"{self.module} cannot be imported ({exc}); install it with: pip install {self.pip}"
+            ) from exc
+        try:
+            return importlib.metadata.version(self.distribution or self.pip)
+        except importlib.metadata.PackageNotFoundError:
+            return "unknown"
+
+
+class Solver:
+    """Base class of every backend. Subclasses set the class attributes and `_solve`
+    (and `_count` when `complete`). Instances hold validated options and are reusable."""
+
+    name: ClassVar[str] = ""
+    complete: ClassVar[bool] = False
+    """True if the search is exhaustive: it can prove unsatisfiability and count solutions."""
+    supports_seed: ClassVar[bool] = True
+    supports_time_limit: ClassVar[bool] = True
+    engine: ClassVar[Engine | None] = None
+    options: ClassVar[Mapping[str, Option]] = MappingProxyType({})
+    description: ClassVar[str] = ""
+
+    def __init__(self, **options: Any) -> None:
+        self.settings: Mapping[str, Any] = MappingProxyType(self._resolve(options))
+
+    # ----------------------------------------------------------------- public API
+    @property
+    def spec(self) -> str:
+        """The spec string of this solver with its non-default options."""
+        return self._spec(self.settings)
+
+    @classmethod
+    def _spec(cls, settings: Mapping[str, Any]) -> str:
+        changed = [f"{k}={_spec_value(v)}" for k, v in settings.items() if v != cls.options[k].default]
+        return cls.name + (":" + ",".join(changed) if changed else "")
+
+    def solve(
+        self,
+        puzzle: Puzzle,
+        *,
+        time_limit: float | None = None,
+        seed: int | None = None,
+        **options: Any,
+    ) -> Result:
+        """Solve `puzzle` within `time_limit` seconds (None: no limit); `options` override the
+        instance's. Any returned solution has passed `puzzle.check`."""
+        settings, deadline, seed = self._prepare(puzzle, time_limit, seed, options)
+        spec = self._spec(settings)
+        start = time.perf_counter()
+        try:
+            outcome = self._solve(puzzle, settings, deadline, seed)
+        except KakuroError:
+            raise
+        except Exception as exc:  # a backend bug is an ERROR result, not the caller's crash
+            return Result(Status.ERROR, None, time.perf_counter() - start, {}, f"{type(exc).__name__}: {exc}", spec)
+        elapsed = time.perf_counter() - start
+        stats = MappingProxyType(dict(outcome.stats))
+        if outcome.status is not Status.SOLVED:
+            return Result(outcome.status, None, elapsed, stats, outcome.message, spec)
+        solution, problems = _checked(puzzle, outcome.values)
+        if problems:
+            message = "the backend returned an invalid solution: " + "; ".join(problems[:5])
+            return Result(Status.ERROR, None, elapsed, stats, message, spec)
+        return Result(Status.SOLVED, solution, elapsed, stats, outcome.message, spec)
+
+    def count_solutions(
+        self,
+        puzzle: Puzzle,
+        *,
+        limit: int = 2,
+        time_limit: float | None = None,
+        seed: int | None = None,
+        **options: Any,
+    ) -> Count:
+        """Find up to `limit` distinct solutions (each checked). Complete backends only."""
+        if not self.complete:
+            raise UnsupportedOperationError(f"backend {self.name!r} is incomplete and cannot count solutions")
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise BackendOptionError(f"limit must be a positive integer, not {limit!r}")
+        settings, deadline, seed = self._prepare(puzzle, time_limit, seed, options)
+        spec = self._spec(settings)
+        start = time.perf_counter()
+        try:
+            found = self._count(puzzle, settings, limit, deadline, seed)
+        except KakuroError:
+            raise
+        except Exception as exc:
+            return Count(Status.ERROR, 0, False, (), time.perf_counter() - start, {}, f"{type(exc).__name__}: {exc}", spec)
+        elapsed = time.perf_counter() - start
+        stats = MappingProxyType(dict(found.stats))
+        solutions: list[Solution] = []
+        for values in found.solutions[:limit]:
+            solution, problems = _checked(puzzle, values)
+            if problems:
+                message = "the backend returned an invalid solution: " + "; ".join(problems[:5])
+                return Count(Status.ERROR, 0, False, (), elapsed, stats, message, spec)
+            if solution in solutions:
+                return Count(Status.ERROR, 0, False, (), elapsed, stats, "the backend returned a solution twice", spec)
+            solutions.append(solution)
+        exhausted = found.exhausted and len(solutions) < limit
+        if solutions:
+            status = Status.SOLVED
+        elif found.exhausted:
+            status = Status.UNSATISFIABLE
+        else:
+            status = Status.UNKNOWN
+        return Count(status, len(solutions), exhausted, tuple(solutions), elapsed, stats, "", spec)
+
+    # ----------------------------------------------------------------- for subclasses
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        raise NotImplementedError
+
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
+        raise NotImplementedError
+
+    # ----------------------------------------------------------------- internals
+    def _resolve(self, options: Mapping[str, Any], base: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        settings = dict(base) if base is not None else {k: o.default for k, o in self.options.items()}
+        for key, raw in options.items():
+            if key not in self.options:
+                accepted = ", ".join(sorted(self.options)) or "none"
+                raise BackendOptionError(f"backend {self.name!r} has no option {key!r}; it accepts: {accepted}")
+            settings[key] = self.options[key].parse(key, raw)
+        return settings
+
+    def _prepare(
+        self, puzzle: Puzzle, time_limit: float | None, seed: int | None, options: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], Deadline, int]:
+        if not isinstance(puzzle, Puzzle):
+            raise TypeError(f"expected a Puzzle, got {type(puzzle).__name__}; use kakuro.read to load one")
+        if time_limit is not None:
+            if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0:
+                raise BackendOptionError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
+        if seed is None:
+            seed = 0
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise BackendOptionError(f"seed must be a non-negative integer or None, not {seed!r}")
+        if self.engine is not None:
+            self.engine.version()
+        return self._resolve(options, self.settings), Deadline.after(time_limit), seed
+
+
+def _checked(puzzle: Puzzle, values: Sequence[int] | None) -> tuple[Solution | None, list[str]]:
+    if values is None or len(values) != puzzle.size:
+        got = "no values" if values is None else f"{len(values)} values"
+        return None, [f"expected {puzzle.size} values, got {got}"]
+    solution = Solution(puzzle, tuple(int(v) for v in values))
+    return solution, puzzle.check(solution)
+
+
+def _spec_value(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+# --------------------------------------------------------------------- registry
+_REGISTRY: dict[str, type[Solver]] = {}
+_BACKEND_PACKAGES = ("kakuro.models", "kakuro.search")
+_discovered = False
+
+S = TypeVar("S", bound=type[Solver])
+
+
+def register(name: str) -> Callable[[S], S]:
+    """Class decorator: make a Solver subclass available under `name`."""
+
+    def decorate(cls: S) -> S:
+        if not name or not name.replace("_", "").replace("-", "").isalnum():
+            raise ValueError(f"backend name {name!r} must be alphanumeric")
+        cls.name = name
+        cls.options = MappingProxyType(dict(cls.options))
+        _REGISTRY[name] = cls
+        return cls
+
+    return decorate
+
+
+def _discover() -> None:
+    """Import every module of the backend packages once, so their @register lines run."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    for package_name in _BACKEND_PACKAGES:
+        package = importlib.import_module(package_name)
+        for info in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"{package_name}.{info.name}")
+
+
+def backend_class(name: str) -> type[Solver]:
+    """The registered class called `name`; UnknownBackendError lists the known ones."""
+    _discover()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise UnknownBackendError(f"unknown backend {name!r}; known backends: {known}") from None
+
+
+def backends() -> list[str]:
+    """Names of every registered backend, available or not."""
+    _discover()
+    return sorted(_REGISTRY)
+
+
+@dataclass(frozen=True)
+class BackendInfo:
+    """What `kakuro backends` lists for one backend."""
+
+    name: str
+    available: bool
+    version: str
+    reason: str
+    complete: bool
+    description: str
+
+
+def backend_info() -> list[BackendInfo]:
+    """Availability, engine version and capabilities of every registered backend."""
+    infos = []
+    for name in backends():
+        cls = _REGISTRY[name]
+        try:
+            version = cls.engine.version() if cls.engine else "built-in"
+            infos.append(BackendInfo(name, True, version, "", cls.complete, cls.description))
+        except BackendUnavailableError as exc:
+            infos.append(BackendInfo(name, False, "", str(exc), cls.complete, cls.description))
+    return infos
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split `name[:key=value,...]` into the name and its raw option texts."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise UnknownBackendError(f"a backend spec must be a non-empty string like 'cpsat' or 'nmcs:level=2', not {spec!r}")
+    name, _, rest = spec.strip().partition(":")
+    options: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise BackendOptionError(f"in backend spec {spec!r}: {part!r} is not key=value")
+        options[key.strip()] = value.strip()
+    return name.strip(), options
+
+
+def get_solver(spec: str | Solver, **options: Any) -> Solver:
+    """A solver from a spec string such as "nmcs:level=2"; keyword options override it."""
+    if isinstance(spec, Solver):
+        return type(spec)(**{**spec.settings, **options}) if options else spec
+    name, raw = parse_spec(spec)
+    return backend_class(name)(**{**raw, **options})

@@ -1,0 +1,86 @@
+"""The contract every registered backend meets; a new backend runs it by registering.
+
+Golden puzzles: Cazenave 2010 Table 1 (its Table 2 solution checks), a puzzle with two
+solutions, an unsatisfiable one. Complete backends must prove unsatisfiability and count
+solutions; incomplete ones must stop at the time limit and never claim a wrong answer.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import kakuro
+from kakuro import Puzzle, Status, UnsupportedOperationError
+
+AVAILABLE = [info.name for info in kakuro.backend_info() if info.available]
+TIME_SLACK = 1.0
+"""Seconds a backend may overrun its limit in these tests (process start-up noise included)."""
+
+
+def solver_class(name: str):
+    return kakuro.get_solver(name).__class__
+
+
+@pytest.mark.parametrize("name", AVAILABLE)
+def test_solves_the_golden_grid(name: str, cazenave: Puzzle) -> None:
+    result = kakuro.solve(cazenave, name, time_limit=30, seed=1)
+    assert result.status is Status.SOLVED, result.message
+    assert cazenave.check(result.solution) == []
+    assert result.time > 0 and result.backend.startswith(name)
+
+
+@pytest.mark.parametrize("name", AVAILABLE)
+def test_same_seed_same_answer(name: str, cazenave: Puzzle) -> None:
+    cls = solver_class(name)
+    if not cls.supports_seed:
+        pytest.skip(f"{name} does not take a seed")
+    first = kakuro.solve(cazenave, name, time_limit=30, seed=5)
+    second = kakuro.solve(cazenave, name, time_limit=30, seed=5)
+    assert first.status is second.status is Status.SOLVED
+    assert first.solution == second.solution
+
+
+@pytest.mark.parametrize("name", AVAILABLE)
+def test_unsatisfiable_puzzle(name: str, unsatisfiable: Puzzle) -> None:
+    cls = solver_class(name)
+    start = time.perf_counter()
+    result = kakuro.solve(unsatisfiable, name, time_limit=1.0, seed=1)
+    elapsed = time.perf_counter() - start
+    if cls.complete:
+        assert result.status is Status.UNSATISFIABLE, result.message
+    else:
+        assert result.status in (Status.UNKNOWN, Status.UNSATISFIABLE), result.message
+    assert result.solution is None
+    assert elapsed < 1.0 + TIME_SLACK
+
+
+@pytest.mark.parametrize("name", AVAILABLE)
+def test_time_limit_is_honoured_on_a_hard_puzzle(name: str, hard: Puzzle) -> None:
+    cls = solver_class(name)
+    if not cls.supports_time_limit:
+        pytest.skip(f"{name} does not take a time limit")
+    start = time.perf_counter()
+    result = kakuro.solve(hard, name, time_limit=0.3, seed=1)
+    assert time.perf_counter() - start < 0.3 + TIME_SLACK
+    assert result.status in (Status.SOLVED, Status.UNKNOWN, Status.UNSATISFIABLE)
+    if result.solved:
+        assert hard.check(result.solution) == []
+
+
+@pytest.mark.parametrize("name", AVAILABLE)
+def test_counts_solutions_when_complete(name: str, two_solutions: Puzzle, unsatisfiable: Puzzle, cazenave: Puzzle) -> None:
+    if not solver_class(name).complete:
+        with pytest.raises(UnsupportedOperationError):
+            kakuro.count_solutions(two_solutions, name)
+        return
+    two = kakuro.count_solutions(two_solutions, name, limit=5, time_limit=30)
+    assert (two.count, two.exhausted, two.status) == (2, True, Status.SOLVED)
+    assert len(set(two.solutions)) == 2 and all(two_solutions.check(s) == [] for s in two.solutions)
+    capped = kakuro.count_solutions(two_solutions, name, limit=1, time_limit=30)
+    assert (capped.count, capped.exhausted) == (1, False)
+    none = kakuro.count_solutions(unsatisfiable, name, limit=2, time_limit=30)
+    assert (none.count, none.exhausted, none.status) == (0, True, Status.UNSATISFIABLE)
+    many = kakuro.count_solutions(cazenave, name, limit=2, time_limit=30)
+    assert many.count == 2 and not many.exhausted and not many.unique
