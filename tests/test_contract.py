@@ -25,21 +25,35 @@ def solver_class(name: str):
 
 @pytest.mark.parametrize("name", AVAILABLE)
 def test_solves_the_golden_grid(name: str, cazenave: Puzzle) -> None:
-    result = kakuro.solve(cazenave, name, time_limit=30, seed=1)
-    assert result.status is Status.SOLVED, result.message
-    assert cazenave.check(result.solution) == []
+    """Complete backends must solve it; an incomplete one may give up at its limit."""
+    complete = solver_class(name).complete
+    result = kakuro.solve(cazenave, name, time_limit=30 if complete else 3, seed=1)
+    expected = {Status.SOLVED} if complete else {Status.SOLVED, Status.UNKNOWN}
+    assert result.status in expected, result.message
+    if result.solved:
+        assert cazenave.check(result.solution) == []
     assert result.time > 0 and result.backend.startswith(name)
 
 
 @pytest.mark.parametrize("name", AVAILABLE)
-def test_same_seed_same_answer(name: str, cazenave: Puzzle) -> None:
+def test_solves_an_easy_puzzle(name: str, two_solutions: Puzzle) -> None:
+    result = kakuro.solve(two_solutions, name, time_limit=10, seed=1)
+    assert result.status is Status.SOLVED, result.message
+    assert two_solutions.check(result.solution) == []
+
+
+@pytest.mark.parametrize("name", AVAILABLE)
+def test_same_seed_same_answer(name: str, two_solutions: Puzzle, cazenave: Puzzle) -> None:
     cls = solver_class(name)
     if not cls.supports_seed:
         pytest.skip(f"{name} does not take a seed")
-    first = kakuro.solve(cazenave, name, time_limit=30, seed=5)
-    second = kakuro.solve(cazenave, name, time_limit=30, seed=5)
-    assert first.status is second.status is Status.SOLVED
-    assert first.solution == second.solution
+    for puzzle, limit in ((two_solutions, 10), (cazenave, 30 if cls.complete else 3)):
+        first = kakuro.solve(puzzle, name, time_limit=limit, seed=5)
+        if first.status is Status.UNKNOWN:
+            continue  # an incomplete search gave up: the path to its limit is not comparable
+        second = kakuro.solve(puzzle, name, time_limit=30, seed=5)
+        assert first.status is second.status
+        assert first.solution == second.solution
 
 
 @pytest.mark.parametrize("name", AVAILABLE)
