@@ -206,6 +206,10 @@ class Puzzle:
     def __hash__(self) -> int:
         return hash(self.digest())
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as the grid layout; unpickling validates again (worker processes rely on it)."""
+        return (_rebuild, (self.to_grid(), self.values, self.id, dict(self.meta)))
+
     def __repr__(self) -> str:
         name = f" {self.id!r}" if self.id else ""
         lo, hi = self.values
@@ -297,6 +301,10 @@ class Solution:
 
 
 # --------------------------------------------------------------------- internals
+def _rebuild(grid: list[list[GridCell]], values: tuple[int, int], id: str | None, meta: dict[str, Any]) -> Puzzle:
+    return Puzzle.from_grid(grid, values=values, id=id, meta=meta)
+
+
 def _grid_cell_kind(item: Any, pos: Position) -> str:
     """Classify one grid entry as 'black', 'clue' or 'white'; raise on anything else."""
     if item == BLACK or item is None:

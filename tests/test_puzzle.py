@@ -108,3 +108,12 @@ def test_one_cell_segment_needs_no_clue() -> None:
     puzzle = Puzzle.from_grid([["#", [4, None], [3, None]], [[None, 4], 0, 0], ["#", 0, "#"]])
     assert len(puzzle.runs) == 3
     assert puzzle.cell_runs[puzzle.index[(2, 1)]] != ()
+
+
+def test_puzzle_pickles(cazenave: Puzzle) -> None:
+    import pickle
+
+    copy = pickle.loads(pickle.dumps(cazenave))
+    assert copy == cazenave and copy.id == cazenave.id and copy.meta == cazenave.meta
+    solution = cazenave.solution([v for row in CAZENAVE_TABLE2 for v in row])
+    assert pickle.loads(pickle.dumps(solution)) == solution

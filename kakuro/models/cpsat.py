@@ -34,6 +34,7 @@ def build_model(puzzle: Puzzle) -> tuple[Any, list[Any]]:
 
 def _configure(solver: Any, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> None:
     params = solver.parameters
+    params.catch_sigint_signal = False  # CP-SAT would leave SIGINT at SIG_DFL, killing the caller on Ctrl-C
     params.num_workers = opts["workers"]
     params.random_seed = seed
     remaining = deadline.remaining()
@@ -62,6 +63,19 @@ class CpSat(Solver):
         "model": Option("decomposition", "how each run is modelled", choices=("decomposition",)),
         "workers": Option(1, "CP-SAT search workers (1 is reproducible)", minimum=1, maximum=64),
     }
+
+    @classmethod
+    def warm_up(cls) -> None:
+        """Import CP-SAT's Python layer (over 1 s the first time) and run one trivial solve."""
+        super().warm_up()
+        from ortools.sat.python import cp_model
+
+        model = cp_model.CpModel()
+        model.new_int_var(0, 1, "x")
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.catch_sigint_signal = False
+        solver.solve(model)
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         from ortools.sat.python import cp_model
