@@ -162,3 +162,56 @@ def run_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
         offsets[r + 1] = offsets[r] + len(table)
     masks = np.fromiter((m for t in chunks for m in t), dtype=np.int64, count=int(offsets[-1]))
     return offsets, masks
+
+
+def permutations(total: int, domains: Sequence[int], values: tuple[int, int] = (1, 9)) -> list[tuple[int, ...]]:
+    """Every assignment of distinct values to a run's cells, each within its domain (bitmask),
+    summing to `total`: the rows of the run's table constraint, in lexicographic order."""
+    n = len(domains)
+    rows: list[tuple[int, ...]] = []
+    prefix: list[int] = []
+    # suffix_min/max bound what the remaining cells can add (ignoring distinctness: still sound)
+    suffix_min = [0] * (n + 1)
+    suffix_max = [0] * (n + 1)
+    for j in range(n - 1, -1, -1):
+        if domains[j] == 0:
+            return []
+        suffix_min[j] = suffix_min[j + 1] + (domains[j] & -domains[j]).bit_length() - 1
+        suffix_max[j] = suffix_max[j + 1] + domains[j].bit_length() - 1
+
+    def extend(j: int, used: int, rest: int) -> None:
+        if j == n:
+            if rest == 0:
+                rows.append(tuple(prefix))
+            return
+        if not suffix_min[j] <= rest <= suffix_max[j]:
+            return
+        for v in values_of(domains[j] & ~used):
+            prefix.append(v)
+            extend(j + 1, used | (1 << v), rest - v)
+            prefix.pop()
+
+    extend(0, 0, total)
+    return rows
+
+
+@lru_cache(maxsize=None)
+def subset_automaton(length: int, total: int, values: tuple[int, int] = (1, 9)) -> tuple[tuple[tuple[int, int, int], ...], tuple[int, ...]]:
+    """A deterministic automaton accepting exactly the permutations of the run's combinations.
+
+    States are the sets of values used so far (bitmasks; the start is 0), a transition reads a
+    value not yet used and stays inside some combination, the accepting states are the
+    combinations. Returns `(transitions, accepting)` with transitions as (state, value, next).
+    """
+    accepting = combinations(length, total, values)
+    transitions: set[tuple[int, int, int]] = set()
+    for combo in accepting:
+        layer = {0}
+        for _ in range(length):
+            following = set()
+            for state in layer:
+                for v in values_of(combo & ~state):
+                    transitions.add((state, v, state | (1 << v)))
+                    following.add(state | (1 << v))
+            layer = following
+    return tuple(sorted(transitions)), accepting
