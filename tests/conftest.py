@@ -34,6 +34,9 @@ UNSATISFIABLE = """
 """
 
 
+PUZZLINK_URL = "https://puzz.link/p?kakuro/6/5/Dclh4t9fl3-p-gl-alJeC3BgG"
+
+
 def shared_data_or_skip() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"the shared puzzle data is absent: {SHARED_DATA} does not exist")
@@ -53,6 +56,23 @@ def two_solutions() -> Puzzle:
 @pytest.fixture(scope="session")
 def unsatisfiable() -> Puzzle:
     return kakuro.read(UNSATISFIABLE)[0]
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The shared data folder; skips the test (saying why) when it is absent."""
+    return shared_data_or_skip()
+
+
+@pytest.fixture(scope="session")
+def puzzlink_url() -> str:
+    return PUZZLINK_URL
+
+
+@pytest.fixture(scope="session")
+def puzzlink() -> Puzzle:
+    """The puzz.link test vector of issue 2 (6x5 inside its clue frame): exactly one solution."""
+    return kakuro.read(PUZZLINK_URL)[0]
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,9 @@
 """The contract every registered backend meets; a new backend runs it by registering.
 
-Golden puzzles: Cazenave 2010 Table 1 (its Table 2 solution checks), a puzzle with two
-solutions, an unsatisfiable one. Complete backends must prove unsatisfiability and count
-solutions; incomplete ones must stop at the time limit and never claim a wrong answer.
+Golden puzzles: Cazenave 2010 Table 1 (its Table 2 solution checks), the puzz.link vector of
+issue 2 (exactly one solution), a puzzle with two solutions, an unsatisfiable one. Complete
+backends must prove unsatisfiability and count solutions; incomplete ones must stop at the
+time limit and never claim a wrong answer.
 """
 
 from __future__ import annotations
@@ -40,6 +41,20 @@ def test_solves_an_easy_puzzle(name: str, two_solutions: Puzzle) -> None:
     result = kakuro.solve(two_solutions, name, time_limit=10, seed=1)
     assert result.status is Status.SOLVED, result.message
     assert two_solutions.check(result.solution) == []
+
+
+@pytest.mark.parametrize("name", AVAILABLE)
+def test_solves_the_puzzlink_vector(name: str, puzzlink: Puzzle) -> None:
+    """Complete backends solve it and find exactly one solution; an incomplete one may give up."""
+    complete = solver_class(name).complete
+    result = kakuro.solve(puzzlink, name, time_limit=30 if complete else 3, seed=1)
+    expected = {Status.SOLVED} if complete else {Status.SOLVED, Status.UNKNOWN}
+    assert result.status in expected, result.message
+    if result.solved:
+        assert puzzlink.check(result.solution) == []
+    if complete:
+        count = kakuro.count_solutions(puzzlink, name, limit=2, time_limit=30)
+        assert count.count == 1 and count.unique
 
 
 @pytest.mark.parametrize("name", AVAILABLE)

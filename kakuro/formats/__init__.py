@@ -13,12 +13,16 @@ from pathlib import Path
 from types import ModuleType
 
 from kakuro.errors import KakuroError, PuzzleFormatError
-from kakuro.formats import jsonl, text
+from kakuro.formats import dimacs, jsonl, minizinc, puzzlink, simonis, text, xcsp
 from kakuro.formats.base import line_column
 from kakuro.puzzle import Puzzle
 
-FORMATS: dict[str, ModuleType] = {module.NAME: module for module in (jsonl, text)}
-"""Format name -> module. Detection tries them in this order; `text` is the fallback."""
+FORMATS: dict[str, ModuleType] = {
+    module.NAME: module for module in (jsonl, simonis, puzzlink, text, dimacs, minizinc, xcsp)
+}
+"""Format name -> module. Detection tries them in this order; `text` is the fallback.
+Export formats (DIMACS, MiniZinc, XCSP3 JSON) set `parse = None`: written, never read; their
+`sniff` recognises their own output only so that reading it fails with a clear message."""
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 """Refuse larger inputs: no real collection of puzzles comes near this."""
@@ -80,19 +84,48 @@ def _module(format: str) -> ModuleType:
 
 
 def _choose(format: str | None, name: str | None, content: str | None) -> ModuleType:
+    """The format module for writing (`content` None) or for reading `content`. Reading never
+    picks an export-only format: content one of them recognises as its own, or a file with its
+    extension that no readable format recognises, raises PuzzleFormatError saying so (a
+    `.json` file holding JSON lines is still read)."""
+    reading = content is not None
     if format is not None:
-        return _module(format)
+        return _readable(_module(format), name) if reading else _module(format)
+    export_only = None
     if name is not None:
         suffix = Path(name).suffix.lower()
         for module in FORMATS.values():
             if suffix in module.EXTENSIONS:
-                return module
+                if not reading or _can_read(module):
+                    return module
+                export_only = export_only or module
     if content is None:
         raise KakuroError(f"cannot tell the format of {name!r} from its extension; pass format=")
     for module in FORMATS.values():
-        if module is not text and module.sniff(content):
+        if not _can_read(module) and module.sniff(content):
+            _readable(module, name)  # an exported file given back: say so
+    for module in FORMATS.values():
+        if module is not text and _can_read(module) and module.sniff(content):
             return module
+    if export_only is not None:
+        _readable(export_only, name)
     return text
+
+
+def _can_read(module: ModuleType) -> bool:
+    return getattr(module, "parse", None) is not None
+
+
+def _readable(module: ModuleType, name: str | None) -> ModuleType:
+    """`module`, or PuzzleFormatError when it is an export-only format."""
+    if not _can_read(module):
+        readable = ", ".join(n for n, m in FORMATS.items() if _can_read(m))
+        raise PuzzleFormatError(
+            f"{module.NAME} is an export format: kakuro writes it but cannot read puzzles from it "
+            f"(readable formats: {readable})",
+            file=name,
+        )
+    return module
 
 
 def _load(source: str | os.PathLike[str] | bytes) -> tuple[str | None, bytes | str]:

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from kakuro.errors import InvalidPuzzleError, PuzzleFormatError
+from kakuro.puzzle import DEFAULT_VALUES, Puzzle
 
 T = TypeVar("T")
 
 ASCII_NUMBER = re.compile(r"[0-9]+")
+HEADER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_HEADER = re.compile(r"\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*?)\s*\Z")
+_RANGE = re.compile(r"([0-9]+)\s*(?:\.\.|-)\s*([0-9]+)")
 MAX_NUMBER_DIGITS = 6
 """Longest number a puzzle file may hold (clues beyond 999999 are not Kakuro)."""
 
@@ -48,3 +53,59 @@ def building(
     except InvalidPuzzleError as exc:
         line, column = locate(exc.cell)
         raise PuzzleFormatError(f"invalid puzzle: {exc.message}", file=file, line=line, column=column) from None
+
+
+@dataclass
+class Header:
+    """The `key: value` lines a puzzle may carry before its grid (the text format's header;
+    comments in the other formats): `values: 1..12` (default 1..9), `id: NAME`, and any other
+    key kept as metadata (keys are lower-cased)."""
+
+    values: tuple[int, int] = DEFAULT_VALUES
+    id: str | None = None
+    meta: dict[str, str] = field(default_factory=dict)
+
+    def take(self, text: str, *, file: str | None, line: int, column: int = 1) -> bool:
+        """Record `text` if it is a `key: value` line (found at `line`, `column`); False if not.
+        Raises PuzzleFormatError for a malformed `values` range."""
+        match = _HEADER.match(text)
+        if not match:
+            return False
+        key, value = match.group(1).lower(), match.group(2)
+        if key == "values":
+            self.values = parse_range(value, file=file, line=line, column=column + match.start(2))
+        elif key == "id":
+            self.id = value
+        else:
+            self.meta[key] = value
+        return True
+
+
+def parse_range(text: str, *, file: str | None, line: int, column: int) -> tuple[int, int]:
+    """A value range written `lo..hi` (or `lo-hi`) with ASCII digits."""
+    match = _RANGE.fullmatch(text)
+    if not match:
+        raise PuzzleFormatError("values must look like 1..9", file=file, line=line, column=column, text=text[:20])
+    lo = parse_number(match.group(1), file=file, line=line, column=column, what="the smallest value")
+    hi = parse_number(match.group(2), file=file, line=line, column=column + match.start(2), what="the largest value")
+    return lo, hi
+
+
+def header_lines(puzzle: Puzzle, *, implied_id: str | None = None) -> list[str]:
+    """The `key: value` lines that `Header.take` reads back into this puzzle's id, value range
+    and one-line text metadata. The id is left out when it equals `implied_id` (a format that
+    derives ids itself); texts are collapsed to one line so the file always reads back."""
+    lines = []
+    if puzzle.id and puzzle.id != implied_id:
+        lines.append(f"id: {one_line(puzzle.id)}")
+    if puzzle.values != DEFAULT_VALUES:
+        lines.append(f"values: {puzzle.values[0]}..{puzzle.values[1]}")
+    for key, value in puzzle.meta.items():
+        if isinstance(value, str) and HEADER_KEY.fullmatch(key) and key.lower() not in ("id", "values"):
+            lines.append(f"{key}: {one_line(value)}")
+    return lines
+
+
+def one_line(text: str) -> str:
+    """`text` with every run of whitespace (line breaks included) turned into one space."""
+    return " ".join(text.split())

@@ -16,17 +16,18 @@ import re
 from collections.abc import Sequence
 
 from kakuro.errors import PuzzleFormatError
-from kakuro.formats.base import building, parse_number
-from kakuro.puzzle import DEFAULT_VALUES, GridCell, Puzzle
+from kakuro.formats.base import Header, building, header_lines, parse_number
+from kakuro.puzzle import GridCell, Puzzle
 
 NAME = "text"
 EXTENSIONS = (".txt", ".kakuro", ".kak")
 
 _TOKEN = re.compile(r"[^\s,|]+")
-_HEADER = re.compile(r"\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*?)\s*\Z")
-_RANGE = re.compile(r"([0-9]+)\s*(?:\.\.|-)\s*([0-9]+)")
 _BLACK = {"#", "x", "X"}
 _EMPTY = {"_", ".", "0"}
+
+Block = list[tuple[int, str]]
+"""The non-blank (line number, line) pairs of one puzzle."""
 
 
 def sniff(text: str) -> bool:
@@ -36,65 +37,71 @@ def sniff(text: str) -> bool:
 
 def parse(text: str, file: str | None = None) -> list[Puzzle]:
     """Every puzzle block of `text`; PuzzleFormatError names the line and column of a problem."""
-    puzzles: list[Puzzle] = []
-    block: list[tuple[int, str]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            block.append((number, line))
-        elif block:
-            puzzles.append(_parse_block(block, file))
-            block = []
-    if block:
-        puzzles.append(_parse_block(block, file))
+    puzzles = [_parse_block(block, file) for block in _blocks(text)]
     if not puzzles:
         raise PuzzleFormatError("no puzzle found (the text is empty)", file=file, line=1, column=1)
     return puzzles
 
 
-def _parse_block(block: list[tuple[int, str]], file: str | None) -> Puzzle:
-    meta: dict[str, str] = {}
-    values = DEFAULT_VALUES
-    puzzle_id: str | None = None
+def parse_grid(text: str, file: str | None = None) -> list[list[GridCell]]:
+    """The grid of the first block of `text`, header skipped, without building a Puzzle:
+    a solved grid (a digit in every white cell) reads this way whatever its digits are."""
+    blocks = _blocks(text)
+    if not blocks:
+        raise PuzzleFormatError("no grid found (the text is empty)", file=file, line=1, column=1)
+    return _read_block(blocks[0], file)[1]
+
+
+def _blocks(text: str) -> list[Block]:
+    blocks: list[Block] = []
+    block: Block = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            block.append((number, line))
+        elif block:
+            blocks.append(block)
+            block = []
+    if block:
+        blocks.append(block)
+    return blocks
+
+
+def _read_block(block: Block, file: str | None) -> tuple[Header, list[list[GridCell]], list[list[tuple[int, int]]]]:
+    """The header, the grid rows, and the (line, column) of every grid token of one block."""
+    header = Header()
     rows: list[list[GridCell]] = []
-    places: list[list[tuple[int, int]]] = []  # (line, column) of each token
+    places: list[list[tuple[int, int]]] = []
     for number, line in block:
-        header = _HEADER.match(line) if not rows else None
-        if header:
-            key, value = header.group(1).lower(), header.group(2)
-            if key == "values":
-                values = _parse_range(value, file, number, line.index(value) + 1 if value else 1)
-            elif key == "id":
-                puzzle_id = value
-            else:
-                meta[key] = value
+        if not rows and header.take(line, file=file, line=number):
             continue
         tokens = list(_TOKEN.finditer(line))
         row = [_parse_token(t.group(), file, number, t.start() + 1) for t in tokens]
         if rows and len(row) != len(rows[0]):
-            column = tokens[min(len(tokens), len(rows[0])) - 1].end() + 1 if tokens else 1
+            expected = len(rows[0])
+            extra = tokens[expected] if len(tokens) > expected else None
+            column = extra.start() + 1 if extra else tokens[-1].end() + 1 if tokens else 1
             raise PuzzleFormatError(
-                f"this row has {len(row)} cells, the first row has {len(rows[0])}", file=file, line=number, column=column
+                f"this row has {len(row)} cells, the first row has {expected}",
+                file=file, line=number, column=column, text=extra.group()[:20] if extra else None,
             )
         rows.append(row)
         places.append([(number, t.start() + 1) for t in tokens])
     if not rows:
         raise PuzzleFormatError("a header without a grid", file=file, line=block[-1][0], column=1)
+    return header, rows, places
+
+
+def _parse_block(block: Block, file: str | None) -> Puzzle:
+    header, rows, places = _read_block(block, file)
 
     def locate(cell: tuple[int, int] | None) -> tuple[int, int | None]:
         if cell is None:
             return block[0][0], None
         return places[cell[0]][cell[1]]
 
-    return building(lambda: Puzzle.from_grid(rows, values=values, id=puzzle_id, meta=meta), file=file, locate=locate)
-
-
-def _parse_range(text: str, file: str | None, line: int, column: int) -> tuple[int, int]:
-    match = _RANGE.fullmatch(text)
-    if not match:
-        raise PuzzleFormatError("values must look like 1..9", file=file, line=line, column=column, text=text)
-    lo = parse_number(match.group(1), file=file, line=line, column=column, what="the smallest value")
-    hi = parse_number(match.group(2), file=file, line=line, column=column, what="the largest value")
-    return lo, hi
+    return building(
+        lambda: Puzzle.from_grid(rows, values=header.values, id=header.id, meta=header.meta), file=file, locate=locate
+    )
 
 
 def _parse_token(token: str, file: str | None, line: int, column: int) -> GridCell:
@@ -105,13 +112,13 @@ def _parse_token(token: str, file: str | None, line: int, column: int) -> GridCe
     if "\\" in token:
         down, sep, across = token.partition("\\")
         if "\\" in across:
-            raise PuzzleFormatError("a clue has one backslash: down\\across", file=file, line=line, column=column, text=token)
+            raise PuzzleFormatError("a clue has one backslash: down\\across", file=file, line=line, column=column, text=token[:20])
         d = parse_number(down, file=file, line=line, column=column, what="a down clue") if down else None
         a = parse_number(across, file=file, line=line, column=column + len(down) + 1, what="an across clue") if across else None
         return "#" if d is None and a is None else [d, a]
     if token[0] in "0123456789":
         if token.startswith("0"):
-            raise PuzzleFormatError("a given digit cannot start with 0", file=file, line=line, column=column, text=token)
+            raise PuzzleFormatError("a given digit cannot start with 0", file=file, line=line, column=column, text=token[:20])
         return parse_number(token, file=file, line=line, column=column, what="a given digit")
     raise PuzzleFormatError(
         "unknown cell: use #, x or X (black), D\\A, D\\ or \\A (clue), _ . or 0 (white) or a digit",
@@ -125,22 +132,20 @@ def dumps(puzzles: Sequence[Puzzle]) -> str:
 
 
 def _dump_one(puzzle: Puzzle) -> str:
-    lines = []
-    if puzzle.id:
-        lines.append(f"id: {puzzle.id}")
-    if puzzle.values != DEFAULT_VALUES:
-        lines.append(f"values: {puzzle.values[0]}..{puzzle.values[1]}")
-    for key, value in puzzle.meta.items():
-        if isinstance(value, str) and "\n" not in value and key not in ("id", "values"):
-            lines.append(f"{key}: {value}")
-    table = [[_token(cell) for cell in row] for row in puzzle.to_grid()]
-    width = max(len(t) for row in table for t in row)
-    lines.extend(" ".join(t.rjust(width) for t in row).rstrip() for row in table)
-    return "\n".join(lines) + "\n"
+    return "\n".join(header_lines(puzzle) + render_grid(puzzle.to_grid())) + "\n"
 
 
-def _token(cell: GridCell) -> str:
-    if cell == "#":
+def render_grid(grid: Sequence[Sequence[GridCell]]) -> list[str]:
+    """The lines of a grid in this format, columns right-aligned. A solved grid (a digit in
+    every white cell) renders as a text puzzle whose digits are all given."""
+    table = [[token(cell) for cell in row] for row in grid]
+    width = max((len(t) for row in table for t in row), default=1)
+    return [" ".join(t.rjust(width) for t in row).rstrip() for row in table]
+
+
+def token(cell: GridCell) -> str:
+    """The text of one grid cell: `#`, `_` (empty white), a digit, or a `down\\across` clue."""
+    if cell == "#" or cell is None:
         return "#"
     if isinstance(cell, int):
         return str(cell) if cell else "_"

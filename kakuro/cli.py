@@ -1,0 +1,334 @@
+"""The `kakuro` command line: solve, check, convert, backends, generate.
+
+Each subcommand is one `_add_*` function that declares its arguments and one `_run_*`
+function that does the work; `generate` has its own subcommands (one per generator).
+Exit codes: 0 solved (or done), 1 error (bad input, an invalid solution), 2 usage,
+3 unsatisfiable, 4 limit reached. Errors print one line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import kakuro
+from kakuro.errors import KakuroError
+from kakuro.formats import FORMATS, dumps, text
+from kakuro.formats.solution import read_solution
+from kakuro.puzzle import GridCell, Puzzle
+from kakuro.solver import Result, Status
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_UNSATISFIABLE = 3
+EXIT_LIMIT = 4
+
+_EXIT_CODES = {
+    Status.SOLVED: EXIT_OK,
+    Status.UNSATISFIABLE: EXIT_UNSATISFIABLE,
+    Status.UNKNOWN: EXIT_LIMIT,
+    Status.ERROR: EXIT_ERROR,
+}
+_SEVERITY = (EXIT_ERROR, EXIT_LIMIT, EXIT_UNSATISFIABLE, EXIT_OK)
+"""Exit codes from worst to best: solving several puzzles exits with the worst."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with `argv` (default: sys.argv[1:]) and return the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits on --help (0) and on usage errors (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
+    try:
+        return int(args.run(args))
+    except KakuroError as exc:
+        print(f"kakuro: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="kakuro",
+        description="Solve, check, convert and generate Kakuro puzzles with interchangeable backends.",
+        epilog="exit codes: 0 solved, 1 error, 2 usage, 3 unsatisfiable, 4 limit reached",
+    )
+    parser.add_argument("--version", action="version", version=f"kakuro {kakuro.__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_solve(commands)
+    _add_check(commands)
+    _add_convert(commands)
+    _add_backends(commands)
+    _add_generate(commands)
+    return parser
+
+
+# --------------------------------------------------------------------- argument types
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number")
+    return value
+
+
+def _count(minimum: int) -> Callable[[str], int]:
+    """An argparse type: an integer of at least `minimum`, written with ASCII digits."""
+
+    def parse(text: str) -> int:
+        if not text.isascii() or not text.isdigit() or int(text) < minimum:
+            raise argparse.ArgumentTypeError(f"{text!r} must be an integer of at least {minimum}")
+        return int(text)
+
+    return parse
+
+
+def _percentage(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a percentage from 0 to 100")
+    return value
+
+
+def _read(source: str, format: str | None = None) -> list[Puzzle]:
+    """The puzzles of a FILE argument: a path, or a puzz.link URL given on the command line."""
+    if "?kakuro/" in source and not os.path.exists(source):
+        return kakuro.read(source, format=format)
+    return kakuro.read(Path(source), format=format)
+
+
+def _pick(puzzles: list[Puzzle], index: int, source: str) -> Puzzle:
+    """The `index`-th (1-based) puzzle of a file."""
+    if index > len(puzzles):
+        raise KakuroError(f"{source} holds {len(puzzles)} puzzle(s); there is no puzzle {index}")
+    return puzzles[index - 1]
+
+
+# --------------------------------------------------------------------- solve
+def _add_solve(commands: Any) -> None:
+    command = commands.add_parser("solve", help="solve a puzzle and print its solution")
+    command.add_argument("file", metavar="FILE", help="a puzzle file (any format) or a puzz.link URL")
+    command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
+                         help="backend spec name[:key=value,...] (default: %(default)s)")
+    command.add_argument("--time-limit", type=_positive_float, metavar="S", help="seconds per puzzle")
+    command.add_argument("--seed", type=_count(0), metavar="N", help="random seed (non-negative)")
+    command.add_argument("--format", choices=("text", "json"), default="text",
+                         help="text (a grid) or json (one object per puzzle, one a line)")
+    which = command.add_mutually_exclusive_group()
+    which.add_argument("--index", type=_count(1), default=1, metavar="K", help="solve the K-th puzzle (default 1)")
+    which.add_argument("--all", action="store_true", help="solve every puzzle of the file")
+    command.set_defaults(run=_run_solve)
+
+
+def _run_solve(args: argparse.Namespace) -> int:
+    puzzles = _read(args.file)
+    chosen = puzzles if args.all else [_pick(puzzles, args.index, args.file)]
+    solver = kakuro.get_solver(args.backend)
+    codes = []
+    for puzzle in chosen:
+        result = solver.solve(puzzle, time_limit=args.time_limit, seed=args.seed)
+        if args.format == "json":
+            print(json.dumps(_result_record(puzzle, result)))
+        else:
+            _print_result(puzzle, result)
+        codes.append(_EXIT_CODES[result.status])
+    return min(codes, key=_SEVERITY.index)
+
+
+def _solved_grid(puzzle: Puzzle, result: Result) -> list[list[GridCell]]:
+    """The puzzle's grid with the solution's digits in its white cells (empty if unsolved)."""
+    grid = puzzle.to_grid()
+    if result.solution is not None:
+        for (r, c), value in zip(puzzle.cells, result.solution.values):
+            grid[r][c] = value
+    return grid
+
+
+def _result_record(puzzle: Puzzle, result: Result) -> dict[str, Any]:
+    return {
+        "id": puzzle.id,
+        "status": result.status.value,
+        "time": result.time,
+        "backend": result.backend,
+        "stats": dict(result.stats),
+        "solution": result.solution.to_grid() if result.solution is not None else None,
+        "message": result.message,
+    }
+
+
+def _print_result(puzzle: Puzzle, result: Result) -> None:
+    name = puzzle.id or "puzzle"
+    summary = f"{name}: {result.status.value} in {result.time:.3f} s ({result.backend})"
+    if result.message:
+        summary += f": {result.message}"
+    grid = _solved_grid(puzzle, result) if result.solved else None
+    console = _console()
+    if console is None:
+        print("\n".join([summary, *(text.render_grid(grid) if grid else [])]))
+        return
+    from rich.text import Text
+
+    colour = {Status.SOLVED: "green", Status.UNSATISFIABLE: "yellow", Status.UNKNOWN: "yellow"}
+    console.print(Text(summary, style=f"bold {colour.get(result.status, 'red')}"))
+    if grid:
+        console.print(_styled_grid(puzzle, grid))
+
+
+def _styled_grid(puzzle: Puzzle, grid: list[list[GridCell]]) -> Any:
+    """The text-format lines of a solved grid, clues dim, given digits bold, found digits cyan."""
+    from rich.text import Text
+
+    tokens = [[text.token(cell) for cell in row] for row in grid]
+    width = max(len(t) for row in tokens for t in row)
+    out = Text()
+    for r, row in enumerate(tokens):
+        for c, token in enumerate(row):
+            cell = puzzle.index.get((r, c))
+            if cell is None:
+                style = "dim"
+            elif cell in puzzle.givens:
+                style = "bold"
+            else:
+                style = "bold cyan"
+            out.append((" " if c else "") + token.rjust(width), style=style)
+        out.append("\n")
+    out.rstrip()
+    return out
+
+
+def _console() -> Any:
+    """A rich console when stdout is a terminal; None for plain output (pipes, files)."""
+    if not sys.stdout.isatty():
+        return None
+    from rich.console import Console
+
+    return Console(file=sys.stdout, highlight=False, soft_wrap=True)
+
+
+# --------------------------------------------------------------------- check
+def _add_check(commands: Any) -> None:
+    command = commands.add_parser(
+        "check",
+        help="check a solution against a puzzle",
+        description="SOLUTION is a JSON grid (a list of rows, or an object with a \"solution\" grid, "
+        "as `kakuro solve --format json` prints) or a text grid with a digit in every white cell "
+        "(as `kakuro solve` prints). Exit 0 if valid, 1 if not.",
+    )
+    command.add_argument("puzzle", metavar="PUZZLE", help="the puzzle file")
+    command.add_argument("solution", metavar="SOLUTION", help="the solution file (JSON or text grid)")
+    command.add_argument("--index", type=_count(1), default=1, metavar="K", help="check the K-th puzzle of PUZZLE")
+    command.set_defaults(run=_run_check)
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    puzzle = _pick(_read(args.puzzle), args.index, args.puzzle)
+    problems = puzzle.check(read_solution(Path(args.solution)))
+    if not problems:
+        print("valid: every rule holds")
+        return EXIT_OK
+    print(f"invalid: {len(problems)} rule(s) broken")
+    for problem in problems:
+        print(f"  - {problem}")
+    return EXIT_ERROR
+
+
+# --------------------------------------------------------------------- convert
+def _add_convert(commands: Any) -> None:
+    command = commands.add_parser("convert", help="convert puzzles from one format to another")
+    command.add_argument("source", metavar="IN", help="the puzzle file to read (format detected)")
+    command.add_argument("target", metavar="OUT", help="the file to write (format from its extension)")
+    command.add_argument("--to", choices=sorted(FORMATS), metavar="FORMAT",
+                         help=f"output format: {', '.join(sorted(FORMATS))}")
+    command.add_argument("--from", dest="source_format", choices=sorted(FORMATS), metavar="FORMAT",
+                         help="input format (default: detected)")
+    command.add_argument("--force", action="store_true", help="replace OUT if it exists")
+    command.set_defaults(run=_run_convert)
+
+
+def _run_convert(args: argparse.Namespace) -> int:
+    puzzles = _read(args.source, format=args.source_format)
+    path = kakuro.write(puzzles, args.target, format=args.to, overwrite=args.force)
+    print(f"wrote {len(puzzles)} puzzle(s) to {path}")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------- backends
+def _add_backends(commands: Any) -> None:
+    command = commands.add_parser("backends", help="list the backends and whether they can run here")
+    command.set_defaults(run=_run_backends)
+
+
+def _run_backends(args: argparse.Namespace) -> int:
+    headers = ("name", "available", "version", "complete", "reason")
+    rows = [
+        (info.name, "yes" if info.available else "no", info.version, "yes" if info.complete else "no", info.reason)
+        for info in kakuro.backend_info()
+    ]
+    console = _console()
+    if console is None:
+        widths = [max(len(str(row[i])) for row in (headers, *rows)) for i in range(len(headers))]
+        for row in (headers, *rows):
+            print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)).rstrip())
+        return EXIT_OK
+    from rich.table import Table
+
+    table = Table(*headers)
+    for row in rows:
+        style = None if row[1] == "yes" else "dim"
+        table.add_row(*row, style=style)
+    console.print(table)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------- generate
+def _add_generate(commands: Any) -> None:
+    command = commands.add_parser("generate", help="generate puzzles")
+    kinds = command.add_subparsers(dest="kind", required=True, metavar="KIND")
+    _add_generate_cazenave(kinds)
+
+
+def _add_output(command: argparse.ArgumentParser) -> None:
+    """The output options every generator shares."""
+    command.add_argument("-o", "--output", metavar="FILE", help="write here (format from the extension); default: print text")
+    command.add_argument("--force", action="store_true", help="replace FILE if it exists")
+
+
+def _add_generate_cazenave(kinds: Any) -> None:
+    command = kinds.add_parser("cazenave", help="Cazenave (2010) all-white n x n grids with holes")
+    command.add_argument("--size", type=_count(1), required=True, metavar="N", help="grid side")
+    command.add_argument("--values", type=_count(1), required=True, metavar="V", help="values 1..V")
+    command.add_argument("--holes", type=_percentage, required=True, metavar="P", help="percentage of empty cells")
+    command.add_argument("--count", type=_count(1), default=1, metavar="K", help="number of puzzles (default 1)")
+    command.add_argument("--seed", type=_count(0), default=0, metavar="S", help="random seed (default 0)")
+    _add_output(command)
+    command.set_defaults(run=_run_generate_cazenave)
+
+
+def _run_generate_cazenave(args: argparse.Namespace) -> int:
+    from kakuro.generate import cazenave
+
+    puzzles = cazenave(size=args.size, values=args.values, holes=args.holes, count=args.count, seed=args.seed)
+    return _emit(puzzles, args)
+
+
+def _emit(puzzles: list[Puzzle], args: argparse.Namespace) -> int:
+    """Write generated puzzles to `--output`, or print them in the text format."""
+    if args.output is None:
+        sys.stdout.write(dumps(puzzles, "text"))
+        return EXIT_OK
+    path = kakuro.write(puzzles, args.output, overwrite=args.force)
+    print(f"wrote {len(puzzles)} puzzle(s) to {path}")
+    return EXIT_OK
+

@@ -1,0 +1,216 @@
+"""puzz.link Kakuro URLs, as pzprjs encodes them: `https://puzz.link/p?kakuro/{cols}/{rows}/{body}`.
+
+Size convention: pzprjs keeps the top clue row and the left clue column *outside* its board
+(its "excells"), so `{cols}/{rows}` count the cells inside that frame. A `6/5` URL is a grid of
+7 columns and 6 rows here, where the grid includes the clue row and column.
+
+The body (pzprjs `encodeKakuro`/`decodeKakuro`) first walks the inner cells in row-major order:
+`k`..`z` skip 1..16 white cells, `.` is a black cell, and any other character starts a clue cell
+written as two clue characters, down then across. Then come one clue character per column whose
+top inner cell is white (the down clue above it) and one per row whose leftmost inner cell is
+white (the across clue left of it). A clue character is `0`-`9`, `a`-`j` (10..19) or `A`-`Z`
+(20..45); `-` (current pzprjs) and `0` (older pzprjs) mean no clue.
+
+Any `https://host/path?kakuro/...` prefix is accepted (puzz.link, pzv.jp's `p.html`,
+pzprxs.vercel.app, or none). A file holds one URL per line; a line starting with `#` is a
+comment, and `# id: NAME`, `# values: ...`, `# key: value` before a URL are its header as in the
+text format. The URL itself has no room for givens, value ranges other than 1..9 or clues above
+45: writing such a puzzle raises KakuroError.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kakuro.errors import KakuroError, PuzzleFormatError
+from kakuro.formats.base import Header, building, header_lines, parse_number
+from kakuro.puzzle import DEFAULT_VALUES, MAX_SIDE, GridCell, Puzzle
+
+NAME = "puzzlink"
+EXTENSIONS = (".puzzlink",)
+
+PREFIX = "https://puzz.link/p?kakuro/"
+"""What `dumps` writes before the size."""
+MAX_CLUE = 45
+"""Largest clue a clue character can hold."""
+
+_URL = re.compile(r"(?P<prefix>[^\s?]*)\?(?P<type>[^/\s]*)/(?P<rest>\S*)")
+_SKIP_FIRST = ord("k")
+_SKIP_MAX = 16
+_NO_CLUE = "-"
+_CLUE_CHARS = "123456789abcdefghijABCDEFGHIJKLMNOPQRSTUVWXYZ"
+"""The characters of the sums 1..45, in order."""
+_CLUES: dict[str, int | None] = {_NO_CLUE: None, "0": None} | {ch: i + 1 for i, ch in enumerate(_CLUE_CHARS)}
+
+
+def sniff(text: str) -> bool:
+    """True when the first line that is not blank or a `#` comment holds `?kakuro/`."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return "?kakuro/" in stripped
+    return False
+
+
+def parse(text: str, file: str | None = None) -> list[Puzzle]:
+    """Every URL of `text` (one a line; `#` comments before a URL are its header)."""
+    puzzles = []
+    header = Header()
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        indent = len(line) - len(line.lstrip())
+        if stripped.startswith("#"):
+            header.take(stripped[1:], file=file, line=number, column=indent + 2)
+            continue
+        puzzles.append(_parse_url(stripped, header, file, number, indent + 1))
+        header = Header()
+    if not puzzles:
+        raise PuzzleFormatError("no puzzle found (no puzz.link URL)", file=file, line=1, column=1)
+    return puzzles
+
+
+def _parse_url(url: str, header: Header, file: str | None, line: int, column: int) -> Puzzle:
+    """One URL found at (`line`, `column`); the body is decoded as pzprjs does."""
+
+    def fail(message: str, offset: int, text: str | None = None) -> PuzzleFormatError:
+        return PuzzleFormatError(message, file=file, line=line, column=column + offset, text=text)
+
+    match = _URL.fullmatch(url)
+    if match is None:
+        raise fail("not a puzz.link URL like https://puzz.link/p?kakuro/COLS/ROWS/BODY", 0, url[:40])
+    if match.group("type") != "kakuro":
+        raise fail("not a Kakuro URL", match.start("type"), match.group("type")[:20])
+    parts = match.group("rest").split("/")
+    if len(parts) != 3:
+        raise fail("expected COLS/ROWS/BODY after ?kakuro/", match.start("rest"), match.group("rest")[:40])
+    offsets = [match.start("rest")]
+    for part in parts[:-1]:
+        offsets.append(offsets[-1] + len(part) + 1)
+    cols, rows = (
+        parse_number(part, file=file, line=line, column=column + offset, what=what)
+        for part, offset, what in zip(parts, offsets, ("the number of columns", "the number of rows"))
+    )
+    for count, offset, what in ((cols, offsets[0], "columns"), (rows, offsets[1], "rows")):
+        if not 1 <= count < MAX_SIDE:
+            raise fail(f"the number of {what} must be 1..{MAX_SIDE - 1}", offset, str(count))
+    body, start = parts[2], offsets[2]
+    if len(body) * _SKIP_MAX < rows * cols:
+        raise fail(f"a body of {len(body)} characters cannot describe {rows * cols} cells", start, body[:20])
+
+    def clue(offset: int) -> int | None:
+        char = url[offset]
+        if char not in _CLUES:
+            raise fail("not a clue character: use 1-9, a-j (10-19), A-Z (20-45) or - (none)", offset, char)
+        return _CLUES[char]
+
+    grid: list[list[GridCell]] = [["#"] * (cols + 1) for _ in range(rows + 1)]
+    places = [[(line, column + start)] * (cols + 1) for _ in range(rows + 1)]
+    i, cell = 0, 0
+    while cell < rows * cols:
+        if i >= len(body):
+            raise fail(f"the URL ends after {cell} of the {rows * cols} cells", start + i)
+        char = body[i]
+        r, c = divmod(cell, cols)
+        if "k" <= char <= "z":
+            skip = ord(char) - _SKIP_FIRST + 1
+            if cell + skip > rows * cols:
+                raise fail("this skips past the last cell", start + i, char)
+            for j in range(cell, cell + skip):
+                rr, cc = divmod(j, cols)
+                grid[rr + 1][cc + 1] = 0
+                places[rr + 1][cc + 1] = (line, column + start + i)
+            cell += skip
+            i += 1
+            continue
+        places[r + 1][c + 1] = (line, column + start + i)
+        if char != ".":
+            if i + 1 >= len(body):
+                raise fail("a clue cell needs two characters, down and across", start + i, char)
+            down, across = (clue(start + j) for j in (i, i + 1))
+            if down is not None or across is not None:
+                grid[r + 1][c + 1] = [down, across]
+            i += 1
+        cell += 1
+        i += 1
+    frame = [(0, c + 1) for c in range(cols) if grid[1][c + 1] == 0]
+    frame += [(r + 1, 0) for r in range(rows) if grid[r + 1][1] == 0]
+    for r, c in frame:
+        where = f"the run down column {c}" if r == 0 else f"the run along row {r}"
+        if i >= len(body):
+            raise fail(f"the URL ends before the clue of {where}", start + i)
+        total = clue(start + i)
+        if total is None:
+            raise fail(f"{where} has no clue", start + i, body[i])
+        grid[r][c] = [total, None] if r == 0 else [None, total]
+        places[r][c] = (line, column + start + i)
+        i += 1
+    if i < len(body):
+        raise fail("unexpected text after the last clue", start + i, body[i : i + 20])
+
+    def locate(position: tuple[int, int] | None) -> tuple[int, int | None]:
+        return places[position[0]][position[1]] if position is not None else (line, column)
+
+    return building(
+        lambda: Puzzle.from_grid(grid, values=header.values, id=header.id, meta=header.meta), file=file, locate=locate
+    )
+
+
+def _char(total: int | None) -> str:
+    """The clue character of a sum (1..45), `-` for no clue."""
+    return _NO_CLUE if total is None else _CLUE_CHARS[total - 1]
+
+
+def url(puzzle: Puzzle) -> str:
+    """The puzz.link URL of `puzzle`; KakuroError if the URL cannot hold it (givens, a value
+    range other than 1..9, a white cell in the clue row or column, a clue above 45)."""
+    name = f"puzzle {puzzle.id!r}" if puzzle.id else "this puzzle"
+    if puzzle.values != DEFAULT_VALUES:
+        raise KakuroError(f"{name} uses values {puzzle.values[0]}..{puzzle.values[1]}; puzz.link Kakuro has 1..9")
+    if puzzle.givens:
+        raise KakuroError(f"{name} has given digits, which a puzz.link URL cannot hold")
+    if any(r == 0 or c == 0 for r, c in puzzle.cells):
+        raise KakuroError(f"{name} has white cells in its first row or column, where puzz.link keeps only clues")
+    if any(t is not None and t > MAX_CLUE for clue in puzzle.clues.values() for t in clue):
+        raise KakuroError(f"{name} has a clue above {MAX_CLUE}, which a puzz.link URL cannot hold")
+    grid = puzzle.to_grid()
+    rows, cols = puzzle.rows - 1, puzzle.cols - 1
+    body: list[str] = []
+    whites = 0
+    for r in range(1, rows + 1):
+        for c in range(1, cols + 1):
+            cell = grid[r][c]
+            if cell == 0:
+                whites += 1
+                if whites == _SKIP_MAX:
+                    body.append(_skip(whites))
+                    whites = 0
+                continue
+            if whites:
+                body.append(_skip(whites))
+                whites = 0
+            body.append("." if cell == "#" else _char(cell[0]) + _char(cell[1]))  # type: ignore[index]
+    if whites:
+        body.append(_skip(whites))
+    body += [_char(_half(grid[0][c], 0)) for c in range(1, cols + 1) if grid[1][c] == 0]
+    body += [_char(_half(grid[r][0], 1)) for r in range(1, rows + 1) if grid[r][1] == 0]
+    return f"{PREFIX}{cols}/{rows}/{''.join(body)}"
+
+
+def _skip(count: int) -> str:
+    return chr(_SKIP_FIRST + count - 1)
+
+
+def _half(cell: GridCell, which: int) -> int | None:
+    return None if cell == "#" else cell[which]  # type: ignore[index]
+
+
+def dumps(puzzles: Sequence[Puzzle]) -> str:
+    """One URL a line, each after `# key: value` comments for its id and metadata."""
+    lines = []
+    for puzzle in puzzles:
+        lines += [f"# {line}" for line in header_lines(puzzle)]
+        lines.append(url(puzzle))
+    return "\n".join(lines) + "\n"

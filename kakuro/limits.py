@@ -1,0 +1,165 @@
+"""Run a function in a child process that is killed at a deadline.
+
+Some engines ignore every polite way of stopping them (PySAT's `interrupt()` is ignored by
+CaDiCaL; python-constraint has no limit at all), so a backend with a time limit runs its
+search in a forked child and the parent kills it when the `Deadline` passes. The child is a
+plain `os.fork()` (it inherits the parent's memory, so arguments are not pickled; only
+results travel back, pickled through a pipe), which also works inside daemonic worker
+processes where `multiprocessing` refuses to start children. POSIX only.
+
+Without a deadline (`deadline.end is None`) the function runs in-process.
+
+Measured here (2 cores): a fork + pipe round trip costs about 3 ms per call from a bare
+interpreter and about 6 ms from one with OR-Tools, numba and PySAT imported (~150 MB resident);
+`multiprocessing` with the fork context took 8 ms and a pebble `concurrent.process` 10 ms.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import pickle
+import signal
+import traceback
+from collections.abc import Callable, Iterable
+from multiprocessing.connection import Connection, wait
+from typing import Any, TypeVar
+
+from kakuro.solver import Deadline
+
+T = TypeVar("T")
+
+_ITEM, _RETURN, _RAISE = "item", "return", "raise"
+_PR_SET_PDEATHSIG = 1
+
+
+class DeadlineReached(Exception):
+    """The deadline passed before the child finished; the child has been killed."""
+
+
+class ChildProcessFailed(RuntimeError):
+    """The child died without an answer (killed by a signal, out of memory, a crash in C)."""
+
+
+def call_with_deadline(function: Callable[..., T], *args: Any, deadline: Deadline) -> T:
+    """`function(*args)`, run in a child process killed at `deadline`.
+
+    Returns what it returns (it must be picklable); re-raises what it raises. Raises
+    `DeadlineReached` when the deadline passes first, `ChildProcessFailed` when the child dies.
+    """
+    if deadline.end is None:
+        return function(*args)
+    finished, _, value = _run_child(function, args, deadline, stream=False)
+    if not finished:
+        raise DeadlineReached()
+    return value
+
+
+def stream_with_deadline(
+    function: Callable[..., Iterable[T]], *args: Any, deadline: Deadline
+) -> tuple[list[T], bool]:
+    """Collect the items `function(*args)` yields, run in a child process killed at `deadline`.
+
+    Returns `(items, finished)`: every item received (each must be picklable) and whether
+    the iteration ended before the deadline. Items found before the kill are kept.
+    Re-raises what the function raises; `ChildProcessFailed` when the child dies.
+    """
+    if deadline.end is None:
+        return list(function(*args)), True
+    finished, items, _ = _run_child(function, args, deadline, stream=True)
+    return items, finished
+
+
+def _run_child(
+    function: Callable[..., Any], args: tuple[Any, ...], deadline: Deadline, *, stream: bool
+) -> tuple[bool, list[Any], Any]:
+    """Fork, run, collect: (finished, streamed items, returned value)."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        os.close(read_fd)
+        _child_main(function, args, Connection(write_fd, readable=False), stream)
+    os.close(write_fd)
+    receiver = Connection(read_fd, writable=False)
+    items: list[Any] = []
+    try:
+        while True:
+            remaining = deadline.remaining()
+            if remaining is not None and remaining <= 0:
+                return False, items, None
+            if not wait([receiver], remaining):
+                return False, items, None
+            try:
+                kind, payload = receiver.recv()
+            except EOFError:
+                raise ChildProcessFailed(f"the solver process died without an answer ({_describe_exit(pid)})") from None
+            if kind == _ITEM:
+                items.append(payload)
+            elif kind == _RETURN:
+                return True, items, payload
+            else:
+                raise payload
+    finally:
+        receiver.close()
+        _reap(pid)
+
+
+def _child_main(function: Callable[..., Any], args: tuple[Any, ...], sender: Connection, stream: bool) -> None:
+    code = 0
+    try:
+        _die_with_parent()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        try:
+            result = function(*args)
+            if stream:
+                for item in result:
+                    sender.send((_ITEM, item))
+                result = None
+            sender.send((_RETURN, result))
+        except BaseException as exc:  # reported to the parent, which re-raises it
+            sender.send((_RAISE, _portable(exc)))
+        sender.close()
+    except BaseException:
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """`exc` if it survives pickling, else a RuntimeError carrying its traceback text."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return exc
+    except Exception:
+        text = "".join(traceback.format_exception(exc))
+        return RuntimeError(f"{type(exc).__name__} in the solver process: {exc}\n{text}")
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill this child if the parent dies first (best effort, no-op elsewhere)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _reap(pid: int) -> None:
+    """Kill the child if it still runs, and wait for it (no zombie is left)."""
+    try:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done == 0:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass  # already reaped
+
+
+def _describe_exit(pid: int) -> str:
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        return "exit status unknown"
+    if os.WIFSIGNALED(status):
+        return f"killed by signal {signal.Signals(os.WTERMSIG(status)).name}"
+    return f"exit code {os.waitstatus_to_exitcode(status)}"

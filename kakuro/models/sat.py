@@ -1,0 +1,358 @@
+"""PySAT backend: Kakuro as CNF, solved by any SAT solver PySAT ships.
+
+The encoding is stateless and separate from solving (`encode`), so the DIMACS export reuses it.
+
+Variables. One-hot digit variables: `x(c, v)` is true when cell `c` holds value `v`; they come
+first and in order, `x(c, v) = 1 + c * W + (v - lo)` with `W = hi - lo + 1`. Auxiliary
+variables follow. Each cell holds exactly one value; a given is a unit clause, and so is
+`-x(c, v)` for a value no combination of one of the cell's runs contains (the one-hot and
+at-most-one constraints then range over the remaining values only). All-different is
+at-most-one `x(c, v)` per value `v` per run (pairwise up to 10 literals, a sequential counter
+above).
+
+`encoding="combinations"` (default) states each run's sum through its feasible combinations
+(`kakuro.combos.combinations`): a presence literal `p(r, v)` per value (`p` <-> some cell of
+the run holds `v`), a selector `s(r, k)` per combination with at least one selector true,
+`s -> p(v)` for the values in the combination and `s -> -p(v)` for the others, and
+`p(v) -> OR selectors containing v`, `-p(v) -> OR selectors lacking v`. From the givens of one run, unit propagation removes
+exactly the values `kakuro.combos.feasible_values` removes (generalized arc consistency of
+the sum with all-different); with arbitrary domains it can miss Hall-set (matching)
+deductions, which the solver's search then finds.
+
+`encoding="pb"` states each sum as a pseudo-Boolean equality over the one-hot literals,
+`sum (v - lo) * x(c, v) = total - len(run) * lo`, encoded by `pysat.pb.PBEnc` with its default
+encoder (which needs the `pindakaas` package, a binary wheel on PyPI; no native build). It is
+much larger and weaker than the combination encoding; measured here on janko-251 (444 cells)
+with CaDiCaL: 232,742 clauses, 29,838 conflicts, 6.5 s, against 26,735 clauses, no conflict
+(unit propagation alone solves it) and 0.19 s.
+
+Time limits: PySAT's `interrupt()` is ignored by CaDiCaL, so with a time limit the solver runs
+in a child process that is killed at the deadline (`kakuro.limits`); without one it runs here.
+Solutions are counted by blocking clauses over the `x` variables.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from kakuro.combos import combinations, range_mask, union_of
+from kakuro.errors import BackendOptionError, BackendUnavailableError, KakuroError
+from kakuro.limits import stream_with_deadline
+from kakuro.puzzle import Puzzle
+from kakuro.solver import Deadline, Engine, Enumeration, Option, Outcome, Solver, Stat, Status, register
+
+ENCODINGS = ("combinations", "pb")
+
+SOLVER_NAMES = (
+    "cadical103", "cadical153", "cadical195", "cadical300", "cryptosat", "ergo", "gluecard3",
+    "gluecard4", "glucose3", "glucose4", "glucose42", "kissat404", "lingeling", "maplechrono",
+    "maplecm", "maplesat", "mergesat3", "minicard", "minisat22", "minisatgh", "minisatep",
+)  # fmt: skip
+"""The canonical solver names of `pysat.solvers.SolverNames` (PySAT 1.9); aliases such as
+`g4` are not accepted, so one solver always has one spec string."""
+
+DEFAULT_SOLVER = "cadical195"
+
+_NON_INCREMENTAL = frozenset({"kissat404"})
+"""Solvers that abort when a clause is added after a solve: counting rebuilds them."""
+_EXTRA_PACKAGE = {"cryptosat": "pycryptosat"}
+_PAIRWISE_UP_TO = 10
+"""At-most-one over at most this many literals is pairwise; longer ones use a sequential counter."""
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """A CNF of a puzzle: `clauses` over variables 1..`num_vars`; the value variables come first.
+
+    `x(c, v)` (see `var`) is the variable of "cell `c` holds value `v`".
+    """
+
+    clauses: list[list[int]]
+    num_vars: int
+    cells: int
+    values: tuple[int, int]
+    encoding: str
+
+    @property
+    def num_clauses(self) -> int:
+        return len(self.clauses)
+
+    def var(self, cell: int, value: int) -> int:
+        """The variable of "cell `cell` holds `value`"."""
+        lo, hi = self.values
+        return 1 + cell * (hi - lo + 1) + (value - lo)
+
+    def value_vars(self) -> Iterator[tuple[int, int, int]]:
+        """Every value variable as `(variable, cell, value)`, ascending."""
+        lo, hi = self.values
+        for cell in range(self.cells):
+            for value in range(lo, hi + 1):
+                yield self.var(cell, value), cell, value
+
+    def decode(self, model: Iterable[int]) -> list[int]:
+        """One value per cell from a model (a set of true literals); raises ValueError when a
+        cell has no true value variable."""
+        true = {lit for lit in model if lit > 0}
+        lo, hi = self.values
+        out = []
+        for cell in range(self.cells):
+            held = [v for v in range(lo, hi + 1) if self.var(cell, v) in true]
+            if not held:
+                raise ValueError(f"the model gives cell {cell} no value")
+            out.append(held[0])
+        return out
+
+    def blocking_clause(self, values: Sequence[int]) -> list[int]:
+        """The clause that excludes exactly this assignment of the value variables."""
+        return [-self.var(cell, v) for cell, v in enumerate(values)]
+
+
+def encode(puzzle: Puzzle, encoding: str = "combinations") -> Encoding:
+    """The CNF of `puzzle` with the sums encoded as `encoding` ("combinations" or "pb").
+
+    Raises BackendOptionError for an unknown encoding, BackendUnavailableError when "pb" lacks
+    pindakaas, KakuroError when a run has too many combinations to tabulate.
+    """
+    if encoding not in ENCODINGS:
+        raise BackendOptionError(f"encoding {encoding!r} is not one of {', '.join(ENCODINGS)}")
+    lo, hi = puzzle.values
+    width = hi - lo + 1
+    builder = _Builder(puzzle.size * width)
+    combining = encoding == "combinations"
+    tables = [_combinations(len(run), run.total, (lo, hi)) if combining else () for run in puzzle.runs]
+    # values a cell can hold at all: in some combination of each of its runs (or its given)
+    allowed = [range_mask((lo, hi))] * puzzle.size
+    for cell, digit in puzzle.givens.items():
+        allowed[cell] = 1 << digit
+    if combining:
+        for run, table in zip(puzzle.runs, tables):
+            union = union_of(table)
+            for cell in run.cells:
+                allowed[cell] &= union
+    for cell in range(puzzle.size):
+        base = 1 + cell * width - lo
+        lits = [base + v for v in range(lo, hi + 1) if allowed[cell] >> v & 1]
+        builder.clauses.extend([-(base + v)] for v in range(lo, hi + 1) if not allowed[cell] >> v & 1)
+        builder.add(lits)
+        builder.at_most_one(lits)
+    for run, table in zip(puzzle.runs, tables):
+        by_value = {
+            v: [1 + c * width + v - lo for c in run.cells if allowed[c] >> v & 1] for v in range(lo, hi + 1)
+        }
+        for lits in by_value.values():
+            builder.at_most_one(lits)  # all-different
+        if combining:
+            _combination_clauses(builder, table, by_value)
+        else:
+            _pb_clauses(builder, by_value, run.total - len(run) * lo, lo)
+    return Encoding(builder.clauses, builder.top, puzzle.size, (lo, hi), encoding)
+
+
+def _combinations(length: int, total: int, values: tuple[int, int]) -> tuple[int, ...]:
+    try:
+        return combinations(length, total, values)
+    except KakuroError as exc:
+        raise KakuroError(f"{exc}; the combination encoding is too large here, try sat:encoding=pb") from None
+
+
+class _Builder:
+    """Collects clauses and hands out fresh auxiliary variables above `top`."""
+
+    def __init__(self, top: int) -> None:
+        self.top = top
+        self.clauses: list[list[int]] = []
+
+    def new_var(self) -> int:
+        self.top += 1
+        return self.top
+
+    def add(self, clause: list[int]) -> None:
+        self.clauses.append(clause)
+
+    def extend(self, clauses: Iterable[list[int]], top: int) -> None:
+        self.clauses.extend(list(c) for c in clauses)
+        self.top = max(self.top, top)
+
+    def at_most_one(self, lits: Sequence[int]) -> None:
+        if len(lits) <= _PAIRWISE_UP_TO:
+            self.clauses.extend([-a, -b] for a, b in itertools.combinations(lits, 2))
+            return
+        from pysat.card import CardEnc, EncType
+
+        amo = CardEnc.atmost(list(lits), bound=1, top_id=self.top, encoding=EncType.seqcounter)
+        self.extend(amo.clauses, amo.nv)
+
+
+def _combination_clauses(builder: _Builder, table: Sequence[int], by_value: Mapping[int, list[int]]) -> None:
+    """Presence literals and combination selectors of one run; `by_value[v]` are the run's
+    literals "cell holds v" (cells that cannot hold v left out)."""
+    union = union_of(table)
+    present = {v: builder.new_var() for v in by_value if union >> v & 1}
+    for v, p in present.items():
+        builder.clauses.extend([-x, p] for x in by_value[v])
+        builder.add([-p, *by_value[v]])
+    selectors = [builder.new_var() for _ in table]
+    builder.add(list(selectors))
+    for v, p in present.items():
+        with_value = [s for s, combo in zip(selectors, table) if combo >> v & 1]
+        without_value = [s for s, combo in zip(selectors, table) if not combo >> v & 1]
+        builder.clauses.extend([-s, p] for s in with_value)
+        builder.clauses.extend([-s, -p] for s in without_value)
+        builder.add([-p, *with_value])
+        builder.add([p, *without_value])
+
+
+def _pb_clauses(builder: _Builder, by_value: Mapping[int, list[int]], bound: int, lo: int) -> None:
+    """`sum (v - lo) * x = bound` over the run's literals `by_value[v]`, by PySAT's PBEnc."""
+    terms = [(x, v - lo) for v, lits in by_value.items() if v > lo for x in lits]
+    if not terms:  # every cell can only hold lo: the puzzle's validation matched the total
+        return
+    try:
+        from pysat.pb import PBEnc
+    except (ImportError, AssertionError) as exc:  # pysat.pb asserts that pindakaas imports
+        raise BackendUnavailableError(
+            f"sat:encoding=pb needs pindakaas ({exc}); install it with: pip install pindakaas"
+        ) from None
+    pb = PBEnc.equals(lits=[x for x, _ in terms], weights=[w for _, w in terms], bound=bound, top_id=builder.top)
+    builder.extend(pb.clauses, pb.nv)
+
+
+# --------------------------------------------------------------------- solving
+@lru_cache(maxsize=None)
+def _pysat_name(name: str) -> str:
+    """A name PySAT's Solver accepts for canonical `name`; raises if the solver cannot run here."""
+    from pysat.solvers import NoSuchSolverError, SolverNames
+    from pysat.solvers import Solver as PySatSolver
+
+    aliases = getattr(SolverNames, name, None)
+    if not aliases:
+        raise BackendOptionError(f"the installed PySAT has no solver {name!r}")
+    package = _EXTRA_PACKAGE.get(name)
+    if package and importlib.util.find_spec(package) is None:
+        raise BackendUnavailableError(f"sat:solver={name} needs {package}; install it with: pip install {package}")
+    try:
+        PySatSolver(name=aliases[0]).delete()
+    except (NoSuchSolverError, AssertionError, ImportError) as exc:
+        raise BackendUnavailableError(f"PySAT solver {name!r} cannot run here: {exc}") from None
+    return aliases[0]
+
+
+def _solver_stats(solver: Any) -> dict[str, Stat]:
+    try:
+        raw = solver.accum_stats() or {}
+    except (NotImplementedError, AttributeError):  # Kissat exposes none
+        return {}
+    return {k: int(raw[k]) for k in ("conflicts", "decisions", "propagations", "restarts") if k in raw}
+
+
+def _encoded(puzzle: Puzzle, encoding: str) -> tuple[Encoding, dict[str, Stat]]:
+    start = time.perf_counter()
+    enc = encode(puzzle, encoding)
+    stats: dict[str, Stat] = {
+        "num_vars": enc.num_vars,
+        "num_clauses": enc.num_clauses,
+        "build_time": time.perf_counter() - start,
+    }
+    return enc, stats
+
+
+def _solve_stream(puzzle: Puzzle, encoding: str, name: str) -> Iterator[tuple[str, Any]]:
+    """Encode, then solve with PySAT solver `name`. Yields ("stats", encoding sizes) first, so
+    they survive a kill at the deadline, then ("stats", solver statistics) and ("values",
+    one value per cell, or None when unsatisfiable)."""
+    from pysat.solvers import Solver as PySatSolver
+
+    enc, stats = _encoded(puzzle, encoding)
+    yield "stats", stats
+    with PySatSolver(name=name, bootstrap_with=enc.clauses) as solver:
+        sat = solver.solve()
+        yield "stats", _solver_stats(solver)
+        yield "values", enc.decode(solver.get_model()) if sat else None
+
+
+def _count_stream(
+    puzzle: Puzzle, encoding: str, name: str, incremental: bool, limit: int
+) -> Iterator[tuple[str, Any]]:
+    """Encode, then enumerate up to `limit` solutions with blocking clauses (a fresh solver per
+    solution unless `incremental`). Yields ("stats", encoding sizes), ("solution", values) per
+    solution, and ("stats", solver statistics)."""
+    from pysat.solvers import Solver as PySatSolver
+
+    enc, stats = _encoded(puzzle, encoding)
+    yield "stats", stats
+    blocking: list[list[int]] = []
+    totals: dict[str, Stat] = {}
+    solver = PySatSolver(name=name, bootstrap_with=enc.clauses)
+    try:
+        while len(blocking) < limit:
+            sat = solver.solve()
+            for key, value in _solver_stats(solver).items():  # cumulative within one solver
+                totals[key] = int(value) + (0 if incremental else int(totals.get(key, 0)))
+            if not sat:
+                break
+            values = enc.decode(solver.get_model())
+            yield "solution", values
+            blocking.append(enc.blocking_clause(values))
+            if incremental:
+                solver.add_clause(blocking[-1])
+            else:
+                solver.delete()
+                solver = PySatSolver(name=name, bootstrap_with=enc.clauses + blocking)
+    finally:
+        solver.delete()
+    yield "stats", totals
+
+
+@register("sat")
+class Sat(Solver):
+    """SAT encodings of Kakuro solved by a PySAT solver (CaDiCaL 1.9.5 by default)."""
+
+    description = "PySAT CNF (one-hot digits, combination selectors or PB sums), any PySAT solver"
+    complete = True
+    supports_seed = False
+    engine = Engine("pysat", pip="python-sat")
+    options = {
+        "solver": Option(DEFAULT_SOLVER, "the PySAT solver (canonical name)", choices=SOLVER_NAMES),
+        "encoding": Option("combinations", "how each run's sum is encoded", choices=ENCODINGS),
+    }
+
+    @classmethod
+    def warm_up(cls) -> None:
+        """Import PySAT's solvers and encoders and check the default solver runs."""
+        super().warm_up()
+        import pysat.card  # noqa: F401
+
+        _pysat_name(DEFAULT_SOLVER)
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        name = _pysat_name(opts["solver"])
+        items, _ = stream_with_deadline(_solve_stream, puzzle, opts["encoding"], name, deadline=deadline)
+        stats: dict[str, Stat] = {}
+        for kind, payload in items:
+            if kind == "stats":
+                stats.update(payload)
+            else:
+                status = Status.SOLVED if payload is not None else Status.UNSATISFIABLE
+                return Outcome(status, payload, stats)
+        return Outcome(Status.UNKNOWN, None, stats, "time limit reached")
+
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
+        name = _pysat_name(opts["solver"])
+        incremental = opts["solver"] not in _NON_INCREMENTAL
+        items, finished = stream_with_deadline(
+            _count_stream, puzzle, opts["encoding"], name, incremental, limit, deadline=deadline
+        )
+        stats: dict[str, Stat] = {}
+        solutions: list[Sequence[int]] = []
+        for kind, payload in items:
+            if kind == "stats":
+                stats.update(payload)
+            else:
+                solutions.append(payload)
+        return Enumeration(solutions, finished and len(solutions) < limit, stats)

@@ -1,0 +1,63 @@
+"""kakuro.limits: a function run in a child process that is killed at a deadline."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from kakuro.limits import ChildProcessFailed, DeadlineReached, call_with_deadline, stream_with_deadline
+from kakuro.solver import Deadline
+
+
+def spin() -> None:
+    while True:
+        pass
+
+
+def three_then_spin() -> Iterator[int]:
+    yield from (1, 2, 3)
+    spin()
+
+
+def fail() -> None:
+    raise ValueError("bad input in the child")
+
+
+def crash() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)  # as the kernel does when memory runs out
+
+
+def test_returns_the_value_and_leaves_no_child() -> None:
+    assert call_with_deadline(pow, 2, 10, deadline=Deadline.after(5)) == 1024
+    child = call_with_deadline(os.getpid, deadline=Deadline.after(5))
+    with pytest.raises(ChildProcessError):
+        os.waitpid(child, os.WNOHANG)  # already reaped: no zombie left
+
+
+def test_runs_in_process_without_a_deadline() -> None:
+    assert call_with_deadline(os.getpid, deadline=Deadline()) == os.getpid()
+    assert stream_with_deadline(range, 2, deadline=Deadline()) == ([0, 1], True)
+
+
+def test_kills_at_the_deadline() -> None:
+    start = time.perf_counter()
+    with pytest.raises(DeadlineReached):
+        call_with_deadline(spin, deadline=Deadline.after(0.3))
+    assert time.perf_counter() - start < 1.0
+
+
+def test_streamed_items_survive_the_kill() -> None:
+    items, finished = stream_with_deadline(three_then_spin, deadline=Deadline.after(0.3))
+    assert (items, finished) == ([1, 2, 3], False)
+    assert stream_with_deadline(range, 4, deadline=Deadline.after(5)) == ([0, 1, 2, 3], True)
+
+
+def test_exceptions_and_crashes_reach_the_parent() -> None:
+    with pytest.raises(ValueError, match="bad input in the child"):
+        call_with_deadline(fail, deadline=Deadline.after(5))
+    with pytest.raises(ChildProcessFailed, match="SIGKILL"):
+        call_with_deadline(crash, deadline=Deadline.after(5))
