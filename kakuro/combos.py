@@ -12,6 +12,7 @@ within its domain, sums to the clue and gives the cell that value.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -164,35 +165,53 @@ def run_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
     return offsets, masks
 
 
-def permutations(total: int, domains: Sequence[int], values: tuple[int, int] = (1, 9)) -> list[tuple[int, ...]]:
-    """Every assignment of distinct values to a run's cells, each within its domain (bitmask),
-    summing to `total`: the rows of the run's table constraint, in lexicographic order."""
-    n = len(domains)
-    rows: list[tuple[int, ...]] = []
-    prefix: list[int] = []
-    # suffix_min/max bound what the remaining cells can add (ignoring distinctness: still sound)
-    suffix_min = [0] * (n + 1)
-    suffix_max = [0] * (n + 1)
-    for j in range(n - 1, -1, -1):
-        if domains[j] == 0:
-            return []
-        suffix_min[j] = suffix_min[j + 1] + (domains[j] & -domains[j]).bit_length() - 1
-        suffix_max[j] = suffix_max[j + 1] + domains[j].bit_length() - 1
+MAX_TABLE_ROWS = 2_000_000
+"""Refuse to tabulate a run with more permutations than this (a table model would not fit)."""
 
-    def extend(j: int, used: int, rest: int) -> None:
-        if j == n:
-            if rest == 0:
-                rows.append(tuple(prefix))
-            return
-        if not suffix_min[j] <= rest <= suffix_max[j]:
-            return
-        for v in values_of(domains[j] & ~used):
-            prefix.append(v)
-            extend(j + 1, used | (1 << v), rest - v)
-            prefix.pop()
 
-    extend(0, 0, total)
-    return rows
+@lru_cache(maxsize=None)
+def permutation_table(length: int, total: int, values: tuple[int, int] = (1, 9)) -> np.ndarray:
+    """Every sequence of `length` distinct values summing to `total`, one per row (int32,
+    read-only, cached): the rows of an unrestricted table constraint. Raises KakuroError above
+    MAX_TABLE_ROWS rows."""
+    combos = combinations(length, total, values)
+    count = len(combos) * math.factorial(length)
+    if count > MAX_TABLE_ROWS:
+        raise KakuroError(
+            f"a run of {length} cells summing to {total} over {values[0]}..{values[1]} has {count} "
+            f"permutations, more than {MAX_TABLE_ROWS}; model it another way (automaton, decomposition)"
+        )
+    members = np.array([values_of(c) for c in combos], dtype=np.int32).reshape(len(combos), length)
+    table = members[:, _orderings(length)].reshape(-1, length)
+    table.setflags(write=False)
+    return table
+
+
+@lru_cache(maxsize=None)
+def _orderings(length: int) -> np.ndarray:
+    """All permutations of range(length), one per row (built by inserting k at every place)."""
+    perms = np.zeros((1, 0), dtype=np.int8)
+    for k in range(length):
+        m = len(perms)
+        grown = np.empty((m * (k + 1), k + 1), dtype=np.int8)
+        for place in range(k + 1):
+            block = grown[place * m : (place + 1) * m]
+            block[:, :place] = perms[:, :place]
+            block[:, place] = k
+            block[:, place + 1 :] = perms[:, place:]
+        perms = grown
+    return perms
+
+
+def permutations(total: int, domains: Sequence[int], values: tuple[int, int] = (1, 9)) -> np.ndarray:
+    """The rows of `permutation_table` whose every value lies in its cell's domain (bitmasks):
+    the run's table restricted to the current domains, as an int32 array."""
+    table = permutation_table(len(domains), total, values)
+    keep = np.ones(len(table), dtype=bool)
+    for j, domain in enumerate(domains):
+        allowed = np.array([(domain >> v) & 1 for v in range(values[1] + 1)], dtype=bool)
+        keep &= allowed[table[:, j]]
+    return table[keep]
 
 
 @lru_cache(maxsize=None)
