@@ -1,0 +1,115 @@
+"""Instance generators.
+
+`cazenave`: Cazenave's (2010, Sect. 3.1) problems: a random full n x n grid whose rows and
+columns hold distinct values from 1..V, its row and column sums, then a percentage of the
+cells emptied (the others stay as givens). Deterministic for a seed.
+"""
+
+from __future__ import annotations
+
+import random
+
+from kakuro.errors import KakuroError
+from kakuro.puzzle import BLACK, MAX_VALUE, Puzzle
+
+MAX_GRID_NODES = 200_000
+"""Backtracking steps one attempt at a full grid may take before restarting afresh."""
+
+
+def cazenave(size: int, values: int, holes: float, count: int = 1, seed: int = 0) -> list[Puzzle]:
+    """`count` all-white `size` x `size` puzzles over values 1..`values` with `holes` percent
+    (0..100; 100 = empty grid) of the cells empty, from `seed`.
+
+    The k-th puzzle depends only on (size, values, holes, seed, k), never on global random
+    state, and the first k puzzles of a larger `count` are the same. Each puzzle's `meta` holds
+    the generator's parameters and `solution` (the hidden full grid, JSON-lines layout).
+    Raises KakuroError on parameters that cannot make a puzzle.
+    """
+    _check_parameters(size, values, holes, count, seed)
+    rng = random.Random(seed)
+    cells = size * size
+    empty = round(holes / 100 * cells)
+    puzzles = []
+    for k in range(count):
+        grid = random_full_grid(size, values, rng)
+        hidden = set(rng.sample(range(cells), empty))
+        givens = {(i, j): grid[i][j] for i in range(size) for j in range(size) if i * size + j not in hidden}
+        row_sums = [sum(row) for row in grid]
+        col_sums = [sum(grid[i][j] for i in range(size)) for j in range(size)]
+        solution = [[BLACK] * (size + 1)] + [[BLACK] + row for row in grid]
+        meta = {
+            "generator": "cazenave",
+            "size": size,
+            "values": values,
+            "holes": holes,
+            "seed": seed,
+            "index": k,
+            "solution": tuple(tuple(row) for row in solution),
+        }
+        name = f"cazenave-{size}x{size}-v{values}-h{holes:g}-s{seed}-{k}"
+        puzzles.append(Puzzle.all_white(row_sums, col_sums, values=(1, values), givens=givens, id=name, meta=meta))
+    return puzzles
+
+
+def random_full_grid(size: int, values: int, rng: random.Random) -> list[list[int]]:
+    """A uniformly shuffled backtracking fill of a `size` x `size` grid with values 1..`values`,
+    all different in every row and column (`values` >= `size`)."""
+    while True:
+        grid = _try_fill(size, values, rng)
+        if grid is not None:
+            return grid
+
+
+def _try_fill(size: int, values: int, rng: random.Random) -> list[list[int]] | None:
+    """One backtracking attempt in row-major order with shuffled candidates; None when it
+    exceeds MAX_GRID_NODES steps (the caller restarts with fresh random choices)."""
+    grid = [[0] * size for _ in range(size)]
+    rows = [set() for _ in range(size)]
+    cols = [set() for _ in range(size)]
+    cells = size * size
+    options: list[list[int]] = [[] for _ in range(cells)]
+    position = 0
+    fresh = True
+    steps = 0
+    while position < cells:
+        steps += 1
+        if steps > MAX_GRID_NODES:
+            return None
+        i, j = divmod(position, size)
+        if fresh:
+            candidates = [v for v in range(1, values + 1) if v not in rows[i] and v not in cols[j]]
+            rng.shuffle(candidates)
+            options[position] = candidates
+        elif grid[i][j]:
+            rows[i].discard(grid[i][j])
+            cols[j].discard(grid[i][j])
+            grid[i][j] = 0
+        if options[position]:
+            v = options[position].pop()
+            grid[i][j] = v
+            rows[i].add(v)
+            cols[j].add(v)
+            position += 1
+            fresh = True
+        else:
+            position -= 1
+            fresh = False
+            if position < 0:
+                return None
+    return grid
+
+
+def _check_parameters(size: int, values: int, holes: float, count: int, seed: int) -> None:
+    def integer(x: object) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    if not integer(size) or size < 1:
+        raise KakuroError(f"size must be a positive integer, not {size!r}")
+    if not integer(values) or not size <= values <= MAX_VALUE:
+        raise KakuroError(f"values must be an integer from the size ({size}) to {MAX_VALUE}, not {values!r}")
+    if isinstance(holes, bool) or not isinstance(holes, (int, float)) or not 0 <= holes <= 100:
+        raise KakuroError(f"holes must be a percentage from 0 to 100, not {holes!r}")
+    if not integer(count) or count < 1:
+        raise KakuroError(f"count must be a positive integer, not {count!r}")
+    if not integer(seed) or seed < 0:
+        raise KakuroError(f"seed must be a non-negative integer, not {seed!r}")

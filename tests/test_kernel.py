@@ -1,0 +1,327 @@
+"""The compiled search state: GAC against the pure-Python reference, forward checking against
+a plain reimplementation of Cazenave's rules, exact undo, the clock and the deadline."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+import pytest
+
+import kakuro
+from kakuro import KakuroError, Puzzle
+from kakuro.combos import combinations, feasible_values, range_mask, values_of
+from kakuro.generate import cazenave
+from kakuro.search import kernel
+from tests.conftest import TWO_SOLUTIONS, UNSATISFIABLE, shared_data_or_skip
+from kakuro.solver import Deadline
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled() -> None:
+    kernel.warm_up()
+
+
+def one_run(length: int, total: int, values: tuple[int, int]) -> Puzzle:
+    """A puzzle made of a single across run."""
+    return Puzzle.from_grid([[[None, total]] + [0] * length], values=values)
+
+
+def fresh(puzzle: Puzzle, consistency: str) -> kernel.State:
+    st = kernel.build_state(puzzle, consistency)
+    kernel.begin(st, Deadline(), 0)
+    return st
+
+
+def restrict(st: kernel.State, cell: int, mask: int) -> None:
+    st.dom[cell] = mask
+    st.size[cell] = bin(mask).count("1")
+
+
+# --------------------------------------------------------------------- GAC
+@pytest.mark.parametrize("values", [(1, 9), (1, 6), (0, 7), (2, 14)])
+def test_revise_run_matches_feasible_values_on_random_runs(values: tuple[int, int]) -> None:
+    rng = random.Random(sum(values))
+    lo, hi = values
+    full = range_mask(values)
+    for _ in range(400):
+        length = rng.randint(1, min(7, hi - lo + 1))
+        chosen = rng.sample(range(lo, hi + 1), length)
+        total = sum(chosen) if rng.random() < 0.8 else rng.randint(sum(sorted(chosen)[:1]), sum(chosen) + 5)
+        try:
+            puzzle = one_run(length, total, values)
+        except kakuro.InvalidPuzzleError:
+            continue
+        st = fresh(puzzle, "gac")
+        domains = []
+        for c in range(length):
+            if rng.random() < 0.25:
+                v = chosen[c] if rng.random() < 0.7 else rng.randint(lo, hi)
+                if kernel._assign_raw(st, c, v):
+                    domains.append(1 << v)
+                    continue
+            mask = full & rng.getrandbits(hi + 1) | (1 << chosen[c] if rng.random() < 0.6 else 0)
+            mask &= full
+            if st.val[c] < 0:
+                restrict(st, c, mask)
+            domains.append(int(st.dom[c]))
+        expected = feasible_values(total, domains, values)
+        ok = kernel.revise_run(st, 0)
+        if not ok:
+            assert expected == [0] * length, (total, domains)
+            continue
+        assert [int(d) for d in st.dom] == expected, (total, domains)
+
+
+def python_gac(puzzle: Puzzle) -> list[int] | None:
+    """Fixpoint of `feasible_values` over the runs, givens as one-value domains."""
+    domains = [range_mask(puzzle.values)] * puzzle.size
+    for cell, digit in puzzle.givens.items():
+        domains[cell] = 1 << digit
+    changed = True
+    while changed:
+        changed = False
+        for run in puzzle.runs:
+            supports = feasible_values(run.total, [domains[c] for c in run.cells], puzzle.values)
+            for c, s in zip(run.cells, supports):
+                if s == 0:
+                    return None
+                if s != domains[c]:
+                    domains[c] = s
+                    changed = True
+    return domains
+
+
+def small_puzzles() -> list[Puzzle]:
+    puzzles = []
+    for k, (size, values, holes) in enumerate([(3, 4, 100), (4, 5, 100), (4, 6, 70), (5, 7, 50), (5, 9, 100), (6, 7, 80)]):
+        puzzles += cazenave(size, values, holes, count=3, seed=k)
+    for k in range(6):  # unsatisfiable variants: one column sum moved by one
+        p = cazenave(4, 6, 60, seed=100 + k)[0]
+        rows = [r.total for r in p.runs if r.direction == "across"]
+        cols = [r.total for r in p.runs if r.direction == "down"]
+        cols[0] += 1
+        givens = {(p.cells[c][0] - 1, p.cells[c][1] - 1): v for c, v in p.givens.items()}
+        try:
+            puzzles.append(Puzzle.all_white(rows, cols, values=p.values, givens=givens))
+        except kakuro.InvalidPuzzleError:
+            pass
+    return puzzles
+
+
+def test_root_gac_matches_the_python_fixpoint() -> None:
+    for puzzle in small_puzzles() + [kakuro.read(t)[0] for t in (TWO_SOLUTIONS, UNSATISFIABLE)]:
+        assert kernel.root_domains(puzzle, "gac") == python_gac(puzzle), puzzle.id
+
+
+def test_root_gac_matches_on_real_puzzles(shared_puzzles) -> None:
+    for puzzle in shared_puzzles[::10]:
+        assert kernel.root_domains(puzzle, "gac") == python_gac(puzzle), puzzle.id
+
+
+def test_gac_during_search_matches_the_python_fixpoint() -> None:
+    """After random assignments, the kernel's domains are the GAC fixpoint of the puzzle with
+    those assignments as givens (or both detect the wipe-out)."""
+    rng = random.Random(3)
+    for puzzle in small_puzzles()[:12]:
+        st = fresh(puzzle, "gac")
+        if not kernel.root_propagate(st):
+            continue
+        givens = dict(puzzle.givens)
+        for _ in range(puzzle.size):
+            free = [c for c in range(puzzle.size) if st.val[c] < 0]
+            if not free:
+                break
+            c = rng.choice(free)
+            v = rng.choice(values_of(int(st.dom[c])))
+            ok = kernel.assign(st, c, v)
+            givens[c] = v
+            grid_givens = {(puzzle.cells[k][0] - 1, puzzle.cells[k][1] - 1): d for k, d in givens.items()}
+            rows = [r.total for r in puzzle.runs if r.direction == "across"]
+            cols = [r.total for r in puzzle.runs if r.direction == "down"]
+            expected = python_gac(Puzzle.all_white(rows, cols, values=puzzle.values, givens=grid_givens))
+            if not ok:
+                assert expected is None
+                break
+            assert [int(d) for d in st.dom] == expected
+
+
+def test_combinations_are_counted_without_listing_them() -> None:
+    for values in [(1, 9), (0, 7), (2, 14)]:
+        for length in range(0, 7):
+            for total in range(0, 60):
+                assert kernel.count_combinations(length, total, values) == len(combinations(length, total, values))
+    assert kernel.count_combinations(8, 150, (1, 62)) > 1_000_000
+
+
+def test_gac_refuses_huge_tables_and_fc_takes_any_range() -> None:
+    wide = Puzzle.all_white([200] * 8, [200] * 8, values=(1, 62))
+    start = time.perf_counter()
+    with pytest.raises(KakuroError, match="consistency=fc"):
+        kernel.build_state(wide, "gac")
+    assert time.perf_counter() - start < 1.0  # refused before listing a million combinations
+    st = fresh(wide, "fc")
+    assert kernel.root_propagate(st)
+    assert int(st.dom[0]) == range_mask((1, 62))
+
+
+# --------------------------------------------------------------------- forward checking
+class PaperFC:
+    """Cazenave's forward checking, written plainly over Python sets."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.p = puzzle
+        lo, hi = puzzle.values
+        self.dom = [set(range(lo, hi + 1)) for _ in range(puzzle.size)]
+        self.val: list[int | None] = [None] * puzzle.size
+        self.ok = True
+        for run in puzzle.runs:
+            for c in run.cells:
+                self.dom[c] = {v for v in self.dom[c] if v <= run.total}
+                self.ok &= bool(self.dom[c])
+        for c, v in sorted(puzzle.givens.items()):
+            if self.ok:
+                self.assign(c, v)
+
+    def assign(self, cell: int, value: int) -> bool:
+        if value not in self.dom[cell] or self.val[cell] is not None:
+            self.ok = False
+            return False
+        self.val[cell] = value
+        self.dom[cell] = {value}
+        for r in self.p.cell_runs[cell]:
+            run = self.p.runs[r]
+            assigned = [self.val[c] for c in run.cells if self.val[c] is not None]
+            free = [c for c in run.cells if self.val[c] is None]
+            if not free:
+                if sum(assigned) != run.total:
+                    self.ok = False
+                    return False
+                continue
+            maxval = run.total - sum(assigned)
+            for c in free:
+                self.dom[c] = {v for v in self.dom[c] if v != value and v <= maxval}
+                if not self.dom[c]:
+                    self.ok = False
+                    return False
+        return True
+
+    def masks(self) -> list[int]:
+        return [sum(1 << v for v in d) for d in self.dom]
+
+
+def test_forward_checking_is_the_papers() -> None:
+    rng = random.Random(11)
+    puzzles = small_puzzles() + cazenave(5, 30, 90, count=3, seed=5) + [Puzzle.all_white([3, 9], [5, 7], values=(0, 8))]
+    for puzzle in puzzles:
+        for _ in range(5):
+            st = fresh(puzzle, "fc")
+            ref = PaperFC(puzzle)
+            assert kernel.root_propagate(st) == ref.ok
+            if not ref.ok:
+                break
+            assert [int(d) for d in st.dom] == ref.masks()
+            while ref.ok:
+                free = [c for c in range(puzzle.size) if ref.val[c] is None]
+                if not free:
+                    break
+                c = rng.choice(free)
+                v = rng.choice(sorted(ref.dom[c]))
+                assert kernel.assign(st, c, v) == ref.assign(c, v)
+                if ref.ok:
+                    assert [int(d) for d in st.dom] == ref.masks()
+                    assert [int(x) if x >= 0 else None for x in st.val] == ref.val
+
+
+# --------------------------------------------------------------------- undo
+MUTABLE = ("dom", "val", "size", "runs")
+
+
+@pytest.mark.parametrize("consistency", ["fc", "gac"])
+def test_undo_restores_the_state_exactly(consistency: str) -> None:
+    rng = random.Random(5)
+    for puzzle in small_puzzles():
+        st = fresh(puzzle, consistency)
+        if not kernel.root_propagate(st):
+            continue
+        before = {name: getattr(st, name).copy() for name in MUTABLE}
+        info = st.info[[kernel.TRAIL, kernel.NFREE]].copy()
+        marks = []
+        for _ in range(puzzle.size):
+            free = [c for c in range(puzzle.size) if st.val[c] < 0]
+            if not free:
+                break
+            marks.append((int(st.info[kernel.TRAIL]), {name: getattr(st, name).copy() for name in MUTABLE}))
+            c = rng.choice(free)
+            if not kernel.assign(st, c, rng.choice(values_of(int(st.dom[c])))):
+                break
+        for mark, snapshot in reversed(marks[1:]):
+            kernel.undo(st, mark)
+            for name in MUTABLE:
+                np.testing.assert_array_equal(getattr(st, name), snapshot[name])
+        kernel.undo(st, 0)
+        for name in MUTABLE:
+            np.testing.assert_array_equal(getattr(st, name), before[name])
+        np.testing.assert_array_equal(st.info[[kernel.TRAIL, kernel.NFREE]], info)
+        sizes = [kernel.ASSIGNED if st.val[c] >= 0 else bin(int(st.dom[c])).count("1") for c in range(puzzle.size)]
+        assert st.size.tolist() == sizes
+
+
+# --------------------------------------------------------------------- choices, clock, deadline
+def test_select_variable_takes_the_smallest_domain_lowest_index_first() -> None:
+    st = fresh(cazenave(4, 6, 100)[0], "fc")
+    kernel.root_propagate(st)
+    restrict(st, 9, 0b1100)
+    restrict(st, 5, 0b0110)
+    assert kernel.select_variable(st) == 5
+    kernel._assign_raw(st, 5, 2)
+    assert kernel.select_variable(st) == 9
+
+
+def test_random_values_are_uniform_and_seeded() -> None:
+    st = fresh(cazenave(3, 3, 100)[0], "fc")
+    kernel.begin(st, Deadline(), 7)
+    draws = [kernel.random_value(st, 0b1011010) for _ in range(4000)]
+    counts = {v: draws.count(v) for v in (1, 3, 4, 6)}
+    assert set(draws) == {1, 3, 4, 6} and min(counts.values()) > 850
+    kernel.begin(st, Deadline(), 7)
+    assert [kernel.random_value(st, 0b1011010) for _ in range(50)] == draws[:50]
+
+
+def test_kernel_clock_is_the_perf_counter_clock() -> None:
+    offset = kernel._kernel_clock_offset()
+    assert abs(offset) < 0.005  # CLOCK_MONOTONIC on Linux: the same clock
+    assert abs(kernel.clock_ns() * 1e-9 + offset - time.perf_counter()) < 0.005
+
+
+def hard_for_gac() -> Puzzle:
+    """Empty 12x12, values 1..15, rows and columns disagreeing by one: run-level reasoning
+    cannot see it, so a complete search takes long."""
+    return Puzzle.all_white([96] * 12, [96] * 11 + [97], values=(1, 15))
+
+
+@pytest.mark.parametrize("consistency", ["fc", "gac"])
+@pytest.mark.parametrize("search", ["depth_first", "sampling", "nested1", "nested3"])
+def test_deadline_stops_every_kernel_within_50_ms(search: str, consistency: str, hard: Puzzle) -> None:
+    puzzle = hard if consistency == "fc" else hard_for_gac()
+    st = kernel.build_state(puzzle, consistency)
+    kernel.begin(st, Deadline.after(10), 1)
+    assert kernel.root_propagate(st)
+    deadline = Deadline.after(0.2)
+    kernel.begin(st, deadline, 1)
+    if search == "depth_first":
+        code, _ = kernel.run_depth_first(st, False, 1)
+    elif search == "sampling":
+        code = kernel.run_sampling(st)
+    else:
+        code = kernel.run_nested(st, int(search[-1]))
+    late = time.perf_counter() - deadline.end
+    assert code == kernel.STOPPED
+    assert late < 0.05 + 0.1  # 50 ms, plus slack for a loaded machine only
+
+
+@pytest.fixture(scope="module")
+def shared_puzzles() -> list[Puzzle]:
+    folder = shared_data_or_skip()
+    return kakuro.read(folder / "krazydad.jsonl") + kakuro.read(folder / "janko.jsonl")
