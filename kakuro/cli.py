@@ -71,14 +71,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # --------------------------------------------------------------------- argument types
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number")
-    return value
+def _float_where(accept: Callable[[float], bool], requirement: str) -> Callable[[str], float]:
+    """An argparse type: a number written in ASCII (no '_', no other scripts' digits) that
+    `accept` admits; `requirement` completes "must be ..." in the error."""
+
+    def parse(text: str) -> float:
+        try:
+            if not text.isascii() or "_" in text:
+                raise ValueError(text)
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not accept(value):
+            raise argparse.ArgumentTypeError(f"{text!r} must be {requirement}")
+        return value
+
+    return parse
+
+
+_positive_float = _float_where(lambda v: 0 < v < float("inf"), "a positive number")
+_percentage = _float_where(lambda v: 0 <= v <= 100, "a percentage from 0 to 100")
 
 
 def _count(minimum: int) -> Callable[[str], int]:
@@ -90,16 +102,6 @@ def _count(minimum: int) -> Callable[[str], int]:
         return int(text)
 
     return parse
-
-
-def _percentage(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a percentage from 0 to 100")
-    return value
 
 
 def _read(source: str, format: str | None = None) -> list[Puzzle]:
