@@ -29,7 +29,8 @@ from kakuro.solver import Deadline
 
 T = TypeVar("T")
 
-_ITEM, _RETURN, _RAISE = "item", "return", "raise"
+ITEM, RETURN, RAISE = "item", "return", "raise"
+"""Tags of the (tag, payload) messages a child sends (see `fork_child`)."""
 _PR_SET_PDEATHSIG = 1
 
 
@@ -74,13 +75,7 @@ def _run_child(
     function: Callable[..., Any], args: tuple[Any, ...], deadline: Deadline, *, stream: bool
 ) -> tuple[bool, list[Any], Any]:
     """Fork, run, collect: (finished, streamed items, returned value)."""
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns
-        os.close(read_fd)
-        _child_main(function, args, Connection(write_fd, readable=False), stream)
-    os.close(write_fd)
-    receiver = Connection(read_fd, writable=False)
+    receiver, pid = fork_child(function, args, stream=stream)
     items: list[Any] = []
     try:
         while True:
@@ -93,15 +88,28 @@ def _run_child(
                 kind, payload = receiver.recv()
             except EOFError:
                 raise ChildProcessFailed(f"the solver process died without an answer ({_describe_exit(pid)})") from None
-            if kind == _ITEM:
+            if kind == ITEM:
                 items.append(payload)
-            elif kind == _RETURN:
+            elif kind == RETURN:
                 return True, items, payload
             else:
                 raise payload
     finally:
         receiver.close()
-        _reap(pid)
+        reap(pid)
+
+
+def fork_child(function: Callable[..., Any], args: tuple[Any, ...], *, stream: bool = False) -> tuple[Connection, int]:
+    """Run `function(*args)` in a forked child that dies with its parent. Returns the parent's
+    receiving end and the child's pid: the child sends (ITEM, item) per yielded item when
+    `stream`, then (RETURN, value) or (RAISE, exception). Call `reap(pid)` when done."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        os.close(read_fd)
+        _child_main(function, args, Connection(write_fd, readable=False), stream)
+    os.close(write_fd)
+    return Connection(read_fd, writable=False), pid
 
 
 def _child_main(function: Callable[..., Any], args: tuple[Any, ...], sender: Connection, stream: bool) -> None:
@@ -113,11 +121,11 @@ def _child_main(function: Callable[..., Any], args: tuple[Any, ...], sender: Con
             result = function(*args)
             if stream:
                 for item in result:
-                    sender.send((_ITEM, item))
+                    sender.send((ITEM, item))
                 result = None
-            sender.send((_RETURN, result))
+            sender.send((RETURN, result))
         except BaseException as exc:  # reported to the parent, which re-raises it
-            sender.send((_RAISE, _portable(exc)))
+            sender.send((RAISE, _portable(exc)))
         sender.close()
     except BaseException:
         code = 1
@@ -144,7 +152,7 @@ def _die_with_parent() -> None:
         pass
 
 
-def _reap(pid: int) -> None:
+def reap(pid: int) -> None:
     """Kill the child if it still runs, and wait for it (no zombie is left)."""
     try:
         done, _ = os.waitpid(pid, os.WNOHANG)

@@ -30,6 +30,12 @@ as seven machine words, and each extra array was measured to cost about 3 ns per
   free cells within their domains, gives it to that cell; runs are revised from a queue to a
   fixpoint (`propagate`).
 
+Monte-Carlo searches (`iterative_sampling`, `nested`, `flat`, `uct`) share `playout`, built from
+`choose_move` (the random move, by `info[SELECTION]`), `play_move` (the move, then by
+`info[STRATEGY]` every forced cell under max-inference) and `candidate_moves` (the moves of a
+tree node); `configure` sets both slots (0, 0 = Cazenave's playout). `uct` keeps its statistics
+in an open-addressing table of numpy arrays keyed by Zobrist hashes (`_tt_slot`).
+
 Time limits: `assign` reads CLOCK_MONOTONIC (the clock of `time.perf_counter` on Linux) every
 `CLOCK_EVERY` assignments and `revise_run` every `CLOCK_EVERY_COMBOS` combinations; past the
 deadline it raises the stop flag and fails, and every search loop returns `STOPPED` at once.
@@ -102,7 +108,10 @@ ASSIGNMENTS = 12
 SAMPLES = 13
 PROPAGATIONS = 14
 RESTARTS = 15
-INFO_SIZE = 16
+# info slots: Monte-Carlo settings (0 = Cazenave's playout, so a fresh state behaves as before)
+STRATEGY = 16
+SELECTION = 17
+INFO_SIZE = 18
 STAT_SLOTS = {"nodes": NODES, "fails": FAILS, "assignments": ASSIGNMENTS, "samples": SAMPLES,
               "propagations": PROPAGATIONS, "restarts": RESTARTS}
 
@@ -111,6 +120,16 @@ SOLVED = 0
 STOPPED = 1
 EXHAUSTED = 2
 LIMIT = 3
+
+# playing strategies (info[STRATEGY]) and random move selections (info[SELECTION])
+STRAT_PRIORITY = 0
+STRAT_NAIVE = 1
+STRAT_MAX_INFERENCE = 2
+STRATEGIES = {"priority": STRAT_PRIORITY, "naive": STRAT_NAIVE, "max-inference": STRAT_MAX_INFERENCE}
+SEL_PRIORITY = 0
+SEL_VALUES = 1
+SEL_CELLS = 2
+SELECTIONS = {"priority": SEL_PRIORITY, "values": SEL_VALUES, "cells": SEL_CELLS}
 
 ASSIGNED = 1 << 20
 """`size` of an assigned cell: larger than any domain, so variable choice skips it."""
@@ -611,24 +630,116 @@ def capture(st: State) -> None:
 
 
 @compiled
-def playout(st: State, moves: np.ndarray) -> tuple[int, int]:
-    """Cazenave's sample: smallest-domain cell, random value, assign, until solved or wiped out.
+def _smallest_cell_rule(st: State) -> bool:
+    """True when moves are made in the smallest-domain cell (strategy or selection priority)."""
+    return st.info[STRATEGY] == STRAT_PRIORITY or st.info[SELECTION] == SEL_PRIORITY
 
-    Writes the moves (cell << VALUE_BITS | value, the failing move included) into `moves`.
-    Returns (score, number of moves): 0 when solved (the solution is captured), else 1 +
-    the number of free cells after the failing assignment. Does not undo.
+
+@compiled
+def choose_move(st: State) -> int:
+    """The random move of a playout (cell << VALUE_BITS | value), -1 when no cell is free.
+
+    Strategy or selection `priority`: a uniform value of the smallest-domain cell (Cazenave);
+    selection `values`: uniform over all (free cell, value) pairs; `cells`: a uniform free
+    cell, then a uniform value of it.
+    """
+    if _smallest_cell_rule(st):
+        c = select_variable(st)
+        if c < 0:
+            return -1
+        return (c << VALUE_BITS) | random_value(st, st.dom[c])
+    n = st.size.shape[0]
+    total = 0
+    for c in range(n):
+        if st.size[c] != ASSIGNED:
+            total += st.size[c] if st.info[SELECTION] == SEL_VALUES else 1
+    if total == 0:
+        return -1
+    r = random_below(st, total)
+    for c in range(n):
+        if st.size[c] == ASSIGNED:
+            continue
+        w = st.size[c] if st.info[SELECTION] == SEL_VALUES else 1
+        if r < w:
+            if st.info[SELECTION] == SEL_VALUES:
+                mask = st.dom[c]
+                for _ in range(r):
+                    mask &= mask - 1
+                return (c << VALUE_BITS) | lowest_bit_index(mask)
+            return (c << VALUE_BITS) | random_value(st, st.dom[c])
+        r -= w
+    return -1
+
+
+@compiled
+def candidate_moves(st: State, out: np.ndarray) -> int:
+    """The moves of a search-tree node, written to `out` (int32, at least cells * 64 long):
+    the values of the smallest-domain cell (ascending) under the smallest-cell rule, else every
+    (free cell, value) pair. Returns their number (0 when no cell is free)."""
+    k = 0
+    if _smallest_cell_rule(st):
+        c = select_variable(st)
+        if c < 0:
+            return 0
+        d = st.dom[c]
+        while d:
+            b = d & -d
+            out[k] = (c << VALUE_BITS) | lowest_bit_index(b)
+            k += 1
+            d ^= b
+        return k
+    for c in range(st.size.shape[0]):
+        if st.size[c] == ASSIGNED:
+            continue
+        d = st.dom[c]
+        while d:
+            b = d & -d
+            out[k] = (c << VALUE_BITS) | lowest_bit_index(b)
+            k += 1
+            d ^= b
+    return k
+
+
+@compiled
+def play_move(st: State, move: int) -> bool:
+    """Play `move` by the state's strategy: assign it; under `max-inference` then assign every
+    free cell whose domain is a single value, repeatedly, until none is left. False on a
+    wipe-out or when stopped (the caller undoes)."""
+    if not assign(st, move >> VALUE_BITS, move & ((1 << VALUE_BITS) - 1)):
+        return False
+    if st.info[STRATEGY] != STRAT_MAX_INFERENCE:
+        return True
+    changed = True
+    while changed:
+        changed = False
+        for c in range(st.size.shape[0]):
+            if st.size[c] == 1:
+                if not assign(st, c, lowest_bit_index(st.dom[c])):
+                    return False
+                changed = True
+    return True
+
+
+@compiled
+def playout(st: State, moves: np.ndarray) -> tuple[int, int]:
+    """A random game: `choose_move`, `play_move`, until solved or wiped out (by default
+    Cazenave's sample: smallest-domain cell, random value, forward checking).
+
+    Writes the chosen moves (cell << VALUE_BITS | value, the failing move included; inferred
+    moves are not written: `play_move` replays them) into `moves`. Returns (score, number of
+    moves): 0 when solved (the solution is captured), else 1 + the number of free cells after
+    the failing move. Does not undo.
     """
     st.info[SAMPLES] += 1
     length = 0
     while True:
-        c = select_variable(st)
-        if c < 0:
+        m = choose_move(st)
+        if m < 0:
             capture(st)
             return 0, length
-        v = random_value(st, st.dom[c])
-        moves[length] = (c << VALUE_BITS) | v
+        moves[length] = m
         length += 1
-        if not assign(st, c, v):
+        if not play_move(st, m):
             return 1 + st.info[NFREE], length
         if st.info[NFREE] == 0:
             capture(st)
@@ -707,18 +818,19 @@ def _copy_moves(src: np.ndarray, dst: np.ndarray, at: int, count: int) -> None:
 
 
 @compiled
-def nested(st: State, top: int, seqs: np.ndarray, frames: np.ndarray) -> int:
+def nested(st: State, top: int, seqs: np.ndarray, frames: np.ndarray, cands: np.ndarray) -> int:
     """One nested Monte-Carlo search of level `top` >= 1 from the current state (Cazenave
     2010, Sect. 2.4), written iteratively with one frame per level.
 
-    At each step of level l: try every value of the smallest-domain cell, score each by a
-    level l-1 search (level 0 = `playout`; an immediate wipe-out scores 1 + free cells), keep
-    the best sequence found so far (strictly better replaces it) and play its next move.
-    `seqs[l]` holds level l's moves from its entry: the played prefix, then the best
-    continuation (`seqs` is int32 (top + 1, cells)); `frames` is int64 (6, top + 1) scratch.
+    At each step of level l: try every `candidate_moves` move (by default every value of the
+    smallest-domain cell), score each by a level l-1 search (level 0 = `playout`; an immediate
+    wipe-out scores 1 + free cells), keep the best sequence found so far (strictly better
+    replaces it) and play its next move (`play_move`). `seqs[l]` holds level l's moves from
+    its entry: the played prefix, then the best continuation (`seqs` is int32 (top + 1,
+    cells)); `frames` is int64 (6, top + 1) scratch; `cands` int32 (top + 1, cells * 64).
     Returns 0 (solved; captured), the score (> 0) or -1 when stopped. Does not undo.
     """
-    best, played, var, vals, value, mark = frames[0], frames[1], frames[2], frames[3], frames[4], frames[5]
+    best, played, count, index, move, mark = frames[0], frames[1], frames[2], frames[3], frames[4], frames[5]
     step, next_value, result, play, leave = 0, 1, 2, 3, 4
     level = top
     best[level] = st.info[NFREE] + 1
@@ -728,21 +840,19 @@ def nested(st: State, top: int, seqs: np.ndarray, frames: np.ndarray) -> int:
     child_len = 0
     while True:
         if phase == step:
-            c = select_variable(st)
-            var[level] = c
-            vals[level] = st.dom[c]
+            count[level] = candidate_moves(st, cands[level])
+            index[level] = 0
             mark[level] = st.info[TRAIL]
             phase = next_value
         elif phase == next_value:
-            left = vals[level]
-            if left == 0:
+            i = index[level]
+            if i >= count[level]:
                 phase = play
                 continue
-            b = left & -left
-            vals[level] = left ^ b
-            v = lowest_bit_index(b)
-            value[level] = v
-            if not assign(st, var[level], v):
+            index[level] = i + 1
+            m = cands[level, i]
+            move[level] = m
+            if not play_move(st, m):
                 if st.info[STOP] != 0:
                     return -1
                 score = 1 + st.info[NFREE]
@@ -768,14 +878,14 @@ def nested(st: State, top: int, seqs: np.ndarray, frames: np.ndarray) -> int:
             if score < best[level]:
                 best[level] = score
                 p = played[level]
-                seqs[level, p] = (var[level] << VALUE_BITS) | value[level]
+                seqs[level, p] = move[level]
                 _copy_moves(seqs[level - 1], seqs[level], p + 1, child_len)
             phase = next_value
         elif phase == play:
             p = played[level]
-            move = seqs[level, p]
+            m = seqs[level, p]
             played[level] = p + 1
-            if not assign(st, move >> VALUE_BITS, move & ((1 << VALUE_BITS) - 1)):
+            if not play_move(st, m):
                 if st.info[STOP] != 0:
                     return -1
                 score = 1 + st.info[NFREE]
@@ -794,14 +904,240 @@ def nested(st: State, top: int, seqs: np.ndarray, frames: np.ndarray) -> int:
 
 
 @compiled
-def nested_restarts(st: State, level: int, seqs: np.ndarray, frames: np.ndarray) -> int:
+def nested_restarts(st: State, level: int, seqs: np.ndarray, frames: np.ndarray, cands: np.ndarray) -> int:
     """`nested(level)` from the root, restarted until solved (SOLVED) or stopped (STOPPED)."""
     root = st.info[TRAIL]
     while True:
-        score = nested(st, level, seqs, frames)
+        score = nested(st, level, seqs, frames, cands)
         if score == 0:
             return SOLVED
         undo(st, root)
+        if score < 0 or st.info[STOP] != 0:
+            return STOPPED
+        st.info[RESTARTS] += 1
+
+
+# --------------------------------------------------------------------- flat Monte-Carlo and UCT
+@compiled
+def _best_of_playouts(st: State, playouts: int, moves: np.ndarray) -> int:
+    """The best (lowest) score of `playouts` playouts from the current state, each undone;
+    0 when one solves (captured; not undone), -1 when stopped."""
+    mark = st.info[TRAIL]
+    best = st.info[NFREE] + 1
+    for _ in range(playouts):
+        score, _ = playout(st, moves)
+        if score == 0:
+            return 0
+        undo(st, mark)
+        if st.info[STOP] != 0:
+            return -1
+        if score < best:
+            best = score
+    return best
+
+
+@compiled
+def flat(st: State, playouts: int, moves: np.ndarray, cands: np.ndarray) -> int:
+    """One flat Monte-Carlo game from the current state: at each position score every
+    `candidate_moves` move by the best of `playouts` playouts after it (an immediate wipe-out
+    scores 1 + free cells), play the best (first on ties) and go on until solved or wiped out.
+    Returns 0 (solved; captured), the score (> 0) or -1 when stopped. Does not undo."""
+    while True:
+        k = candidate_moves(st, cands)
+        if k == 0:
+            capture(st)
+            return 0
+        mark = st.info[TRAIL]
+        best = st.info[NFREE] + 2
+        best_move = cands[0]
+        for i in range(k):
+            m = cands[i]
+            if not play_move(st, m):
+                if st.info[STOP] != 0:
+                    return -1
+                score = 1 + st.info[NFREE]
+            elif st.info[NFREE] == 0:
+                capture(st)
+                return 0
+            else:
+                score = _best_of_playouts(st, playouts, moves)
+                if score == 0:
+                    return 0
+                if score < 0:
+                    return -1
+            undo(st, mark)
+            if score < best:
+                best = score
+                best_move = m
+        if not play_move(st, best_move):
+            if st.info[STOP] != 0:
+                return -1
+            return 1 + st.info[NFREE]
+        if st.info[NFREE] == 0:
+            capture(st)
+            return 0
+
+
+@compiled
+def flat_restarts(st: State, playouts: int, moves: np.ndarray, cands: np.ndarray) -> int:
+    """`flat` from the root, restarted until solved (SOLVED) or stopped (STOPPED)."""
+    root = st.info[TRAIL]
+    while True:
+        score = flat(st, playouts, moves, cands)
+        if score == 0:
+            return SOLVED
+        undo(st, root)
+        if score < 0 or st.info[STOP] != 0:
+            return STOPPED
+        st.info[RESTARTS] += 1
+
+
+@compiled
+def random_key(st: State) -> int:
+    """A random 64-bit Zobrist key (two draws of the state's generator)."""
+    hi = random_below(st, 1 << 31)
+    lo = random_below(st, 1 << 31)
+    return (hi << 33) ^ (lo << 2) ^ random_below(st, 4) ^ 1
+
+
+@compiled
+def _tt_slot(keys: np.ndarray, h: int, insert: bool, used: np.ndarray) -> int:
+    """Slot of key `h` in the open-addressing table `keys` (length a power of two, 0 = empty),
+    linear probing; with `insert` a missing key is added while the table has room (`used[0]`
+    keys so far, their slots in `used[1:]`, which is 3/4 of the table long). -1 when missing
+    (and not inserted)."""
+    size = keys.shape[0]
+    i = (h ^ (h >> 29)) & (size - 1)
+    while True:
+        k = keys[i]
+        if k == h:
+            return i
+        if k == 0:
+            if insert and used[0] + 1 < used.shape[0]:
+                keys[i] = h
+                used[0] += 1
+                used[used[0]] = i
+                return i
+            return -1
+        i = (i + 1) & (size - 1)
+
+
+@compiled
+def _tt_clear(keys: np.ndarray, visits: np.ndarray, wins: np.ndarray, used: np.ndarray) -> None:
+    """Empty the transposition table (only the slots in use, listed in `used[1:]`)."""
+    for j in range(1, used[0] + 1):
+        i = used[j]
+        keys[i] = 0
+        visits[i] = 0
+        wins[i] = 0.0
+    used[0] = 0
+
+
+@compiled
+def uct(
+    st: State, playouts: int, c: float, zkeys: np.ndarray, keys: np.ndarray, visits: np.ndarray,
+    wins: np.ndarray, used: np.ndarray, path: np.ndarray, moves: np.ndarray, cands: np.ndarray,
+) -> int:
+    """One UCT game from the current state: before each move run `playouts` iterations
+    (descend by UCB1 = mean reward + c sqrt(ln N / n), unvisited children first; expand the
+    first unvisited one; playout; back up reward 1 - score / (free cells at the root + 1)),
+    then play the most visited move. Statistics live in a transposition table (`keys`,
+    `visits`, `wins`) keyed by the Zobrist hash of the partial assignment of decisions (XOR of
+    `zkeys[cell * 64 + value]` over the moves played from the root; 0 is the root itself,
+    stored as 1). Returns 0 (solved; captured), the score (> 0) or -1 when stopped. Does not undo."""
+    scale = 1.0 / (st.info[NFREE] + 1)
+    here = np.int64(1)
+    while True:
+        mark = st.info[TRAIL]
+        for _ in range(playouts):
+            h = here
+            depth = 0
+            path[0] = h
+            score = 0
+            while True:
+                k = candidate_moves(st, cands)
+                if k == 0:
+                    capture(st)
+                    return 0
+                slot = _tt_slot(keys, h, False, used)
+                parent_n = visits[slot] if slot >= 0 else 0
+                log_n = np.log(parent_n + 1.0)
+                best = -1.0
+                chosen = cands[0]
+                expand = False
+                for i in range(k):
+                    m = cands[i]
+                    child = _tt_slot(keys, h ^ zkeys[m], False, used)
+                    if child < 0 or visits[child] == 0:
+                        chosen = m
+                        expand = True
+                        break
+                    n = visits[child]
+                    u = wins[child] / n + c * np.sqrt(log_n / n)
+                    if u > best:
+                        best = u
+                        chosen = m
+                h = h ^ zkeys[chosen]
+                if not play_move(st, chosen):
+                    if st.info[STOP] != 0:
+                        return -1
+                    score = 1 + st.info[NFREE]
+                    depth += 1
+                    path[depth] = h
+                    break
+                if st.info[NFREE] == 0:
+                    capture(st)
+                    return 0
+                depth += 1
+                path[depth] = h
+                if expand:
+                    score, _ = playout(st, moves)
+                    if score == 0:
+                        return 0
+                    if st.info[STOP] != 0:
+                        return -1
+                    break
+            reward = 1.0 - score * scale
+            for d in range(depth + 1):
+                slot = _tt_slot(keys, path[d], True, used)
+                if slot >= 0:
+                    visits[slot] += 1
+                    wins[slot] += reward
+            undo(st, mark)
+        k = candidate_moves(st, cands)
+        best_n = -1
+        best_move = cands[0]
+        for i in range(k):
+            m = cands[i]
+            child = _tt_slot(keys, here ^ zkeys[m], False, used)
+            n = visits[child] if child >= 0 else 0
+            if n > best_n:
+                best_n = n
+                best_move = m
+        here = here ^ zkeys[best_move]
+        if not play_move(st, best_move):
+            if st.info[STOP] != 0:
+                return -1
+            return 1 + st.info[NFREE]
+        if st.info[NFREE] == 0:
+            capture(st)
+            return 0
+
+
+@compiled
+def uct_restarts(
+    st: State, playouts: int, c: float, zkeys: np.ndarray, keys: np.ndarray, visits: np.ndarray,
+    wins: np.ndarray, used: np.ndarray, path: np.ndarray, moves: np.ndarray, cands: np.ndarray,
+) -> int:
+    """`uct` from the root, restarted until solved (SOLVED) or stopped (STOPPED). Each restart
+    starts from an empty table: a kept table replays the same deterministic tree descent."""
+    root = st.info[TRAIL]
+    while True:
+        score = uct(st, playouts, c, zkeys, keys, visits, wins, used, path, moves, cands)
+        if score == 0:
+            return SOLVED
+        undo(st, root)
+        _tt_clear(keys, visits, wins, used)
         if score < 0 or st.info[STOP] != 0:
             return STOPPED
         st.info[RESTARTS] += 1
@@ -927,7 +1263,7 @@ def begin(st: State, deadline: Deadline, seed: int) -> None:
         st.info[END_NS] = int((deadline.end - _kernel_clock_offset()) * 1e9)
     st.info[STOP] = 0
     st.info[TICKS] = 0
-    st.info[NODES:] = 0
+    st.info[NODES : RESTARTS + 1] = 0
     st.info[RNG] = rng_state(seed)
 
 
@@ -947,7 +1283,45 @@ def run_sampling(st: State) -> int:
 def run_nested(st: State, level: int) -> int:
     """`nested_restarts` at `level` >= 1 with its buffers: SOLVED (solution in `sol`) or STOPPED."""
     seqs = np.zeros((level + 1, st.val.shape[0]), dtype=np.int32)
-    return int(nested_restarts(st, level, seqs, np.zeros((6, level + 1), dtype=np.int64)))
+    cands = np.zeros((level + 1, st.val.shape[0] * 64), dtype=np.int32)
+    return int(nested_restarts(st, level, seqs, np.zeros((6, level + 1), dtype=np.int64), cands))
+
+
+def configure(st: State, strategy: str = "priority", selection: str = "priority") -> None:
+    """Set the playing strategy and random move selection of the Monte-Carlo kernels."""
+    st.info[STRATEGY] = STRATEGIES[strategy]
+    st.info[SELECTION] = SELECTIONS[selection]
+
+
+def run_flat(st: State, playouts: int) -> int:
+    """`flat_restarts` with its buffers: SOLVED (solution in `sol`) or STOPPED."""
+    n = st.val.shape[0]
+    moves = np.zeros(n, dtype=np.int32)
+    return int(flat_restarts(st, playouts, moves, np.zeros(n * 64, dtype=np.int32)))
+
+
+TABLE_BITS = 20
+"""log2 of the UCT transposition table's slots (1 Mi slots, 24 MB)."""
+
+
+def run_uct(st: State, playouts: int, c: float, table_bits: int = TABLE_BITS) -> int:
+    """`uct_restarts` with its buffers (Zobrist keys drawn from the state's generator, an empty
+    transposition table): SOLVED (solution in `sol`) or STOPPED."""
+    n = st.val.shape[0]
+    zkeys = np.zeros(n * 64, dtype=np.int64)
+    _fill_keys(st, zkeys)
+    size = 1 << table_bits
+    return int(uct_restarts(
+        st, playouts, float(c), zkeys, np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64),
+        np.zeros(size, dtype=np.float64), np.zeros(size * 3 // 4 + 1, dtype=np.int64), np.zeros(n + 2, dtype=np.int64),
+        np.zeros(n, dtype=np.int32), np.zeros(n * 64, dtype=np.int32),
+    ))
+
+
+@compiled
+def _fill_keys(st: State, zkeys: np.ndarray) -> None:
+    for i in range(zkeys.shape[0]):
+        zkeys[i] = random_key(st)
 
 
 def stats_of(st: State, names: tuple[str, ...]) -> dict[str, int | bool]:
@@ -1022,6 +1396,10 @@ def warm_up() -> float:
         run_sampling(st)
         undo(st, 0)
         run_nested(st, 2)
+        undo(st, 0)
+        run_flat(st, 2)
+        undo(st, 0)
+        run_uct(st, 4, 0.2, table_bits=8)
     _kernel_clock_offset()
     _warm = True
     return time.perf_counter() - start

@@ -3,24 +3,47 @@
 - `sampling`: iterative sampling: playouts (smallest-domain cell, random value, propagate)
   from the root until one solves the puzzle or the time limit;
 - `nmcs`: nested Monte-Carlo search at `level` (1 = the paper's meta Monte-Carlo), with the
-  best-sequence memory of the paper's pseudo code, restarted until solved or the limit.
+  best-sequence memory of the paper's pseudo code, restarted until solved or the limit;
+- `flat`: flat Monte-Carlo (Chan, Renous and Thai 2022): score every move of the current
+  position by the best of `playouts` random games after it, play the best, restart on a
+  wipe-out;
+- `uct`: UCT with exploration constant `c` and `playouts` iterations per move, statistics in a
+  Zobrist-hashed transposition table, restarted on a wipe-out.
 
-Both are incomplete: they never prove unsatisfiability by search (root propagation may).
-The playout (`kernel.playout`) and variable choice (`kernel.select_variable`) are shared by
-every Monte-Carlo algorithm.
+All are incomplete: they never prove unsatisfiability by search (root propagation may).
+The playout (`kernel.playout`), the random move (`kernel.choose_move`), the tree moves
+(`kernel.candidate_moves`) and the playing of a move (`kernel.play_move`) are shared by every
+Monte-Carlo algorithm, and so are the options `strategy` (naive | max-inference | priority:
+play the chosen move only; then every cell left with one value, repeatedly; always play in the
+smallest-domain cell) and `selection` (values | cells | priority: uniform (cell, value) pair;
+uniform cell then value; uniform value of a smallest-domain cell). Strategy or selection
+`priority` makes every move in the smallest-domain cell (tree nodes branch on its values);
+otherwise tree nodes branch on every (free cell, value) pair. The defaults (priority,
+priority) are Cazenave's playout.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from kakuro import limits
 from kakuro.puzzle import Puzzle
 from kakuro.search import kernel
 from kakuro.search.fc import CONSISTENCY
 from kakuro.solver import Deadline, Option, Outcome, Solver, Status, register
 
 STATS = ("samples", "assignments", "restarts", "propagations")
+STRATEGY = Option("priority", "playing strategy", choices=tuple(kernel.STRATEGIES))
+SELECTION = Option("priority", "random move selection", choices=tuple(kernel.SELECTIONS))
+PLAYING = {"strategy": STRATEGY, "selection": SELECTION}
+
+
+def _start(puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> tuple[kernel.State, Outcome | None]:
+    st, decided = kernel.start(puzzle, opts["consistency"], deadline, seed, STATS)
+    kernel.configure(st, opts["strategy"], opts["selection"])
+    return st, decided
 
 
 def _finish(st: kernel.State, code: int) -> Outcome:
@@ -36,14 +59,14 @@ class IterativeSampling(Solver):
 
     description = "iterative sampling: random playouts with forward checking (Cazenave 2010)"
     complete = False
-    options = {"consistency": CONSISTENCY}
+    options = {"consistency": CONSISTENCY, **PLAYING}
 
     @classmethod
     def warm_up(cls) -> None:
         kernel.warm_up()
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        st, decided = kernel.start(puzzle, opts["consistency"], deadline, seed, STATS)
+        st, decided = _start(puzzle, opts, deadline, seed)
         if decided is not None:
             return decided
         return _finish(st, kernel.run_sampling(st))
@@ -57,7 +80,9 @@ class NestedMonteCarlo(Solver):
     complete = False
     options = {
         "level": Option(2, "nesting level (1 = meta Monte-Carlo)", minimum=1, maximum=5),
+        "workers": Option(1, "root parallelism: independent searches in forked processes, first solution wins", minimum=1, maximum=64),
         "consistency": CONSISTENCY,
+        **PLAYING,
     }
 
     @classmethod
@@ -65,7 +90,111 @@ class NestedMonteCarlo(Solver):
         kernel.warm_up()
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        st, decided = kernel.start(puzzle, opts["consistency"], deadline, seed, STATS)
+        st, decided = _start(puzzle, opts, deadline, seed)
         if decided is not None:
             return decided
-        return _finish(st, kernel.run_nested(st, opts["level"]))
+        if opts["workers"] == 1:
+            return _finish(st, kernel.run_nested(st, opts["level"]))
+        return _root_parallel(st, opts["level"], opts["workers"], seed, deadline)
+
+
+def _nested_worker(st: kernel.State, level: int, rng: int) -> tuple[int, list[int] | None, dict[str, int | bool]]:
+    """One worker of `_root_parallel` (in a forked child holding a copy of the root state)."""
+    st.info[kernel.RNG] = rng
+    code = kernel.run_nested(st, level)
+    values = kernel.values_of_solution(st) if code == kernel.SOLVED else None
+    return code, values, kernel.stats_of(st, STATS)
+
+
+def _root_parallel(st: kernel.State, level: int, workers: int, seed: int, deadline: Deadline) -> Outcome:
+    """Root parallelism (Cazenave and Jouandeau 2007): `workers` forked copies of the
+    root-propagated state run `nested` with different generators (worker 0 with the seed's,
+    as a serial run); the first solution wins and the others are killed. Stats add up the
+    workers that reported (a killed worker's counters are lost); `workers` is the count."""
+    children: dict[Connection, int] = {}
+    for i in range(workers):
+        rng = kernel.rng_state(seed) if i == 0 else kernel.rng_state(seed + 1_000_003 * i)
+        conn, pid = limits.fork_child(_nested_worker, (st, level, rng))
+        children[conn] = pid
+    totals: dict[str, int | bool] = {}
+    solution = None
+    try:
+        while children and solution is None:
+            remaining = deadline.remaining()
+            ready = wait(list(children), None if remaining is None else max(remaining, 0.0) + 0.05)
+            if not ready:
+                break  # the workers stop themselves at the deadline; do not wait for stragglers
+            for conn in ready:
+                pid = children.pop(conn)
+                try:
+                    kind, payload = conn.recv()
+                except EOFError:
+                    kind, payload = None, None
+                conn.close()
+                limits.reap(pid)
+                if kind == limits.RAISE:
+                    raise payload
+                if kind != limits.RETURN:
+                    raise limits.ChildProcessFailed("a nested Monte-Carlo worker died without an answer")
+                code, values, stats = payload
+                for key, value in stats.items():
+                    totals[key] = value if isinstance(value, bool) else int(totals.get(key, 0)) + value
+                if code == kernel.SOLVED and solution is None:
+                    solution = values
+    finally:
+        for conn, pid in children.items():
+            conn.close()
+            limits.reap(pid)
+    if not totals:
+        totals = dict(kernel.stats_of(st, STATS))
+    totals["workers"] = workers
+    if solution is not None:
+        return Outcome(Status.SOLVED, solution, totals)
+    return Outcome(Status.UNKNOWN, None, totals, "time limit reached")
+
+
+@register("flat")
+class FlatMonteCarlo(Solver):
+    """Flat Monte-Carlo: each move of the position scored by `playouts` random games."""
+
+    description = "flat Monte-Carlo: best move by the best of N playouts (Chan, Renous, Thai 2022)"
+    complete = False
+    options = {
+        "playouts": Option(10, "random games per candidate move", minimum=1, maximum=1_000_000),
+        "consistency": CONSISTENCY,
+        **PLAYING,
+    }
+
+    @classmethod
+    def warm_up(cls) -> None:
+        kernel.warm_up()
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        st, decided = _start(puzzle, opts, deadline, seed)
+        if decided is not None:
+            return decided
+        return _finish(st, kernel.run_flat(st, opts["playouts"]))
+
+
+@register("uct")
+class Uct(Solver):
+    """UCT with a Zobrist-hashed transposition table and a playout budget per move."""
+
+    description = "UCT with a transposition table, N playouts per move (Chan, Renous, Thai 2022)"
+    complete = False
+    options = {
+        "playouts": Option(100, "UCT iterations (playouts) before each move", minimum=1, maximum=10_000_000),
+        "c": Option(0.2, "UCB1 exploration constant", minimum=0.0, maximum=100.0),
+        "consistency": CONSISTENCY,
+        **PLAYING,
+    }
+
+    @classmethod
+    def warm_up(cls) -> None:
+        kernel.warm_up()
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        st, decided = _start(puzzle, opts, deadline, seed)
+        if decided is not None:
+            return decided
+        return _finish(st, kernel.run_uct(st, opts["playouts"], opts["c"]))

@@ -1,0 +1,130 @@
+"""The Monte-Carlo family of issue 4 (flat, uct, and the `strategy` / `selection` options of
+sampling, flat, uct and nmcs): only valid answers, reproducible with a seed, time limits."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import kakuro
+from kakuro import Puzzle, Status
+from kakuro.generate import cazenave
+from kakuro.search import kernel
+
+ALGORITHMS = ["sampling", "flat", "flat:playouts=3", "uct", "uct:playouts=20,c=0.4", "nmcs:level=1", "nmcs"]
+PLAYING = [
+    f"strategy={strategy},selection={selection}"
+    for strategy in ("priority", "naive", "max-inference")
+    for selection in ("priority", "values", "cells")
+]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled() -> None:
+    kernel.warm_up()
+
+
+def with_options(spec: str, extra: str) -> str:
+    return f"{spec},{extra}" if ":" in spec else f"{spec}:{extra}"
+
+
+GRIDS = cazenave(6, 7, 50, count=2, seed=11) + cazenave(8, 9, 50, count=2, seed=12)
+
+
+@pytest.mark.parametrize("spec", ["flat", "flat:consistency=gac", "nmcs:level=1", "flat:playouts=1"])
+def test_priority_flat_and_nested_solve_8x8_half_holes(spec: str) -> None:
+    """The issue's target: with `priority`, flat and nested searches solve the 50 %-holes grids."""
+    for p in cazenave(8, 9, 50, count=5, seed=21):
+        result = kakuro.solve(p, spec, time_limit=10, seed=3)
+        assert result.status is Status.SOLVED, (p.id, spec, result.message)
+        assert p.check(result.solution) == []
+
+
+@pytest.mark.parametrize("playing", PLAYING)
+@pytest.mark.parametrize("algorithm", ["sampling", "flat:playouts=3", "uct:playouts=30", "nmcs:level=1"])
+def test_every_configuration_returns_only_valid_solutions(algorithm: str, playing: str) -> None:
+    spec = with_options(algorithm, playing)
+    for p in GRIDS:
+        result = kakuro.solve(p, spec, time_limit=0.3, seed=1)
+        assert result.status in (Status.SOLVED, Status.UNKNOWN), (p.id, spec)
+        if result.solved:
+            assert p.check(result.solution) == [], (p.id, spec)
+
+
+@pytest.mark.parametrize("spec", ["flat", "uct", "flat:consistency=gac", "uct:consistency=gac"])
+def test_flat_and_uct_solve_easy_grids(spec: str) -> None:
+    for p in cazenave(5, 6, 60, count=3, seed=5):
+        result = kakuro.solve(p, spec, time_limit=10, seed=2)
+        assert result.status is Status.SOLVED, (p.id, spec, result.message)
+        assert p.check(result.solution) == []
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["flat", "uct", "flat:strategy=max-inference,selection=cells", "uct:strategy=max-inference,selection=values",
+     "nmcs:level=1,strategy=max-inference,selection=values", "sampling:strategy=naive,selection=cells"],
+)
+def test_a_seed_reproduces_the_run(spec: str) -> None:
+    puzzle = cazenave(5, 6, 80, seed=9)[0]
+    first = kakuro.solve(puzzle, spec, time_limit=10, seed=4)
+    second = kakuro.solve(puzzle, spec, time_limit=30, seed=4)
+    assert first.status is Status.SOLVED, first.message
+    assert first.solution == second.solution
+    assert dict(first.stats) == dict(second.stats)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["flat", "uct", "flat:consistency=gac", "uct:consistency=gac", "flat:strategy=naive,selection=values",
+     "uct:strategy=max-inference,selection=cells", "nmcs:strategy=naive,selection=cells",
+     "sampling:strategy=max-inference,selection=values"],
+)
+def test_a_short_time_limit_is_honoured(spec: str, hard: Puzzle) -> None:
+    if "gac" in spec:  # run-level reasoning refutes `hard` at the root
+        hard = Puzzle.all_white([96] * 12, [96] * 11 + [97], values=(1, 15), id="hard-for-gac")
+    start = time.perf_counter()
+    result = kakuro.solve(hard, spec, time_limit=0.2, seed=1)
+    elapsed = time.perf_counter() - start
+    assert result.status is Status.UNKNOWN, result.message
+    assert result.time < 0.25 + 0.1  # the 50 ms promise, plus slack for a loaded machine only
+    assert elapsed < 0.25 + 0.5
+
+
+def test_options_are_validated() -> None:
+    for bad in ("flat:playouts=0", "uct:c=-1", "uct:strategy=greedy", "nmcs:selection=rows", "flat:level=2"):
+        with pytest.raises(kakuro.BackendOptionError):
+            kakuro.get_solver(bad)
+    spec = "uct:playouts=50,c=0.4,strategy=naive,selection=cells"
+    assert kakuro.get_solver(spec).spec.startswith("uct:")
+
+
+def test_max_inference_plays_forced_cells() -> None:
+    """After one move under max-inference no free cell is left with a single value."""
+    puzzle = cazenave(6, 7, 60, seed=2)[0]
+    st, decided = kernel.start(puzzle, "fc", kakuro.solver.Deadline.after(10), 1, ("samples",))
+    assert decided is None
+    kernel.configure(st, "max-inference", "cells")
+    move = kernel.choose_move(st)
+    if kernel.play_move(st, move):
+        assert not ((st.size == 1) & (st.val < 0)).any()
+
+
+def test_defaults_keep_cazenaves_playout() -> None:
+    """Default options give the same runs as before the options existed (priority, priority)."""
+    puzzle = cazenave(6, 7, 80, seed=4)[0]
+    for name in ("sampling", "nmcs"):
+        plain = kakuro.solve(puzzle, name, time_limit=30, seed=6)
+        explicit = kakuro.solve(puzzle, f"{name}:strategy=priority,selection=priority", time_limit=30, seed=6)
+        assert plain.solution == explicit.solution and dict(plain.stats) == dict(explicit.stats)
+
+
+def test_root_parallel_nmcs_returns_valid_solutions_and_honours_the_limit(hard: Puzzle) -> None:
+    for p in cazenave(8, 9, 66, count=3, seed=5):
+        result = kakuro.solve(p, "nmcs:workers=2", time_limit=10, seed=0)
+        assert result.status is Status.SOLVED and p.check(result.solution) == []
+        assert result.stats["workers"] == 2
+    start = time.perf_counter()
+    result = kakuro.solve(hard, "nmcs:workers=2,level=1", time_limit=0.2, seed=1)
+    assert result.status is Status.UNKNOWN
+    assert result.time < 0.25 + 0.1 and time.perf_counter() - start < 0.25 + 0.5
