@@ -381,6 +381,7 @@ def _run_job(job: Job) -> dict[str, Any]:
     reply: dict[str, Any] = {
         "status": Status.ERROR.value, "values": None, "time": 0.0, "stats": {}, "message": "",
         "memout": False, "versions": state.versions.get(job.backend, {}), "machine": state.machine,
+        "pid": os.getpid(),
     }
     solver = state.solvers.get(job.backend)
     before_mb = _vms_mb(os.getpid()) if state.config.memory_mb is not None else None
@@ -743,6 +744,11 @@ class _WorkerWatch:
             except (psutil.Error, OSError):
                 continue
 
+    def job_done(self, pid: int) -> None:
+        """Forget `pid`'s sample: it was taken during a finished job, so a later death of the
+        same worker must not be judged by another job's memory use."""
+        self.vms.pop(pid, None)
+
     def kill_orphaned_groups(self) -> None:
         """SIGKILL what is left of the groups of workers that no longer exist."""
         import psutil
@@ -790,6 +796,7 @@ def _local_attempts(
                 job = futures.pop(future)
                 try:
                     attempt = Attempt("reply", future.result())
+                    watch.job_done(attempt.reply["pid"])
                 except TimeoutError:
                     attempt = Attempt("timeout")
                     watch.kill_orphaned_groups()
