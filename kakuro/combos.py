@@ -155,14 +155,19 @@ def run_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
     Returns `(offsets, masks)`: the combinations of run `r` are `masks[offsets[r]:offsets[r+1]]`
     (int64 bitmasks, bit v for value v).
     """
-    offsets = np.zeros(len(puzzle.runs) + 1, dtype=np.int64)
-    chunks: list[tuple[int, ...]] = []
-    for r, run in enumerate(puzzle.runs):
-        table = combinations(len(run), run.total, puzzle.values)
-        chunks.append(table)
-        offsets[r + 1] = offsets[r] + len(table)
-    masks = np.fromiter((m for t in chunks for m in t), dtype=np.int64, count=int(offsets[-1]))
+    tables = [_table_array(len(run.cells), run.total, puzzle.values) for run in puzzle.runs]
+    offsets = np.zeros(len(tables) + 1, dtype=np.int64)
+    np.cumsum([len(t) for t in tables], out=offsets[1:])
+    masks = np.concatenate(tables) if tables else np.zeros(0, dtype=np.int64)
     return offsets, masks
+
+
+@lru_cache(maxsize=None)
+def _table_array(length: int, total: int, values: tuple[int, int]) -> np.ndarray:
+    """`combinations(length, total, values)` as a read-only int64 array (built once)."""
+    table = np.array(combinations(length, total, values), dtype=np.int64)
+    table.flags.writeable = False
+    return table
 
 
 MAX_TABLE_ROWS = 2_000_000

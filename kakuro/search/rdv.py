@@ -11,15 +11,23 @@ cells' domains), and a fixed digit leaves the domains of the other cells of its 
 (the paper's Fig. 4 example is such a case; without that condition the rule is unsound).
 
 Self-Adaptive Harmony Search (`kakuro.search.harmony`) uses this reduction as its
-pre-computation, as its paper does.
+pre-computation, as its paper does. Backend `rdv` (below) runs it, then optionally searches.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from kakuro.combos import combinations, range_mask, union_of
 from kakuro.puzzle import Puzzle
+from kakuro.search import kernel
+from kakuro.solver import Deadline, Enumeration, Option, Outcome, Solver, Status, register
+
+SEARCH_STATS = ("nodes", "fails", "propagations")
 
 
 @dataclass(frozen=True)
@@ -99,3 +107,93 @@ def _bits(mask: int) -> list[int]:
         out.append(low)
         mask ^= low
     return out
+
+
+# --------------------------------------------------------------------- backend
+def run_intersections(puzzle: Puzzle) -> list[int]:
+    """Step 1 of the reduction on its own: each cell's domain is the intersection, over its
+    runs, of the digits of the run's combinations (givens ignored). Davies' run-based ordering
+    starts its backtracking from these domains."""
+    full = range_mask(puzzle.values)
+    digits = [union_of(combinations(len(run.cells), run.total, puzzle.values)) for run in puzzle.runs]
+    domains = []
+    for runs in puzzle.cell_runs:
+        d = full
+        for r in runs:
+            d &= digits[r]
+        domains.append(d)
+    return domains
+
+
+def load_domains(st: kernel.State, domains: Sequence[int]) -> None:
+    """Start the freshly built state `st` (nothing assigned or propagated yet) from `domains`
+    (bitmasks, cell order) instead of the full value range."""
+    dom = np.asarray(domains, dtype=np.int64)
+    st.dom[:] = dom
+    st.size[:] = np.bitwise_count(dom)
+
+
+@register("rdv")
+class ReducingDomainValues(Solver):
+    """The Reducing Domain Values reduction, then (by default) depth-first search.
+
+    `search=true` (default): the reduced domains are the root of a depth-first search,
+    smallest domain first, values ascending (the shared kernel), propagating by forward
+    checking (`consistency=fc`, default) or exact run reasoning (`consistency=gac`, which
+    subsumes the reduction), so the backend is complete: it proves unsatisfiability and counts
+    solutions. `search=false`: the paper's algorithm alone, answering UNKNOWN when the
+    reduction stalls (and, when counting, `exhausted=False`), so that setting is incomplete.
+    `complete` (a class attribute) describes the default; `search=false` never claims more
+    than the reduction proved.
+    """
+
+    description = "Reducing Domain Values (Panov & Koceski 2013), then forward-checking search"
+    complete = True
+    supports_seed = False
+    options = {
+        "search": Option(True, "search after the reduction (false: the paper's algorithm, incomplete)"),
+        "consistency": Option("fc", "propagation during the search: fc or gac", choices=tuple(kernel.MODES)),
+    }
+
+    @classmethod
+    def warm_up(cls) -> None:
+        kernel.warm_up()
+
+    def _run(
+        self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline
+    ) -> tuple[list[list[int]], bool, dict[str, Any], str]:
+        """Up to `limit` solutions, whether they are all of them, stats, message."""
+        reduction = reduce_domains(puzzle)
+        stats: dict[str, Any] = {
+            "root_solved": reduction.wiped_out or reduction.solved,
+            "passes": reduction.passes,
+            "forced": reduction.forced,
+        }
+        if reduction.wiped_out:
+            return [], True, stats, "the reduction wiped out a domain"
+        if reduction.solved:
+            return [[d.bit_length() - 1 for d in reduction.domains]], True, stats, ""
+        if not opts["search"]:
+            undecided = sum(1 for d in reduction.domains if d & (d - 1))
+            return [], False, stats, f"the reduction stalled with {undecided} cells undecided (search=false)"
+        st = kernel.build_state(puzzle, opts["consistency"])
+        load_domains(st, reduction.domains)
+        kernel.begin(st, deadline, 0)
+        if not kernel.root_propagate(st):
+            stats.update(kernel.stats_of(st, SEARCH_STATS), root_solved=stats["root_solved"])
+            if st.info[kernel.STOP] != 0:
+                return [], False, stats, "time limit reached"
+            return [], True, stats, "root propagation wiped out a domain"
+        code, found = kernel.run_depth_first(st, True, limit)
+        stats.update(kernel.stats_of(st, SEARCH_STATS), root_solved=stats["root_solved"])
+        return found, code == kernel.EXHAUSTED, stats, "time limit reached" if code == kernel.STOPPED else ""
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        found, exhausted, stats, message = self._run(puzzle, opts, 1, deadline)
+        if found:
+            return Outcome(Status.SOLVED, found[0], stats, message)
+        return Outcome(Status.UNSATISFIABLE if exhausted else Status.UNKNOWN, None, stats, message)
+
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
+        found, exhausted, stats, _ = self._run(puzzle, opts, limit, deadline)
+        return Enumeration(found, exhausted, stats)
