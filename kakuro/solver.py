@@ -116,6 +116,7 @@ class Enumeration:
     solutions: list[Sequence[int]]
     exhausted: bool
     stats: dict[str, Stat] = field(default_factory=dict)
+    message: str = ""
 
 
 @dataclass(frozen=True)
@@ -345,6 +346,20 @@ class Solver:
         if self.engine is not None:
             self.engine.version()
         return self._resolve(options, self.settings), Deadline.after(time_limit), seed
+
+
+class EnumeratingSolver(Solver):
+    """A complete backend whose one search both solves and counts: it implements `_count`,
+    and solving is counting up to one (the status follows from the enumeration here)."""
+
+    complete = True
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        found = self._count(puzzle, opts, 1, deadline, seed)
+        if found.solutions:
+            return Outcome(Status.SOLVED, found.solutions[0], found.stats, found.message)
+        status = Status.UNSATISFIABLE if found.exhausted else Status.UNKNOWN
+        return Outcome(status, None, found.stats, found.message)
 
 
 def _checked(puzzle: Puzzle, values: Sequence[int] | None) -> tuple[Solution | None, list[str]]:

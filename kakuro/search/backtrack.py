@@ -30,7 +30,7 @@ from kakuro.puzzle import Puzzle
 from kakuro.search import kernel
 from kakuro.search.kernel import State, compiled, lowest_bit_index, undo
 from kakuro.search.rdv import load_domains, run_intersections
-from kakuro.solver import Deadline, Enumeration, Option, Outcome, Solver, Status, register
+from kakuro.solver import Deadline, Enumeration, EnumeratingSolver, Option, register
 
 VARIANTS = ("plain", "run-ordering", "value-ordering", "decisive", "projected-pruning")
 CLOCK_EVERY_NODES = 1024
@@ -180,7 +180,7 @@ def descending_for(puzzle: Puzzle) -> bool:
 
 
 @register("backtrack")
-class Backtracking(Solver):
+class Backtracking(EnumeratingSolver):
     """Stack-based backtracking, row-major, checks only (the variants of Davies' solvers)."""
 
     description = "stack-based backtracking and its variants (Panov & Koceski 2013, Davies 2009)"
@@ -225,12 +225,5 @@ class Backtracking(Solver):
         found = solutions[:count].tolist()
         return found, code == kernel.EXHAUSTED, stats, "time limit reached" if code == kernel.STOPPED else ""
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        found, exhausted, stats, message = self._run(puzzle, opts, 1, deadline)
-        if found:
-            return Outcome(Status.SOLVED, found[0], stats, message)
-        return Outcome(Status.UNSATISFIABLE if exhausted else Status.UNKNOWN, None, stats, message)
-
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        found, exhausted, stats, _ = self._run(puzzle, opts, limit, deadline)
-        return Enumeration(found, exhausted, stats)
+        return Enumeration(*self._run(puzzle, opts, limit, deadline))

@@ -25,7 +25,7 @@ import numpy as np
 from kakuro.combos import combinations, range_mask, union_of
 from kakuro.puzzle import Puzzle
 from kakuro.search import kernel
-from kakuro.solver import Deadline, Enumeration, Option, Outcome, Solver, Status, register
+from kakuro.solver import Deadline, Enumeration, EnumeratingSolver, Option, register
 
 SEARCH_STATS = ("nodes", "fails", "propagations")
 
@@ -134,7 +134,7 @@ def load_domains(st: kernel.State, domains: Sequence[int]) -> None:
 
 
 @register("rdv")
-class ReducingDomainValues(Solver):
+class ReducingDomainValues(EnumeratingSolver):
     """The Reducing Domain Values reduction, then (by default) depth-first search.
 
     `search=true` (default): the reduced domains are the root of a depth-first search,
@@ -188,12 +188,5 @@ class ReducingDomainValues(Solver):
         stats.update(kernel.stats_of(st, SEARCH_STATS), root_solved=stats["root_solved"])
         return found, code == kernel.EXHAUSTED, stats, "time limit reached" if code == kernel.STOPPED else ""
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        found, exhausted, stats, message = self._run(puzzle, opts, 1, deadline)
-        if found:
-            return Outcome(Status.SOLVED, found[0], stats, message)
-        return Outcome(Status.UNSATISFIABLE if exhausted else Status.UNKNOWN, None, stats, message)
-
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        found, exhausted, stats, _ = self._run(puzzle, opts, limit, deadline)
-        return Enumeration(found, exhausted, stats)
+        return Enumeration(*self._run(puzzle, opts, limit, deadline))
