@@ -9,8 +9,12 @@ cells, gives it to that cell; the tutorial compiles the same constraint to a tab
 1. root GAC: every run revised to a fixpoint (`kernel.root_propagate`);
 2. shaving, i.e. singleton arc consistency (`shave`): each remaining value of each unfixed
    cell is assigned, propagated and undone; a value whose propagation wipes out a domain is
-   removed (and the removal propagated). `once` sweeps the cells once, `fixpoint` repeats
-   sweeps until one removes nothing, `none` skips the stage;
+   removed (and the removal propagated). `fixpoint` (default) repeats sweeps over the cells
+   until one removes nothing, `once` sweeps once, `none` skips the stage. Measured on all
+   1,398 shared puzzles (`experiments/propagation_strength.py`): `once` and `fixpoint` decide
+   the same puzzles with no search (every one with a unique solution) at the same cost, since
+   a second sweep only runs after a removal, when nearly every domain is fixed; `fixpoint` is
+   the default because it guarantees singleton arc consistency;
 3. depth-first search maintaining GAC, smallest domain first, values ascending
    (`kernel.depth_first`), from the shaved domains.
 
@@ -32,7 +36,7 @@ import numpy as np
 from kakuro.puzzle import Puzzle
 from kakuro.search import kernel
 from kakuro.search.kernel import State, assign, compiled, lowest_bit_index, popcount, undo
-from kakuro.solver import Deadline, Enumeration, Option, Outcome, Solver, Status, register
+from kakuro.solver import Deadline, Enumeration, EnumeratingSolver, Option, register
 
 SHAVING = ("none", "once", "fixpoint")
 SEARCH_STATS = ("nodes", "fails", "propagations")
@@ -162,7 +166,7 @@ def _initial_total(puzzle: Puzzle) -> int:
 
 
 @register("gac")
-class GacModel(Solver):
+class GacModel(EnumeratingSolver):
     """Run-level GAC sum-alldiff, then shaving, then search maintaining GAC."""
 
     description = "GAC per run (sum + alldifferent as one constraint), shaving (SAC), MAC search"
@@ -170,8 +174,8 @@ class GacModel(Solver):
     supports_seed = False
     options = {
         "shaving": Option(
-            "once",
-            "singleton arc consistency after root GAC: none, once (one sweep), fixpoint",
+            "fixpoint",
+            "singleton arc consistency after root GAC: fixpoint (repeated sweeps), once or none",
             choices=SHAVING,
         ),
     }
@@ -209,14 +213,5 @@ class GacModel(Solver):
         stats.update({k: v for k, v in kernel.stats_of(st, SEARCH_STATS).items() if k != "root_solved"})
         return found, code == kernel.EXHAUSTED, stats, "time limit reached" if code == kernel.STOPPED else ""
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        found, exhausted, stats, message = self._run(puzzle, opts, 1, deadline)
-        if found:
-            return Outcome(Status.SOLVED, found[0], stats, message)
-        if exhausted:
-            return Outcome(Status.UNSATISFIABLE, None, stats, message)
-        return Outcome(Status.UNKNOWN, None, stats, message)
-
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        found, exhausted, stats, _ = self._run(puzzle, opts, limit, deadline)
-        return Enumeration(found, exhausted, stats)
+        return Enumeration(*self._run(puzzle, opts, limit, deadline))

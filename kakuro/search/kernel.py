@@ -50,6 +50,8 @@ state's, or `depth_first`'s stack and `nested`'s frames), and copies are explici
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import time
 from typing import NamedTuple
 
@@ -1201,6 +1203,7 @@ def _offsets_first(groups: list[tuple[int, ...]], dtype: type) -> np.ndarray:
     return np.concatenate([offsets, items]).astype(dtype)
 
 
+@lru_cache(maxsize=None)
 def count_combinations(length: int, total: int, values: tuple[int, int]) -> int:
     """How many sets of `length` distinct values from `values` sum to `total` (counted, not
     listed: a 0/1 knapsack over the values, vectorized over the sums)."""
