@@ -128,3 +128,14 @@ def test_root_parallel_nmcs_returns_valid_solutions_and_honours_the_limit(hard: 
     result = kakuro.solve(hard, "nmcs:workers=2,level=1", time_limit=0.2, seed=1)
     assert result.status is Status.UNKNOWN
     assert result.time < 0.25 + 0.1 and time.perf_counter() - start < 0.25 + 0.5
+
+
+def test_uct_does_not_replay_proven_losses() -> None:
+    """Every line of this small unsatisfiable grid wipes out within two moves, which root
+    forward checking cannot see: UCT marks those moves lost, so a game ends after a handful
+    of assignments instead of spending its whole playout budget replaying them."""
+    puzzle = Puzzle.all_white([4, 4], [3, 5], values=(1, 3), id="unsat-2x2")
+    result = kakuro.solve(puzzle, "uct:playouts=1000", time_limit=0.2, seed=1)
+    assert result.status is Status.UNKNOWN and not result.stats["root_solved"]
+    games = result.stats["restarts"] + 1
+    assert result.stats["assignments"] / games < 100

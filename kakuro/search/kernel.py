@@ -1036,6 +1036,32 @@ def _tt_clear(keys: np.ndarray, visits: np.ndarray, wins: np.ndarray, used: np.n
 
 
 @compiled
+def _mark_lost(keys: np.ndarray, visits: np.ndarray, used: np.ndarray, h: int) -> None:
+    """Record position `h` as a proven loss (visits -1: never selected again)."""
+    slot = _tt_slot(keys, h, True, used)
+    if slot >= 0:
+        visits[slot] = -1
+
+
+@compiled
+def _most_visited(st: State, here: int, zkeys: np.ndarray, keys: np.ndarray, visits: np.ndarray,
+                  used: np.ndarray, cands: np.ndarray) -> int:
+    """The candidate move from position `here` with the most visits, skipping proven losses;
+    -1 when every candidate is a proven loss."""
+    k = candidate_moves(st, cands)
+    best_n = -1
+    best_move = -1
+    for i in range(k):
+        m = cands[i]
+        child = _tt_slot(keys, here ^ zkeys[m], False, used)
+        n = visits[child] if child >= 0 else 0
+        if n > best_n:
+            best_n = n
+            best_move = m
+    return best_move
+
+
+@compiled
 def uct(
     st: State, playouts: int, c: float, zkeys: np.ndarray, keys: np.ndarray, visits: np.ndarray,
     wins: np.ndarray, used: np.ndarray, path: np.ndarray, moves: np.ndarray, cands: np.ndarray,
@@ -1046,7 +1072,10 @@ def uct(
     then play the most visited move. Statistics live in a transposition table (`keys`,
     `visits`, `wins`) keyed by the Zobrist hash of the partial assignment of decisions (XOR of
     `zkeys[cell * 64 + value]` over the moves played from the root; 0 is the root itself,
-    stored as 1). Returns 0 (solved; captured), the score (> 0) or -1 when stopped. Does not undo."""
+    stored as 1). A move whose propagation wipes out, and a position whose moves are all such
+    losses, is marked lost (visits -1) and never descended into again; when the current
+    position is lost the game ends there. Returns 0 (solved; captured), the score (> 0) or -1
+    when stopped. Does not undo."""
     scale = 1.0 / (st.info[NFREE] + 1)
     here = np.int64(1)
     while True:
@@ -1056,6 +1085,7 @@ def uct(
             depth = 0
             path[0] = h
             score = 0
+            lost = False
             while True:
                 k = candidate_moves(st, cands)
                 if k == 0:
@@ -1065,11 +1095,13 @@ def uct(
                 parent_n = visits[slot] if slot >= 0 else 0
                 log_n = np.log(parent_n + 1.0)
                 best = -1.0
-                chosen = cands[0]
+                chosen = -1
                 expand = False
                 for i in range(k):
                     m = cands[i]
                     child = _tt_slot(keys, h ^ zkeys[m], False, used)
+                    if child >= 0 and visits[child] < 0:
+                        continue
                     if child < 0 or visits[child] == 0:
                         chosen = m
                         expand = True
@@ -1079,19 +1111,22 @@ def uct(
                     if u > best:
                         best = u
                         chosen = m
+                if chosen < 0:  # every move from h is a proven loss: so is h
+                    score = 1 + st.info[NFREE]
+                    lost = True
+                    break
                 h = h ^ zkeys[chosen]
+                depth += 1
+                path[depth] = h
                 if not play_move(st, chosen):
                     if st.info[STOP] != 0:
                         return -1
                     score = 1 + st.info[NFREE]
-                    depth += 1
-                    path[depth] = h
+                    lost = True
                     break
                 if st.info[NFREE] == 0:
                     capture(st)
                     return 0
-                depth += 1
-                path[depth] = h
                 if expand:
                     score, _ = playout(st, moves)
                     if score == 0:
@@ -1100,22 +1135,20 @@ def uct(
                         return -1
                     break
             reward = 1.0 - score * scale
-            for d in range(depth + 1):
+            top = depth - 1 if lost else depth
+            for d in range(top + 1):
                 slot = _tt_slot(keys, path[d], True, used)
-                if slot >= 0:
+                if slot >= 0 and visits[slot] >= 0:
                     visits[slot] += 1
                     wins[slot] += reward
             undo(st, mark)
-        k = candidate_moves(st, cands)
-        best_n = -1
-        best_move = cands[0]
-        for i in range(k):
-            m = cands[i]
-            child = _tt_slot(keys, here ^ zkeys[m], False, used)
-            n = visits[child] if child >= 0 else 0
-            if n > best_n:
-                best_n = n
-                best_move = m
+            if lost:
+                _mark_lost(keys, visits, used, path[depth])
+                if depth == 0:
+                    return score
+        best_move = _most_visited(st, here, zkeys, keys, visits, used, cands)
+        if best_move < 0:
+            return 1 + st.info[NFREE]
         here = here ^ zkeys[best_move]
         if not play_move(st, best_move):
             if st.info[STOP] != 0:
