@@ -1,4 +1,4 @@
-"""The `kakuro` command line: solve, check, convert, backends, generate.
+"""The `kakuro` command line: solve, check, convert, render, backends, generate.
 
 Each subcommand is one `_add_*` function that declares its arguments and one `_run_*`
 function that does the work; `generate` has its own subcommands (one per generator).
@@ -20,7 +20,7 @@ import kakuro
 from kakuro.errors import KakuroError
 from kakuro.formats import FORMATS, dumps, text
 from kakuro.formats.solution import read_solution
-from kakuro.puzzle import GridCell, Puzzle
+from kakuro.puzzle import GridCell, Puzzle, Solution
 from kakuro.solver import Result, Status
 
 EXIT_OK = 0
@@ -65,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_solve(commands)
     _add_check(commands)
     _add_convert(commands)
+    _add_render(commands)
     _add_backends(commands)
     _add_generate(commands)
     return parser
@@ -266,6 +267,49 @@ def _run_convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --------------------------------------------------------------------- render
+def _add_render(commands: Any) -> None:
+    command = commands.add_parser(
+        "render",
+        help="draw a puzzle (and its solution) as an SVG or PNG picture",
+        description="Draws the grid with clue triangles as in a puzzle book. With --solution the "
+        "digits are drawn too: read from FILE (a solution grid, as for `kakuro check`), or, "
+        "without FILE, found by --backend (the answer is checked first).",
+    )
+    command.add_argument("file", metavar="PUZZLE", help="a puzzle file (any format) or a puzz.link URL")
+    command.add_argument("-o", "--output", required=True, metavar="OUT", help="the picture to write: .svg or .png")
+    command.add_argument("--solution", nargs="?", const="", metavar="FILE", help="draw the solution (from FILE, or solved)")
+    command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
+                         help="backend that solves the puzzle for --solution without FILE (default: %(default)s)")
+    command.add_argument("--time-limit", type=_positive_float, metavar="S", help="seconds for that solve")
+    command.add_argument("--index", type=_count(1), default=1, metavar="K", help="draw the K-th puzzle (default 1)")
+    command.add_argument("--force", action="store_true", help="replace OUT if it exists")
+    command.set_defaults(run=_run_render)
+
+
+def _run_render(args: argparse.Namespace) -> int:
+    from kakuro.render import render
+
+    puzzle = _pick(_read(args.file), args.index, args.file)
+    solution = None
+    if args.solution:
+        grid = read_solution(Path(args.solution))
+        problems = puzzle.check(grid)
+        if problems:
+            raise KakuroError(f"{args.solution} does not solve the puzzle: {problems[0]}")
+        solution = Solution(puzzle, tuple(int(grid[r][c]) for r, c in puzzle.cells))
+    elif args.solution == "":
+        result = kakuro.solve(puzzle, args.backend, time_limit=args.time_limit)
+        if not result.solved:
+            print(f"kakuro: {puzzle.id or 'the puzzle'}: {result.status.value} ({result.message or result.backend}); "
+                  "no solution to draw", file=sys.stderr)
+            return _EXIT_CODES[result.status]
+        solution = result.solution
+    path = render(puzzle, args.output, solution=solution, overwrite=args.force)
+    print(f"wrote {path}")
+    return EXIT_OK
+
+
 # --------------------------------------------------------------------- backends
 def _add_backends(commands: Any) -> None:
     command = commands.add_parser("backends", help="list the backends and whether they can run here")
@@ -299,6 +343,7 @@ def _add_generate(commands: Any) -> None:
     command = commands.add_parser("generate", help="generate puzzles")
     kinds = command.add_subparsers(dest="kind", required=True, metavar="KIND")
     _add_generate_cazenave(kinds)
+    _add_generate_classic(kinds)
 
 
 def _add_output(command: argparse.ArgumentParser) -> None:
@@ -322,6 +367,36 @@ def _run_generate_cazenave(args: argparse.Namespace) -> int:
     from kakuro.generate import cazenave
 
     puzzles = cazenave(size=args.size, values=args.values, holes=args.holes, count=args.count, seed=args.seed)
+    return _emit(puzzles, args)
+
+
+def _add_generate_classic(kinds: Any) -> None:
+    command = kinds.add_parser(
+        "classic",
+        help="classic grids with black and clue cells, optionally with a unique solution",
+        description="A symmetric layout (every white cell in an across and a down run of 2..LONGEST "
+        "cells), a random filling and its clues. With --unique the filling is repaired until "
+        "the puzzle has exactly one solution; its difficulty grade (rdv, gac, gac+shaving or "
+        "search) is written to the puzzle's metadata.",
+    )
+    command.add_argument("--rows", type=_count(3), required=True, metavar="R", help="grid rows, clue row included")
+    command.add_argument("--cols", type=_count(3), required=True, metavar="C", help="grid columns, clue column included")
+    command.add_argument("--density", type=_float_where(lambda x: 0.1 <= x <= 0.6, "a black share from 0.1 to 0.6"),
+                         default=0.3, metavar="D", help="share of black interior cells (default 0.3)")
+    command.add_argument("--longest", type=_count(4), default=5, metavar="L", help="longest run, 4..9 (default 5)")
+    command.add_argument("--unique", action="store_true", help="repair until the solution is unique")
+    command.add_argument("--count", type=_count(1), default=1, metavar="K", help="number of puzzles (default 1)")
+    command.add_argument("--seed", type=_count(0), default=0, metavar="S", help="random seed (default 0)")
+    command.add_argument("--time-limit", type=_positive_float, metavar="S", help="seconds per unique puzzle (default none)")
+    _add_output(command)
+    command.set_defaults(run=_run_generate_classic)
+
+
+def _run_generate_classic(args: argparse.Namespace) -> int:
+    from kakuro.generate import classic
+
+    puzzles = classic(args.rows, args.cols, density=args.density, count=args.count, seed=args.seed,
+                      unique=args.unique, longest=args.longest, time_limit=args.time_limit)
     return _emit(puzzles, args)
 
 

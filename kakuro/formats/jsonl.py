@@ -113,6 +113,9 @@ def record(puzzle: Puzzle) -> dict[str, Any]:
         out["values"] = list(puzzle.values)
     solution = puzzle.meta.get("solution")
     out["solution"] = [list(row) for row in solution] if solution is not None else None
+    for key, value in puzzle.meta.items():  # the scalar metadata the reader keeps
+        if key not in _KNOWN and key not in out and isinstance(value, (str, int, float)):
+            out[key] = value
     return out
 
 
