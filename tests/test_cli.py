@@ -226,6 +226,42 @@ def test_generate_cazenave(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert run(capsys, *argv, "-o", target)[0] == 1
 
 
+def test_generate_classic_unique_writes_grade_and_refuses_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    target = tmp_path / "classic.jsonl"
+    code, out, _ = run(capsys, "generate", "classic", "--rows", "8", "--cols", "9", "--unique", "--seed", "4", "-o", target)
+    assert code == 0 and "wrote 1 puzzle(s)" in out
+    (puzzle,) = kakuro.read(target)
+    assert (puzzle.rows, puzzle.cols) == (8, 9) and puzzle.meta["grade"] in ("rdv", "gac", "gac+shaving", "search")
+    assert kakuro.count_solutions(puzzle, "cpsat", limit=2).unique
+    assert run(capsys, "generate", "classic", "--rows", "8", "--cols", "9", "--density", "0.9")[0] == 2
+    assert run(capsys, "generate", "classic", "--rows", "8", "--cols", "9", "--longest", "3")[0] == 2
+    code, out, _ = run(capsys, "generate", "classic", "--rows", "6", "--cols", "6", "--seed", "1")
+    assert code == 0 and kakuro.read(out)[0].meta["generator"] == "classic"
+
+
+# --------------------------------------------------------------------- render
+def test_render_svg_and_png_with_a_found_or_given_solution(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    puzzle_file = ROOT / "instances" / "examples" / "puzzlink-6x5.txt"
+    svg = tmp_path / "p.svg"
+    code, out, _ = run(capsys, "render", puzzle_file, "--solution", "-o", svg)
+    assert code == 0 and svg.read_text().startswith("<svg")
+    puzzle = kakuro.read(puzzle_file)[0]
+    digits = kakuro.solve(puzzle, "cpsat").solution.values
+    assert all(f">{d}<" in svg.read_text() for d in set(digits))
+    assert run(capsys, "render", puzzle_file, "-o", svg)[0] == 1  # never overwritten
+    bare = tmp_path / "bare.svg"
+    assert run(capsys, "render", puzzle_file, "-o", bare)[0] == 0
+    assert svg.read_text().count("<text") - bare.read_text().count("<text") == puzzle.size  # one digit per cell
+    wrong = tmp_path / "wrong.json"
+    grid = kakuro.solve(puzzle, "cpsat").solution.to_grid()
+    r, c = puzzle.cells[0]
+    grid[r][c] = grid[r][c] % 9 + 1
+    wrong.write_text(json.dumps(grid))
+    code, _, err = run(capsys, "render", puzzle_file, "--solution", wrong, "-o", tmp_path / "w.svg")
+    assert code == 1 and "does not solve" in err and not (tmp_path / "w.svg").exists()
+    assert run(capsys, "render", puzzle_file, "-o", tmp_path / "p.gif")[0] == 1
+
+
 # --------------------------------------------------------------------- entry points
 def test_python_dash_m() -> None:
     done = subprocess.run([sys.executable, "-m", "kakuro", "--version"], capture_output=True, text=True, timeout=120)

@@ -1,6 +1,4 @@
-"""Instance generators.
-
-`cazenave`: Cazenave's (2010, Sect. 3.1) problems: a random full n x n grid whose rows and
+"""Cazenave's (2010, Sect. 3.1) problems: a random full n x n grid whose rows and
 columns hold distinct values from 1..V, its row and column sums, then a percentage of the
 cells emptied (the others stay as givens). Deterministic for a seed.
 """

@@ -1,0 +1,340 @@
+"""Classic Kakuro puzzles: black/white grids whose clue cells give run sums.
+
+1. layout: the grid's first row and column are black; the interior is black/white, symmetric
+   under a half turn, every white cell in an across and a down run of 2..`longest` cells (runs
+   of one cell are blackened, longer runs cut), white cells connected, black share near
+   `density`;
+2. filling: digits 1..9 all different along every run (randomized depth-first search); the
+   clues are the runs' sums;
+3. with `unique`: the filling is tightened and repaired until the puzzle has exactly one
+   solution (`kakuro.generate.repair`); an attempt that does not converge within
+   its time budget starts afresh with a new layout.
+
+Every puzzle's `meta` records the parameters, the black share, the attempts and repair
+rounds, how uniqueness was certified (`unique_by`: "propagation" or "count") and the difficulty
+`grade` (`kakuro.generate.grade`) when unique, and the hidden `solution` (JSON-lines layout).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from kakuro.errors import KakuroError
+from kakuro.generate.grade import grade
+from kakuro.generate.repair import UniqueRepair, tight_filling
+from kakuro.puzzle import BLACK, GridCell, Puzzle
+
+Cell = tuple[int, int]
+"""An interior position (row, column), 0-based; grid position (row + 1, column + 1)."""
+
+VALUES = (1, 9)
+MIN_SIDE = 3
+MAX_SIDE = 60
+LAYOUT_TRIES = 200
+FILL_NODES = 200_000
+DENSITY_TOLERANCE = 0.05
+MIN_LONGEST = 4
+"""Shorter longest runs cut layouts into fragments (every cut strands neighbouring cells)."""
+ATTEMPT_SECONDS_PER_CELL = 0.025
+MIN_ATTEMPT_SECONDS = 2.0
+"""Time one attempt may spend repairing (seconds: the larger of MIN_ATTEMPT_SECONDS and
+ATTEMPT_SECONDS_PER_CELL per white cell) before a new layout is drawn: attempts either
+converge quickly or stall, so restarting beats persisting."""
+TIGHTEN_SECONDS_PER_CELL = 0.003
+"""CP-SAT time to tighten the starting filling, per white cell (seconds)."""
+
+
+def classic(
+    rows: int,
+    cols: int,
+    density: float = 0.3,
+    count: int = 1,
+    seed: int = 0,
+    unique: bool = True,
+    longest: int = 5,
+    time_limit: float | None = None,
+) -> list[Puzzle]:
+    """`count` classic puzzles of `rows` x `cols` grid positions (clue row and column included)
+    with about `density` (0.1..0.6) of the interior black and runs of 2..`longest` (4..9)
+    cells, from `seed`.
+
+    With `unique` every puzzle has exactly one solution (certified by propagation or a complete
+    count); `time_limit` (seconds per puzzle, None = none) bounds the search for one, and
+    KakuroError is raised when it runs out. The k-th puzzle depends only on the parameters and
+    k. Raises KakuroError on parameters that cannot make a puzzle.
+    """
+    _check_parameters(rows, cols, density, count, seed, longest, time_limit)
+    puzzles = []
+    for k in range(count):
+        rng = random.Random(f"classic {rows} {cols} {density} {longest} {seed} {k}")
+        start = time.monotonic()
+        deadline = None if time_limit is None else start + time_limit
+        name = f"classic-{rows}x{cols}-d{density:g}-s{seed}-{k}"
+        meta: dict[str, Any] = dict(generator="classic", rows=rows, cols=cols, density=density, longest=longest,
+                                    seed=seed, index=k, unique=unique)
+        black, filling = _make(rows - 1, cols - 1, density, longest, rng, unique, deadline, name, meta)
+        puzzle = puzzle_of(black, filling, meta, name)
+        if unique:
+            meta["grade"] = grade(puzzle)
+        meta["seconds"] = round(time.monotonic() - start, 3)
+        puzzles.append(puzzle_of(black, filling, meta, name))
+    return puzzles
+
+
+def _make(height: int, width: int, density: float, longest: int, rng: random.Random, unique: bool,
+          deadline: float | None, name: str, meta: dict[str, Any]) -> tuple[list[list[bool]], dict[Cell, int]]:
+    """A layout and filling (unique when asked); `meta` gains attempts, rounds, unique_by."""
+    attempts = 0
+    while True:
+        attempts += 1
+        black = layout(height, width, density, longest, rng)
+        filling = random_filling(black, rng)
+        if filling is None:
+            continue
+        if not unique:
+            meta["attempts"] = attempts
+            return black, filling
+        if deadline is not None and time.monotonic() > deadline:
+            raise KakuroError(f"{name}: no unique puzzle within the time limit ({attempts - 1} attempts)")
+        runs = runs_of(black)
+        filling = tight_filling(runs, filling, rng, TIGHTEN_SECONDS_PER_CELL * len(filling))
+        repair = UniqueRepair(runs, filling, lambda f: puzzle_of(black, f, {}, name), rng)
+        budget = time.monotonic() + max(MIN_ATTEMPT_SECONDS, ATTEMPT_SECONDS_PER_CELL * len(filling))
+        certified = repair.run(budget if deadline is None else min(budget, deadline))
+        if certified is not None:
+            meta.update(attempts=attempts, rounds=repair.rounds, unique_by=certified)
+            return black, repair.filling
+
+
+# --------------------------------------------------------------------- layout
+def layout(height: int, width: int, density: float, longest: int, rng: random.Random) -> list[list[bool]]:
+    """A height x width interior of black (True) / white cells, symmetric under a half turn,
+    every white cell in an across and a down run of 2..`longest` cells, white cells connected
+    and in every row and column,
+    black share within DENSITY_TOLERANCE of `density` when the tries allow (else the closest)."""
+    seed_rate = density / 2
+    best: tuple[float, list[list[bool]]] | None = None
+    for _ in range(LAYOUT_TRIES):
+        black = [[False] * width for _ in range(height)]
+        for r in range(height):
+            for c in range(width):
+                if (r, c) <= (height - 1 - r, width - 1 - c) and rng.random() < seed_rate:
+                    _blacken(black, (r, c))
+        repair_layout(black, longest, rng)
+        if not _keep_largest_region(black) or not _spans(black):
+            continue
+        share = black_share(black)
+        if best is None or abs(share - density) < best[0]:
+            best = (abs(share - density), black)
+        if abs(share - density) <= DENSITY_TOLERANCE:
+            return black
+        seed_rate = min(0.9, max(0.0, seed_rate + (density - share) / 2))
+    if best is None:
+        raise KakuroError(f"no connected {height + 1}x{width + 1} layout found; try a lower density")
+    return best[1]
+
+
+def repair_layout(black: list[list[bool]], longest: int, rng: random.Random) -> None:
+    """Blacken single white cells between black ones and cut runs longer than `longest` (with
+    mirror cells) until every white cell lies in two runs of 2..`longest` cells (in place)."""
+    changed = True
+    while changed:
+        changed = False
+        for run in _segments(black):
+            if len(run) == 1:
+                _blacken(black, run[0])
+                changed = True
+            elif len(run) > longest:
+                _blacken(black, _cut(black, run, longest, rng))
+                changed = True
+
+
+def _cut(black: list[list[bool]], run: list[Cell], longest: int, rng: random.Random) -> Cell:
+    """The cell at which to cut a run longer than `longest`: one leaving a first part of
+    2..`longest` cells and a rest of at least 2 (an end cell of a run of 3 or 4), preferring cells whose
+    blackening leaves no one-cell line across the run (random among the best)."""
+    if len(run) < 5:  # 3 or 4 cells over a shorter `longest`: cut an end cell
+        choices = [run[0], run[-1]]
+    else:
+        choices = run[2:min(longest, len(run) - 3) + 1]
+    across = run[0][0] == run[1][0]
+    return min(choices, key=lambda cell: (_strands(black, cell, across), rng.random()))
+
+
+def _strands(black: list[list[bool]], cell: Cell, across: bool) -> int:
+    """How many one-cell white lines blackening `cell` would leave perpendicular to the run."""
+    height, width = len(black), len(black[0])
+
+    def white(r: int, c: int) -> bool:
+        return 0 <= r < height and 0 <= c < width and not black[r][c]
+
+    r, c = cell
+    dr, dc = (1, 0) if across else (0, 1)
+    return sum(white(r + k * dr, c + k * dc) and not white(r + 2 * k * dr, c + 2 * k * dc) for k in (1, -1))
+
+
+def _blacken(black: list[list[bool]], cell: Cell) -> None:
+    r, c = cell
+    black[r][c] = black[len(black) - 1 - r][len(black[0]) - 1 - c] = True
+
+
+def _segments(black: list[list[bool]]) -> Iterator[list[Cell]]:
+    """Every maximal line of white cells, across then down (length 1 included)."""
+    height, width = len(black), len(black[0])
+    lines = [[(r, c) for c in range(width)] for r in range(height)]
+    lines += [[(r, c) for r in range(height)] for c in range(width)]
+    for line in lines:
+        current: list[Cell] = []
+        for r, c in line:
+            if black[r][c]:
+                if current:
+                    yield current
+                current = []
+            else:
+                current.append((r, c))
+        if current:
+            yield current
+
+
+def runs_of(black: list[list[bool]]) -> list[list[Cell]]:
+    """The runs (lines of 2 or more white cells) of a layout, across then down."""
+    return [s for s in _segments(black) if len(s) > 1]
+
+
+def white_cells(black: list[list[bool]]) -> list[Cell]:
+    return [(r, c) for r, row in enumerate(black) for c, b in enumerate(row) if not b]
+
+
+def black_share(black: list[list[bool]]) -> float:
+    """Fraction of the interior that is black."""
+    return 1 - len(white_cells(black)) / (len(black) * len(black[0]))
+
+
+def _regions(black: list[list[bool]]) -> list[set[Cell]]:
+    """The 4-connected regions of white cells."""
+    whites = set(white_cells(black))
+    regions = []
+    while whites:
+        stack = [whites.pop()]
+        region = set(stack)
+        while stack:
+            r, c = stack.pop()
+            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if nb in whites:
+                    whites.discard(nb)
+                    region.add(nb)
+                    stack.append(nb)
+        regions.append(region)
+    return regions
+
+
+def _spans(black: list[list[bool]]) -> bool:
+    """True when every interior row and column has a white cell (no wasted grid lines)."""
+    return all(not all(row) for row in black) and all(not all(col) for col in zip(*black))
+
+
+def _keep_largest_region(black: list[list[bool]]) -> bool:
+    """Blacken every white region but the largest, when that one is its own mirror image (the
+    layout stays symmetric; in place). False when there is no white cell or the largest region
+    is not symmetric (the layout is left as it was)."""
+    regions = _regions(black)
+    if not regions:
+        return False
+    largest = max(regions, key=len)
+    height, width = len(black), len(black[0])
+    if {(height - 1 - r, width - 1 - c) for r, c in largest} != largest:
+        return False
+    for region in regions:
+        if region is not largest:
+            for r, c in region:
+                black[r][c] = True
+    return True
+
+
+# --------------------------------------------------------------------- filling
+def random_filling(black: list[list[bool]], rng: random.Random) -> dict[Cell, int] | None:
+    """Digits for every white cell, all different along each run; None when the randomized
+    depth-first search (cells in row-major order) exceeds FILL_NODES assignments."""
+    runs = runs_of(black)
+    member: dict[Cell, list[int]] = {}
+    for index, run in enumerate(runs):
+        for cell in run:
+            member.setdefault(cell, []).append(index)
+    cells = sorted(member)
+    used = [0] * len(runs)
+    filling: dict[Cell, int] = {}
+    digits = list(range(VALUES[0], VALUES[1] + 1))
+    orders = [rng.sample(digits, len(digits))]
+    position = nodes = 0
+    while 0 <= position < len(cells):
+        cell = cells[position]
+        if cell in filling:  # back in this cell: release its digit
+            for run in member[cell]:
+                used[run] &= ~(1 << filling[cell])
+            del filling[cell]
+        order = orders[position]
+        while order and any(used[run] >> order[-1] & 1 for run in member[cell]):
+            order.pop()
+        if not order:
+            orders.pop()
+            position -= 1
+            continue
+        digit = order.pop()
+        nodes += 1
+        if nodes > FILL_NODES:
+            return None
+        filling[cell] = digit
+        for run in member[cell]:
+            used[run] |= 1 << digit
+        position += 1
+        if position < len(cells):
+            orders.append(rng.sample(digits, len(digits)))
+    return filling if position == len(cells) else None
+
+
+# --------------------------------------------------------------------- puzzle
+def puzzle_of(black: list[list[bool]], filling: dict[Cell, int], meta: dict, name: str) -> Puzzle:
+    """The puzzle whose clues are the run sums of `filling`, with the clue row and column added;
+    `meta` gains the black share and the filling as `solution`."""
+    height, width = len(black), len(black[0])
+    grid: list[list[GridCell]] = [[BLACK] * (width + 1) for _ in range(height + 1)]
+    solution: list[list[GridCell]] = [[BLACK] * (width + 1) for _ in range(height + 1)]
+    for r, c in white_cells(black):
+        grid[r + 1][c + 1] = 0
+        solution[r + 1][c + 1] = filling[(r, c)]
+    clues: dict[tuple[int, int], list[int | None]] = {}
+    for run in runs_of(black):
+        (r, c), total = run[0], sum(filling[cell] for cell in run)
+        across = run[1][0] == r
+        head = (r + 1, c) if across else (r, c + 1)
+        clues.setdefault(head, [None, None])[1 if across else 0] = total
+    for (r, c), clue in clues.items():
+        grid[r][c] = clue
+    full_meta = dict(meta, black_share=round(black_share(black), 3),
+                     solution=tuple(tuple(row) for row in solution))
+    return Puzzle.from_grid(grid, values=VALUES, id=name, meta=full_meta)
+
+
+def _check_parameters(rows: int, cols: int, density: float, count: int, seed: int, longest: int,
+                      time_limit: float | None) -> None:
+    def integer(x: object) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    for name, side in (("rows", rows), ("cols", cols)):
+        if not integer(side) or not MIN_SIDE <= side <= MAX_SIDE:
+            raise KakuroError(f"{name} must be an integer from {MIN_SIDE} to {MAX_SIDE}, not {side!r}")
+    if isinstance(density, bool) or not isinstance(density, (int, float)) or not 0.1 <= density <= 0.6:
+        raise KakuroError(f"density must be a black share from 0.1 to 0.6, not {density!r}")
+    if not integer(count) or count < 1:
+        raise KakuroError(f"count must be a positive integer, not {count!r}")
+    if not integer(longest) or not MIN_LONGEST <= longest <= 9:
+        raise KakuroError(f"longest must be a run length from {MIN_LONGEST} to 9, not {longest!r}")
+    if not integer(seed) or seed < 0:
+        raise KakuroError(f"seed must be a non-negative integer, not {seed!r}")
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not time_limit > 0 or math.isinf(time_limit)):
+        raise KakuroError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
