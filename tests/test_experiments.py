@@ -1,0 +1,91 @@
+"""Smoke tests of the Cazenave experiment scripts: a tiny configuration of each runs, exits 0 and
+prints its tables with the paper's numbers beside ours."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
+
+
+@pytest.fixture(scope="module")
+def scripts():
+    sys.path.insert(0, str(EXPERIMENTS))
+    try:
+        yield importlib.import_module("cazenave_tables"), importlib.import_module("cazenave_figures")
+    finally:
+        sys.path.remove(str(EXPERIMENTS))
+
+
+def test_tables_tiny_run(scripts, capsys, tmp_path):
+    tables, _ = scripts
+    log = tmp_path / "t.jsonl"
+    code = tables.main(["--tables", "3,5", "--values", "9,12", "--problems", "1", "--time-limit", "0.05", "--json", str(log)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "| Algorithm | backend | Problems solved | Total time |" in out
+    assert "| Algorithm | backend | Possible Values | Problems solved |" in out
+    assert "| [1,12] |" in out and "| [1,10] |" not in out
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(records) == 9 + 2 * 2
+    assert all(r["valid"] == (r["status"] == "solved") for r in records)
+
+
+def test_paper_numbers_of_table_5(scripts):
+    tables, _ = scripts
+    if not tables.PAPER.is_file():
+        pytest.skip(f"{tables.PAPER} is absent")
+    paper = tables.paper_numbers(tables.PAPER)
+    assert paper[3]["Nested Level 2"] == ("100 out of 100", "0.91 s")
+    assert paper[4]["Forward Checking"] == ("8 out of 100", "92,131.18 s")
+    assert sorted(paper[5], key=int) == [str(v) for v in range(9, 19)]
+    assert paper[5]["13"] == ("99 out of 100", "1,688.51 s")
+
+
+def test_json_file_is_never_overwritten(scripts, tmp_path):
+    tables, figures = scripts
+    existing = tmp_path / "old.jsonl"
+    existing.write_text("keep\n")
+    for main in (tables.main, figures.main):
+        with pytest.raises(SystemExit, match="exists"):
+            main(["--problems", "1", "--time-limit", "0.05", "--json", str(existing)])
+    assert existing.read_text() == "keep\n"
+
+
+def test_figures_tiny_run(scripts, capsys, tmp_path):
+    _, figures = scripts
+    code = figures.main(["--holes", "0,60", "--problems", "1", "--time-limit", "0.05", "--plot-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "| holes | Nested Level 2 | Nested Level 1 | Forward Checking | Iterative Sampling |" in out
+    assert out.count("| 0% | ") == 2 and out.count("| 60% | ") == 2
+    # A 0% grid is complete: every algorithm solves it.
+    assert "| 0% | 1 | 1 | 1 | 1 |" in out
+    assert "invalid answers or backend errors: 0" in out
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == [
+        "cazenave-fig1-solved-p1-t0.05s.png", "cazenave-fig2-time-p1-t0.05s.png"]
+
+
+def test_invalid_answer_makes_exit_code_1(scripts, capsys, monkeypatch, tmp_path):
+    tables, figures = scripts
+    import kakuro
+
+    def wrong(self, puzzle, **kwargs):
+        grid = [list(row) for row in puzzle.meta["solution"]]
+        grid[1][1] = grid[1][2]
+        return kakuro.Result(kakuro.Status.SOLVED, grid, 0.0, {}, "", "wrong")
+
+    monkeypatch.setattr(kakuro.Solver, "solve", wrong)
+    assert figures.main(["--holes", "0", "--problems", "1", "--time-limit", "0.05", "--plot-dir", str(tmp_path)]) == 1
+    assert "| 0% | 0 | 0 | 0 | 0 |" in capsys.readouterr().out
+    assert tables.main(["--tables", "5", "--values", "9", "--problems", "1", "--time-limit", "0.05"]) == 1
+    assert "invalid answers or backend errors: 2" in capsys.readouterr().out
