@@ -8,7 +8,7 @@
    clues are the runs' sums;
 3. with `unique`: the filling is tightened and repaired until the puzzle has exactly one
    solution (`kakuro.generate.repair`); an attempt that does not converge within
-   its time budget starts afresh with a new layout.
+   its round budget starts afresh with a new layout.
 
 Every puzzle's `meta` records the parameters, the black share, the attempts and repair
 rounds, how uniqueness was certified (`unique_by`: "propagation" or "count") and the difficulty
@@ -39,13 +39,13 @@ FILL_NODES = 200_000
 DENSITY_TOLERANCE = 0.05
 MIN_LONGEST = 4
 """Shorter longest runs cut layouts into fragments (every cut strands neighbouring cells)."""
-ATTEMPT_SECONDS_PER_CELL = 0.025
-MIN_ATTEMPT_SECONDS = 2.0
-"""Time one attempt may spend repairing (seconds: the larger of MIN_ATTEMPT_SECONDS and
-ATTEMPT_SECONDS_PER_CELL per white cell) before a new layout is drawn: attempts either
-converge quickly or stall, so restarting beats persisting."""
-TIGHTEN_SECONDS_PER_CELL = 0.003
-"""CP-SAT time to tighten the starting filling, per white cell (seconds)."""
+ROUNDS_PER_CELL = 0.15
+MIN_ROUNDS = 20
+"""Repair rounds one attempt may take (the larger of MIN_ROUNDS and ROUNDS_PER_CELL per white
+cell) before a new layout is drawn: attempts either converge quickly or stall, so restarting
+beats persisting."""
+TIGHTEN_SECONDS_PER_CELL = 0.0008
+"""CP-SAT deterministic time to tighten the starting filling, per white cell (about seconds)."""
 
 
 def classic(
@@ -103,8 +103,7 @@ def _make(height: int, width: int, density: float, longest: int, rng: random.Ran
         runs = runs_of(black)
         filling = tight_filling(runs, filling, rng, TIGHTEN_SECONDS_PER_CELL * len(filling))
         repair = UniqueRepair(runs, filling, lambda f: puzzle_of(black, f, {}, name), rng)
-        budget = time.monotonic() + max(MIN_ATTEMPT_SECONDS, ATTEMPT_SECONDS_PER_CELL * len(filling))
-        certified = repair.run(budget if deadline is None else min(budget, deadline))
+        certified = repair.run(max(MIN_ROUNDS, round(ROUNDS_PER_CELL * len(filling))), deadline)
         if certified is not None:
             meta.update(attempts=attempts, rounds=repair.rounds, unique_by=certified)
             return black, repair.filling

@@ -15,7 +15,7 @@ The puzzle of a filling F (its run sums) is unique when root GAC plus shaving fi
 3. refill: the neighbourhood of D (growing up to three hops) is refilled by CP-SAT, the rest of
    F fixed, subject to every nogood, preferring run sums with one digit combination.
 
-The starting filling is a CP-SAT filling that prefers such sums (`tight_filling`). A time
+The starting filling is a CP-SAT filling that prefers such sums (`tight_filling`). A round
 budget ends hopeless attempts (the caller starts afresh with a new layout).
 """
 
@@ -39,8 +39,9 @@ WEIGHTS = {"extreme": 10, "unique": 14, "two": 4}
 whose set is consecutive digits; `unique`: the others) or with two digit sets (`two`)."""
 WEIGHT_NOISE = 6
 """Random weight added per run and sum, so fillings differ between seeds."""
-REFILL_SECONDS = 0.05
-LOCAL_COUNT_SECONDS = 1.0
+REFILL_SECONDS = 0.003
+"""CP-SAT deterministic time per refill (about seconds; deterministic, so runs repeat)."""
+LOCAL_COUNT_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -75,11 +76,11 @@ class UniqueRepair:
         self.nogoods: list[Nogood] = []
         self.rounds = 0
 
-    def run(self, deadline: float) -> str | None:
+    def run(self, max_rounds: int, deadline: float | None = None) -> str | None:
         """Repair until the puzzle is unique: returns how it was certified ("propagation" or
-        "count"), or None when the deadline (time.monotonic) passed or a refill found no
-        filling."""
-        while time.monotonic() < deadline:
+        "count"), or None after `max_rounds` rounds, past the deadline (time.monotonic) or when a
+        refill found no filling. Without a deadline the outcome depends only on the inputs."""
+        while self.rounds < max_rounds and (deadline is None or time.monotonic() < deadline):
             self.rounds += 1
             puzzle = self.puzzle_of(self.filling)
             reduction = gac.reduce(puzzle, "fixpoint")
@@ -88,7 +89,7 @@ class UniqueRepair:
             open_cells = [_interior(puzzle.cells[i]) for i, d in enumerate(reduction.domains) if d & (d - 1)]
             alternatives = self._local_alternatives(puzzle, open_cells)
             if not alternatives:
-                remaining = max(0.1, deadline - time.monotonic())
+                remaining = None if deadline is None else max(0.1, deadline - time.monotonic())
                 counted = get_solver("cpsat").count_solutions(puzzle, limit=2, time_limit=remaining)
                 if counted.unique:
                     return "count"
@@ -222,7 +223,7 @@ def _refill_model(runs: list[list[Cell]], filling: Filling, region: set[Cell], n
         """Within `seconds`, else (when undecided, not infeasible) 4 times longer."""
         for factor in (1, 4):
             solver = cp_model.CpSolver()
-            solver.parameters.max_time_in_seconds = seconds * factor
+            solver.parameters.max_deterministic_time = seconds * factor  # reproducible, unlike wall time
             solver.parameters.num_workers = 1
             solver.parameters.random_seed = rng.randrange(1 << 30)
             status = solver.Solve(model)

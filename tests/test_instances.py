@@ -1,0 +1,52 @@
+"""instances/ is reproducible: each folder's commands.sh remakes its files (the quick ones are
+rerun here; the large classic grids only in the benchmark) and every puzzle is well formed."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+
+import kakuro
+from kakuro.cli import main
+
+INSTANCES = Path(__file__).resolve().parent.parent / "instances"
+SLOW = ("--rows 15", "--rows 20", "--rows 30")
+"""Commands left to benchmarks/generate_classic.py: seconds to minutes each."""
+
+
+def commands() -> list[tuple[Path, list[str]]]:
+    found = []
+    for script in sorted(INSTANCES.glob("*/commands.sh")):
+        for line in script.read_text().splitlines():
+            if line.startswith("kakuro generate"):
+                found.append((script.parent, shlex.split(line)[1:]))
+    return found
+
+
+def test_every_folder_has_a_readme_and_its_commands_make_every_file() -> None:
+    for folder in (p for p in INSTANCES.iterdir() if p.is_dir() and p.name != "examples"):
+        assert (folder / "README.md").is_file()
+        made = {argv[argv.index("-o") + 1] for f, argv in commands() if f == folder}
+        stored = {p.name for p in folder.glob("*.jsonl")}
+        assert made == stored, folder
+
+
+@pytest.mark.parametrize("folder, argv", [c for c in commands() if not any(s in " ".join(c[1]) for s in SLOW)],
+                         ids=lambda v: v if isinstance(v, str) else None)
+def test_commands_remake_the_stored_files(folder: Path, argv: list[str], tmp_path: Path) -> None:
+    name = argv[argv.index("-o") + 1]
+    argv = [tmp_path / name if a == name else a for a in argv]
+    assert main([str(a) for a in argv]) == 0
+    remade, stored = kakuro.read(tmp_path / name), kakuro.read(folder / name)
+    assert remade == stored
+    assert [p.meta.get("grade") for p in remade] == [p.meta.get("grade") for p in stored]
+
+
+def test_every_stored_puzzle_has_a_valid_hidden_solution() -> None:
+    for path in sorted(INSTANCES.rglob("*.jsonl")):
+        for puzzle in kakuro.read(path):
+            assert puzzle.check([list(row) for row in puzzle.meta["solution"]]) == [], puzzle.id
+            if puzzle.meta.get("unique"):
+                assert puzzle.meta["grade"] in ("rdv", "gac", "gac+shaving", "search")
