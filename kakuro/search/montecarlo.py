@@ -38,6 +38,7 @@ STATS = ("samples", "assignments", "restarts", "propagations")
 STRATEGY = Option("priority", "playing strategy", choices=tuple(kernel.STRATEGIES))
 SELECTION = Option("priority", "random move selection", choices=tuple(kernel.SELECTIONS))
 PLAYING = {"strategy": STRATEGY, "selection": SELECTION}
+COMMON = {"consistency": CONSISTENCY, **PLAYING}
 
 
 def _start(puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> tuple[kernel.State, Outcome | None]:
@@ -53,13 +54,13 @@ def _finish(st: kernel.State, code: int) -> Outcome:
     return Outcome(Status.UNKNOWN, None, stats, "time limit reached")
 
 
-@register("sampling")
-class IterativeSampling(Solver):
-    """Iterative sampling: random playouts from the root until one solves the puzzle."""
+class MonteCarloSolver(Solver):
+    """What the Monte-Carlo backends share: the compiled kernels (warm-up), incompleteness,
+    the `consistency`, `strategy` and `selection` options, and a root-propagated state handed
+    to `_search` unless root propagation already decided the puzzle."""
 
-    description = "iterative sampling: random playouts with forward checking (Cazenave 2010)"
     complete = False
-    options = {"consistency": CONSISTENCY, **PLAYING}
+    options = COMMON
 
     @classmethod
     def warm_up(cls) -> None:
@@ -69,30 +70,34 @@ class IterativeSampling(Solver):
         st, decided = _start(puzzle, opts, deadline, seed)
         if decided is not None:
             return decided
+        return self._search(st, opts, deadline, seed)
+
+    def _search(self, st: kernel.State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        raise NotImplementedError
+
+
+@register("sampling")
+class IterativeSampling(MonteCarloSolver):
+    """Iterative sampling: random playouts from the root until one solves the puzzle."""
+
+    description = "iterative sampling: random playouts with forward checking (Cazenave 2010)"
+
+    def _search(self, st: kernel.State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         return _finish(st, kernel.run_sampling(st))
 
 
 @register("nmcs")
-class NestedMonteCarlo(Solver):
+class NestedMonteCarlo(MonteCarloSolver):
     """Nested Monte-Carlo search (level 1 = meta Monte-Carlo), restarted until solved."""
 
     description = "nested Monte-Carlo search with best-sequence memory (Cazenave 2010)"
-    complete = False
     options = {
         "level": Option(2, "nesting level (1 = meta Monte-Carlo)", minimum=1, maximum=5),
         "workers": Option(1, "root parallelism: independent searches in forked processes, first solution wins", minimum=1, maximum=64),
-        "consistency": CONSISTENCY,
-        **PLAYING,
+        **COMMON,
     }
 
-    @classmethod
-    def warm_up(cls) -> None:
-        kernel.warm_up()
-
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        st, decided = _start(puzzle, opts, deadline, seed)
-        if decided is not None:
-            return decided
+    def _search(self, st: kernel.State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         if opts["workers"] == 1:
             return _finish(st, kernel.run_nested(st, opts["level"]))
         return _root_parallel(st, opts["level"], opts["workers"], seed, deadline)
@@ -154,47 +159,29 @@ def _root_parallel(st: kernel.State, level: int, workers: int, seed: int, deadli
 
 
 @register("flat")
-class FlatMonteCarlo(Solver):
+class FlatMonteCarlo(MonteCarloSolver):
     """Flat Monte-Carlo: each move of the position scored by `playouts` random games."""
 
     description = "flat Monte-Carlo: best move by the best of N playouts (Chan, Renous, Thai 2022)"
-    complete = False
     options = {
         "playouts": Option(10, "random games per candidate move", minimum=1, maximum=1_000_000),
-        "consistency": CONSISTENCY,
-        **PLAYING,
+        **COMMON,
     }
 
-    @classmethod
-    def warm_up(cls) -> None:
-        kernel.warm_up()
-
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        st, decided = _start(puzzle, opts, deadline, seed)
-        if decided is not None:
-            return decided
+    def _search(self, st: kernel.State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         return _finish(st, kernel.run_flat(st, opts["playouts"]))
 
 
 @register("uct")
-class Uct(Solver):
+class Uct(MonteCarloSolver):
     """UCT with a Zobrist-hashed transposition table and a playout budget per move."""
 
     description = "UCT with a transposition table, N playouts per move (Chan, Renous, Thai 2022)"
-    complete = False
     options = {
         "playouts": Option(100, "UCT iterations (playouts) before each move", minimum=1, maximum=10_000_000),
         "c": Option(0.2, "UCB1 exploration constant", minimum=0.0, maximum=100.0),
-        "consistency": CONSISTENCY,
-        **PLAYING,
+        **COMMON,
     }
 
-    @classmethod
-    def warm_up(cls) -> None:
-        kernel.warm_up()
-
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        st, decided = _start(puzzle, opts, deadline, seed)
-        if decided is not None:
-            return decided
+    def _search(self, st: kernel.State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         return _finish(st, kernel.run_uct(st, opts["playouts"], opts["c"]))
