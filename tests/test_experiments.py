@@ -89,3 +89,24 @@ def test_invalid_answer_makes_exit_code_1(scripts, capsys, monkeypatch, tmp_path
     assert "| 0% | 0 | 0 | 0 | 0 |" in capsys.readouterr().out
     assert tables.main(["--tables", "5", "--values", "9", "--problems", "1", "--time-limit", "0.05"]) == 1
     assert "invalid answers or backend errors: 2" in capsys.readouterr().out
+
+
+def test_rdv_comparison_tiny_run(capsys, tmp_path):
+    sys.path.insert(0, str(EXPERIMENTS))
+    try:
+        rdv = importlib.import_module("rdv_comparison")
+    finally:
+        sys.path.remove(str(EXPERIMENTS))
+    log = tmp_path / "r.jsonl"
+    argv = ["--sizes", "2,3", "--densities", "0.3", "--count", "1", "--time-limit", "0.2", "--short-limit", "0.05",
+            "--json", str(log)]
+    code = rdv.main(argv)
+    out = capsys.readouterr().out
+    assert code == 0
+    assert ("| n | `plain` | `run-ordering` | `value-ordering` | `decisive` | `projected-pruning` | "
+            "`rdv:search=false` | `rdv` | `gac` | grades | black |") in out
+    assert "| 2x2 |" in out and "| 3x3 |" in out
+    assert "invalid answers or backend errors: 0" in out
+    assert len(log.read_text().splitlines()) == 2 * 8
+    with pytest.raises(SystemExit):
+        rdv.main(argv)
