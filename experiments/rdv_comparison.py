@@ -36,7 +36,6 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
 
 HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
