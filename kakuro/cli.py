@@ -20,7 +20,7 @@ import kakuro
 from kakuro.errors import KakuroError
 from kakuro.formats import FORMATS, dumps, text
 from kakuro.formats.solution import read_solution
-from kakuro.puzzle import GridCell, Puzzle, Solution
+from kakuro.puzzle import GridCell, Puzzle
 from kakuro.solver import Result, Status
 
 EXIT_OK = 0
@@ -297,7 +297,7 @@ def _run_render(args: argparse.Namespace) -> int:
         problems = puzzle.check(grid)
         if problems:
             raise KakuroError(f"{args.solution} does not solve the puzzle: {problems[0]}")
-        solution = Solution(puzzle, tuple(int(grid[r][c]) for r, c in puzzle.cells))
+        solution = puzzle.solution([grid[r][c] for r, c in puzzle.cells])
     elif args.solution == "":
         result = kakuro.solve(puzzle, args.backend, time_limit=args.time_limit)
         if not result.solved:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from kakuro.errors import KakuroError
+from kakuro.generate.checks import check_count_and_seed, is_integer, is_number
 from kakuro.puzzle import BLACK, MAX_VALUE, Puzzle
 
 MAX_GRID_NODES = 200_000
@@ -98,16 +99,10 @@ def _try_fill(size: int, values: int, rng: random.Random) -> list[list[int]] | N
 
 
 def _check_parameters(size: int, values: int, holes: float, count: int, seed: int) -> None:
-    def integer(x: object) -> bool:
-        return isinstance(x, int) and not isinstance(x, bool)
-
-    if not integer(size) or size < 1:
+    if not is_integer(size) or size < 1:
         raise KakuroError(f"size must be a positive integer, not {size!r}")
-    if not integer(values) or not size <= values <= MAX_VALUE:
+    if not is_integer(values) or not size <= values <= MAX_VALUE:
         raise KakuroError(f"values must be an integer from the size ({size}) to {MAX_VALUE}, not {values!r}")
-    if isinstance(holes, bool) or not isinstance(holes, (int, float)) or not 0 <= holes <= 100:
+    if not is_number(holes) or not 0 <= holes <= 100:
         raise KakuroError(f"holes must be a percentage from 0 to 100, not {holes!r}")
-    if not integer(count) or count < 1:
-        raise KakuroError(f"count must be a positive integer, not {count!r}")
-    if not integer(seed) or seed < 0:
-        raise KakuroError(f"seed must be a non-negative integer, not {seed!r}")
+    check_count_and_seed(count, seed)

@@ -24,14 +24,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from kakuro.errors import KakuroError
+from kakuro.generate.checks import check_count_and_seed, is_integer, is_number
 from kakuro.generate.grade import grade
 from kakuro.generate.repair import UniqueRepair, tight_filling
-from kakuro.puzzle import BLACK, GridCell, Puzzle
+from kakuro.puzzle import BLACK, DEFAULT_VALUES, GridCell, Puzzle
 
 Cell = tuple[int, int]
 """An interior position (row, column), 0-based; grid position (row + 1, column + 1)."""
 
-VALUES = (1, 9)
 MIN_SIDE = 3
 MAX_SIDE = 60
 LAYOUT_TRIES = 200
@@ -77,9 +77,6 @@ def classic(
         meta: dict[str, Any] = dict(generator="classic", rows=rows, cols=cols, density=density, longest=longest,
                                     seed=seed, index=k, unique=unique)
         black, filling = _make(rows - 1, cols - 1, density, longest, rng, unique, deadline, name, meta)
-        puzzle = puzzle_of(black, filling, meta, name)
-        if unique:
-            meta["grade"] = grade(puzzle)
         meta["seconds"] = round(time.monotonic() - start, 3)
         puzzles.append(puzzle_of(black, filling, meta, name))
     return puzzles
@@ -87,7 +84,8 @@ def classic(
 
 def _make(height: int, width: int, density: float, longest: int, rng: random.Random, unique: bool,
           deadline: float | None, name: str, meta: dict[str, Any]) -> tuple[list[list[bool]], dict[Cell, int]]:
-    """A layout and filling (unique when asked); `meta` gains attempts, rounds, unique_by."""
+    """A layout and filling (unique when asked); `meta` gains attempts, and for a unique puzzle
+    rounds, unique_by and grade."""
     attempts = 0
     while True:
         attempts += 1
@@ -105,7 +103,7 @@ def _make(height: int, width: int, density: float, longest: int, rng: random.Ran
         repair = UniqueRepair(runs, filling, lambda f: puzzle_of(black, f, {}, name), rng)
         certified = repair.run(max(MIN_ROUNDS, round(ROUNDS_PER_CELL * len(filling))), deadline)
         if certified is not None:
-            meta.update(attempts=attempts, rounds=repair.rounds, unique_by=certified)
+            meta.update(attempts=attempts, rounds=repair.rounds, unique_by=certified, grade=grade(repair.puzzle))
             return black, repair.filling
 
 
@@ -266,7 +264,7 @@ def random_filling(black: list[list[bool]], rng: random.Random) -> dict[Cell, in
     cells = sorted(member)
     used = [0] * len(runs)
     filling: dict[Cell, int] = {}
-    digits = list(range(VALUES[0], VALUES[1] + 1))
+    digits = list(range(DEFAULT_VALUES[0], DEFAULT_VALUES[1] + 1))
     orders = [rng.sample(digits, len(digits))]
     position = nodes = 0
     while 0 <= position < len(cells):
@@ -315,25 +313,18 @@ def puzzle_of(black: list[list[bool]], filling: dict[Cell, int], meta: dict, nam
         grid[r][c] = clue
     full_meta = dict(meta, black_share=round(black_share(black), 3),
                      solution=tuple(tuple(row) for row in solution))
-    return Puzzle.from_grid(grid, values=VALUES, id=name, meta=full_meta)
+    return Puzzle.from_grid(grid, values=DEFAULT_VALUES, id=name, meta=full_meta)
 
 
 def _check_parameters(rows: int, cols: int, density: float, count: int, seed: int, longest: int,
                       time_limit: float | None) -> None:
-    def integer(x: object) -> bool:
-        return isinstance(x, int) and not isinstance(x, bool)
-
     for name, side in (("rows", rows), ("cols", cols)):
-        if not integer(side) or not MIN_SIDE <= side <= MAX_SIDE:
+        if not is_integer(side) or not MIN_SIDE <= side <= MAX_SIDE:
             raise KakuroError(f"{name} must be an integer from {MIN_SIDE} to {MAX_SIDE}, not {side!r}")
-    if isinstance(density, bool) or not isinstance(density, (int, float)) or not 0.1 <= density <= 0.6:
+    if not is_number(density) or not 0.1 <= density <= 0.6:
         raise KakuroError(f"density must be a black share from 0.1 to 0.6, not {density!r}")
-    if not integer(count) or count < 1:
-        raise KakuroError(f"count must be a positive integer, not {count!r}")
-    if not integer(longest) or not MIN_LONGEST <= longest <= 9:
+    if not is_integer(longest) or not MIN_LONGEST <= longest <= 9:
         raise KakuroError(f"longest must be a run length from {MIN_LONGEST} to 9, not {longest!r}")
-    if not integer(seed) or seed < 0:
-        raise KakuroError(f"seed must be a non-negative integer, not {seed!r}")
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or not time_limit > 0 or math.isinf(time_limit)):
+    check_count_and_seed(count, seed)
+    if time_limit is not None and (not is_number(time_limit) or not time_limit > 0 or math.isinf(time_limit)):
         raise KakuroError(f"time_limit must be a positive number of seconds, not {time_limit!r}")

@@ -27,13 +27,12 @@ from dataclasses import dataclass
 
 from kakuro.combos import combinations
 from kakuro.models import gac
-from kakuro.puzzle import Puzzle
+from kakuro.puzzle import DEFAULT_VALUES, Puzzle
 from kakuro.solver import get_solver
 
 Cell = tuple[int, int]
 Filling = dict[Cell, int]
 
-VALUES = (1, 9)
 WEIGHTS = {"extreme": 10, "unique": 14, "two": 4}
 """Objective weight of a run sum with one digit set (`extreme`: the smallest or largest sum,
 whose set is consecutive digits; `unique`: the others) or with two digit sets (`two`)."""
@@ -75,6 +74,8 @@ class UniqueRepair:
                 self.member.setdefault(cell, []).append(run)
         self.nogoods: list[Nogood] = []
         self.rounds = 0
+        self.puzzle: Puzzle | None = None
+        """The puzzle of the filling as last examined (the unique one after a certified run)."""
 
     def run(self, max_rounds: int, deadline: float | None = None) -> str | None:
         """Repair until the puzzle is unique: returns how it was certified ("propagation" or
@@ -82,7 +83,7 @@ class UniqueRepair:
         refill found no filling. Without a deadline the outcome depends only on the inputs."""
         while self.rounds < max_rounds and (deadline is None or time.monotonic() < deadline):
             self.rounds += 1
-            puzzle = self.puzzle_of(self.filling)
+            self.puzzle = puzzle = self.puzzle_of(self.filling)
             reduction = gac.reduce(puzzle, "fixpoint")
             if reduction.solved:
                 return "propagation"
@@ -122,7 +123,7 @@ class UniqueRepair:
         """The cells where an alternative solution differs from the filling, the filling's digits
         fixed beyond `hops` runs of `cell` ({} when there is none)."""
         free = self._neighbourhood([cell], hops)
-        grid = [list(row) for row in puzzle.to_grid()]
+        grid = puzzle.to_grid()
         for position in puzzle.cells:
             if _interior(position) not in free:
                 grid[position[0]][position[1]] = self.filling[_interior(position)]
@@ -189,7 +190,7 @@ def _refill_model(runs: list[list[Cell]], filling: Filling, region: set[Cell], n
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
-    digit = {c: model.NewIntVar(VALUES[0], VALUES[1], "") for c in region}
+    digit = {c: model.NewIntVar(DEFAULT_VALUES[0], DEFAULT_VALUES[1], "") for c in region}
 
     def value(c: Cell):
         return digit[c] if c in digit else filling[c]
@@ -200,7 +201,7 @@ def _refill_model(runs: list[list[Cell]], filling: Filling, region: set[Cell], n
         fixed = {filling[c] for c in run if c not in digit}
         model.AddAllDifferent(free)
         if fixed:
-            allowed = cp_model.Domain.FromValues([d for d in range(VALUES[0], VALUES[1] + 1) if d not in fixed])
+            allowed = cp_model.Domain.FromValues([d for d in range(DEFAULT_VALUES[0], DEFAULT_VALUES[1] + 1) if d not in fixed])
             for var in free:
                 model.AddLinearExpressionInDomain(var, allowed)
         total = sum(value(c) for c in run)
@@ -209,7 +210,7 @@ def _refill_model(runs: list[list[Cell]], filling: Filling, region: set[Cell], n
             model.Add(total == target).OnlyEnforceIf(b)
             score.append((weight + rng.randrange(WEIGHT_NOISE), b))
     for nogood in nogoods:
-        escapes = _escapes(model, cp_model, nogood, digit, filling, member or {})
+        escapes = _escapes(model, nogood, digit, filling, member or {})
         if escapes is None:
             continue  # already met by fixed digits
         if not escapes:
@@ -236,9 +237,11 @@ def _refill_model(runs: list[list[Cell]], filling: Filling, region: set[Cell], n
     return solve
 
 
-def _escapes(model, cp_model, nogood: Nogood, digit, filling: Filling, member) -> list | None:
+def _escapes(model, nogood: Nogood, digit, filling: Filling, member) -> list | None:
     """The literals of which one must hold for `nogood` to be met; None when the fixed digits
     already meet it."""
+    from ortools.sat.python import cp_model
+
     escapes = []
     runs = {tuple(run) for cell in nogood.part for run in member[cell]}
     for run in runs:
@@ -267,11 +270,11 @@ def _escapes(model, cp_model, nogood: Nogood, digit, filling: Filling, member) -
 
 def _sum_weights(length: int) -> dict[int, int]:
     """Objective weight of each rewarded sum of a `length`-cell run (see WEIGHTS)."""
-    lo = sum(range(VALUES[0], VALUES[0] + length))
-    hi = sum(range(VALUES[1] - length + 1, VALUES[1] + 1))
+    lo = sum(range(DEFAULT_VALUES[0], DEFAULT_VALUES[0] + length))
+    hi = sum(range(DEFAULT_VALUES[1] - length + 1, DEFAULT_VALUES[1] + 1))
     weights = {}
     for total in range(lo, hi + 1):
-        sets = len(combinations(length, total, VALUES))
+        sets = len(combinations(length, total, DEFAULT_VALUES))
         if sets == 1:
             weights[total] = WEIGHTS["extreme"] if total in (lo, hi) else WEIGHTS["unique"]
         elif sets == 2:

@@ -1,0 +1,23 @@
+"""Parameter checks the generators share (KakuroError names the parameter and the value)."""
+
+from __future__ import annotations
+
+from kakuro.errors import KakuroError
+
+
+def is_integer(x: object) -> bool:
+    """An int that is not a bool."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def is_number(x: object) -> bool:
+    """An int or float that is not a bool."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def check_count_and_seed(count: object, seed: object) -> None:
+    """`count` puzzles (a positive integer) from `seed` (a non-negative integer)."""
+    if not is_integer(count) or count < 1:  # type: ignore[operator]
+        raise KakuroError(f"count must be a positive integer, not {count!r}")
+    if not is_integer(seed) or seed < 0:  # type: ignore[operator]
+        raise KakuroError(f"seed must be a non-negative integer, not {seed!r}")
