@@ -170,6 +170,30 @@ def _table_array(length: int, total: int, values: tuple[int, int]) -> np.ndarray
     return table
 
 
+@lru_cache(maxsize=None)
+def combination_library(longest: int, values: tuple[int, int] = (1, 9)) -> tuple[np.ndarray, np.ndarray]:
+    """Every table of runs up to `longest` cells over `values`, for kernels that change clues.
+
+    Returns `(bounds, masks)` (read-only, cached): the combinations of a `length`-cell run with
+    clue `total` are `masks[bounds[length, total, 0]:bounds[length, total, 1]]` for `length` in
+    0..`longest` and `total` in 0..the sum of the `longest` largest values (empty where none).
+    """
+    lo, hi = values
+    top = sum(range(max(lo, hi - longest + 1), hi + 1))
+    bounds = np.zeros((longest + 1, top + 1, 2), dtype=np.int64)
+    tables = []
+    start = 0
+    for length in range(longest + 1):
+        for total in range(top + 1):
+            table = _table_array(length, total, values) if length else np.zeros(0, dtype=np.int64)
+            bounds[length, total] = start, start + len(table)
+            tables.append(table)
+            start += len(table)
+    masks = np.concatenate(tables)
+    bounds.flags.writeable = masks.flags.writeable = False
+    return bounds, masks
+
+
 MAX_TABLE_ROWS = 2_000_000
 """Refuse to tabulate a run with more permutations than this (a table model would not fit)."""
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from pathlib import Path
 
 import pytest
@@ -66,6 +68,20 @@ def test_files_are_detected_by_extension(format: str, tmp_path: Path, cazenave: 
     assert kakuro.read(path) == original
     with pytest.raises(KakuroError, match="already exists"):
         kakuro.write(original, path)
+
+
+def test_written_files_get_the_usual_permissions(tmp_path: Path, cazenave: Puzzle) -> None:
+    """A new file gets what the umask allows (not mkstemp's owner-only mode); a replaced file
+    keeps its own mode."""
+    umask = os.umask(0o022)
+    try:
+        path = kakuro.write(cazenave, tmp_path / "new.txt")
+        assert stat.S_IMODE(path.stat().st_mode) == 0o644
+        path.chmod(0o600)
+        kakuro.write(cazenave, path, overwrite=True)
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    finally:
+        os.umask(umask)
 
 
 def test_simonis_syntax(cazenave: Puzzle) -> None:

@@ -1,5 +1,5 @@
-"""instances/ is reproducible: each folder's commands.sh remakes its files (the quick ones are
-rerun here; the large classic grids only in the benchmark) and every puzzle is well formed."""
+"""instances/ is reproducible: each folder's commands.sh remakes its files (every command is
+rerun here) and every puzzle is well formed."""
 
 from __future__ import annotations
 
@@ -12,10 +12,6 @@ import kakuro
 from kakuro.cli import main
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
-SLOW = ("--rows 15", "--rows 20", "--rows 30")
-"""Commands left to benchmarks/generate_classic.py: seconds to minutes each."""
-
-
 def commands() -> list[tuple[Path, list[str]]]:
     found = []
     for script in sorted(INSTANCES.glob("*/commands.sh")):
@@ -33,7 +29,7 @@ def test_every_folder_has_a_readme_and_its_commands_make_every_file() -> None:
         assert made == stored, folder
 
 
-@pytest.mark.parametrize("folder, argv", [c for c in commands() if not any(s in " ".join(c[1]) for s in SLOW)],
+@pytest.mark.parametrize("folder, argv", commands(),
                          ids=lambda v: v if isinstance(v, str) else None)
 def test_commands_remake_the_stored_files(folder: Path, argv: list[str], tmp_path: Path) -> None:
     name = argv[argv.index("-o") + 1]

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -60,6 +61,7 @@ def write(
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(payload)
+        os.chmod(temporary, _mode_for(target))
         if overwrite:
             os.replace(temporary, target)
         else:
@@ -68,6 +70,16 @@ def write(
         if os.path.exists(temporary):
             os.unlink(temporary)
     return target
+
+
+def _mode_for(target: Path) -> int:
+    """The permissions a written file gets: the replaced file's, else what the umask allows
+    (mkstemp alone would leave it readable by its owner only)."""
+    if target.exists():
+        return stat.S_IMODE(target.stat().st_mode)
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def dumps(puzzles: Puzzle | Iterable[Puzzle], format: str = "text") -> str:

@@ -6,13 +6,13 @@
    `density`;
 2. filling: digits 1..9 all different along every run (randomized depth-first search); the
    clues are the runs' sums;
-3. with `unique`: the filling is tightened and repaired until the puzzle has exactly one
-   solution (`kakuro.generate.repair`); an attempt that does not converge within
-   its round budget starts afresh with a new layout.
+3. with `unique`: local search changes the filling until propagation proves the puzzle has
+   exactly one solution (`kakuro.generate.unique`); an attempt that does not converge within
+   its move budget starts afresh with a new layout.
 
-Every puzzle's `meta` records the parameters, the black share, the attempts and repair
-rounds, how uniqueness was certified (`unique_by`: "propagation" or "count") and the difficulty
-`grade` (`kakuro.generate.grade`) when unique, and the hidden `solution` (JSON-lines layout).
+Every puzzle's `meta` records the parameters, the black share, the attempts, and when unique
+the search's moves and kicks and the difficulty `grade` (`kakuro.generate.grade`), and the
+hidden `solution` (JSON-lines layout).
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ from typing import Any
 from kakuro.errors import KakuroError
 from kakuro.generate.checks import check_count_and_seed, is_integer, is_number
 from kakuro.generate.grade import grade
-from kakuro.generate.repair import UniqueRepair, tight_filling
+from kakuro.generate.unique import unique_filling
 from kakuro.puzzle import BLACK, DEFAULT_VALUES, GridCell, Puzzle
+from kakuro.solver import Deadline
 
 Cell = tuple[int, int]
 """An interior position (row, column), 0-based; grid position (row + 1, column + 1)."""
@@ -39,13 +40,11 @@ FILL_NODES = 200_000
 DENSITY_TOLERANCE = 0.05
 MIN_LONGEST = 4
 """Shorter longest runs cut layouts into fragments (every cut strands neighbouring cells)."""
-ROUNDS_PER_CELL = 0.15
-MIN_ROUNDS = 20
-"""Repair rounds one attempt may take (the larger of MIN_ROUNDS and ROUNDS_PER_CELL per white
-cell) before a new layout is drawn: attempts either converge quickly or stall, so restarting
+MOVES_PER_CELL = 40
+MIN_MOVES = 2000
+"""Local search moves one attempt may take (the larger of MIN_MOVES and MOVES_PER_CELL per
+white cell) before a new layout is drawn: attempts either converge or stall, so restarting
 beats persisting."""
-TIGHTEN_SECONDS_PER_CELL = 0.0008
-"""CP-SAT deterministic time to tighten the starting filling, per white cell (about seconds)."""
 
 
 def classic(
@@ -62,8 +61,7 @@ def classic(
     with about `density` (0.1..0.6) of the interior black and runs of 2..`longest` (4..9)
     cells, from `seed`.
 
-    With `unique` every puzzle has exactly one solution (certified by propagation or a complete
-    count); `time_limit` (seconds per puzzle, None = none) bounds the search for one, and
+    With `unique` every puzzle has exactly one solution (certified by propagation); `time_limit` (seconds per puzzle, None = none) bounds the search for one, and
     KakuroError is raised when it runs out. The k-th puzzle depends only on the parameters and
     k. Raises KakuroError on parameters that cannot make a puzzle.
     """
@@ -71,21 +69,23 @@ def classic(
     puzzles = []
     for k in range(count):
         rng = random.Random(f"classic {rows} {cols} {density} {longest} {seed} {k}")
-        start = time.monotonic()
-        deadline = None if time_limit is None else start + time_limit
+        start = time.perf_counter()
+        deadline = Deadline.after(time_limit)
         name = f"classic-{rows}x{cols}-d{density:g}-s{seed}-{k}"
         meta: dict[str, Any] = dict(generator="classic", rows=rows, cols=cols, density=density, longest=longest,
                                     seed=seed, index=k, unique=unique)
         black, filling = _make(rows - 1, cols - 1, density, longest, rng, unique, deadline, name, meta)
-        meta["seconds"] = round(time.monotonic() - start, 3)
+        if unique:
+            meta["grade"] = grade(puzzle_of(black, filling, {}, name))
+        meta["seconds"] = round(time.perf_counter() - start, 3)
         puzzles.append(puzzle_of(black, filling, meta, name))
     return puzzles
 
 
 def _make(height: int, width: int, density: float, longest: int, rng: random.Random, unique: bool,
-          deadline: float | None, name: str, meta: dict[str, Any]) -> tuple[list[list[bool]], dict[Cell, int]]:
+          deadline: Deadline, name: str, meta: dict[str, Any]) -> tuple[list[list[bool]], dict[Cell, int]]:
     """A layout and filling (unique when asked); `meta` gains attempts, and for a unique puzzle
-    rounds, unique_by and grade."""
+    the search's moves and kicks."""
     attempts = 0
     while True:
         attempts += 1
@@ -96,15 +96,14 @@ def _make(height: int, width: int, density: float, longest: int, rng: random.Ran
         if not unique:
             meta["attempts"] = attempts
             return black, filling
-        if deadline is not None and time.monotonic() > deadline:
+        if deadline.expired():
             raise KakuroError(f"{name}: no unique puzzle within the time limit ({attempts - 1} attempts)")
-        runs = runs_of(black)
-        filling = tight_filling(runs, filling, rng, TIGHTEN_SECONDS_PER_CELL * len(filling))
-        repair = UniqueRepair(runs, filling, lambda f: puzzle_of(black, f, {}, name), rng)
-        certified = repair.run(max(MIN_ROUNDS, round(ROUNDS_PER_CELL * len(filling))), deadline)
-        if certified is not None:
-            meta.update(attempts=attempts, rounds=repair.rounds, unique_by=certified, grade=grade(repair.puzzle))
-            return black, repair.filling
+        puzzle = puzzle_of(black, filling, {}, name)
+        found = unique_filling(puzzle, [filling[_interior(p)] for p in puzzle.cells], rng.randrange(1 << 62),
+                               max(MIN_MOVES, MOVES_PER_CELL * puzzle.size), deadline)
+        if found is not None:
+            meta.update(attempts=attempts, moves=found.moves, kicks=found.kicks)
+            return black, {_interior(p): v for p, v in zip(puzzle.cells, found.values)}
 
 
 # --------------------------------------------------------------------- layout
@@ -314,6 +313,11 @@ def puzzle_of(black: list[list[bool]], filling: dict[Cell, int], meta: dict, nam
     full_meta = dict(meta, black_share=round(black_share(black), 3),
                      solution=tuple(tuple(row) for row in solution))
     return Puzzle.from_grid(grid, values=DEFAULT_VALUES, id=name, meta=full_meta)
+
+
+def _interior(position: tuple[int, int]) -> Cell:
+    """The interior cell of a grid position (the clue row and column removed)."""
+    return position[0] - 1, position[1] - 1
 
 
 def _check_parameters(rows: int, cols: int, density: float, count: int, seed: int, longest: int,

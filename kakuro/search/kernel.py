@@ -593,6 +593,40 @@ def root_propagate(st: State) -> bool:
     return ok
 
 
+@compiled
+def retarget(st: State, values: np.ndarray, bounds: np.ndarray, masks: np.ndarray, full: int) -> None:
+    """Reset a `gac` state without givens to its unpropagated root for the clues of a filling:
+    run r's target becomes the sum of `values` (one per cell) over its cells and its
+    combinations the library's (`kakuro.combos.combination_library`: `bounds`, `masks`); every
+    domain becomes `full`, nothing is assigned, the trail and the queue are empty. `st.combos`
+    must have room for each run's largest table (`kakuro.generate.unique` sizes it)."""
+    m = st.runs.shape[0]
+    at = m + 1
+    for r in range(m):
+        first, last = st.members[r], st.members[r + 1]
+        total = 0
+        for idx in range(first, last):
+            total += values[st.members[idx]]
+        st.runs[r, TARGET] = total
+        st.runs[r, SUM] = 0
+        st.runs[r, FREE] = last - first
+        st.runs[r, QUEUED] = 0
+        st.combos[r] = at
+        for q in range(bounds[last - first, total, 0], bounds[last - first, total, 1]):
+            st.combos[at] = masks[q]
+            at += 1
+    st.combos[m] = at
+    width = popcount(full)
+    for c in range(st.dom.shape[0]):
+        st.dom[c] = full
+        st.val[c] = -1
+        st.size[c] = width
+    st.info[TRAIL] = 0
+    st.info[NFREE] = st.dom.shape[0]
+    st.info[QHEAD] = 0
+    st.info[QLEN] = 0
+
+
 # --------------------------------------------------------------------- choices and playouts
 @compiled
 def select_variable(st: State) -> int:
