@@ -5,14 +5,14 @@ The paper times RDV (Java) against stack-based backtracking, run-based ordering,
 decisive value ordering and projected run pruning on classic grids of 2x2, 4x4, 5x5, ..., 10x10
 white area with 0-40 % black cells, and finds RDV faster than all of them; its bars are not
 given as numbers. Here every size gets `--count` unique classic puzzles per density from
-`kakuro.generate.classic(n + 1, n + 1, density, count, seed)` (the clue row and column come on
-top of the n x n area; generation is not timed but is most of the wall time, ~1-15 s per
-10x10 puzzle; densities below 0.3 make small unique grids slow to find), solved by the five
-`backtrack` variants, RDV alone (`rdv:search=false`, the paper's algorithm), RDV + search
-(`rdv`) and `gac`.
+`kakuro.generate.classic(n + 1, n + 1, density, count, seed, longest=9)` (the clue row and
+column come on top of the n x n area; runs of up to 9 cells, as in the paper's grids;
+generation is not timed; below density 0.2 unique grids get rare, since nearly every run is
+long and a 9-cell run always sums to 45), solved by the five `backtrack` variants, RDV alone
+(`rdv:search=false`, the paper's algorithm), RDV + search (`rdv`) and `gac`.
 
-    python experiments/rdv_comparison.py --quick                 # sizes 2,4,6,8,10, density 0.3, 3 per size (~1 min)
-    python experiments/rdv_comparison.py                         # sizes 2,4..10, densities 0.3,0.4, 8 each (~7 min)
+    python experiments/rdv_comparison.py --quick                 # sizes 2,4,6,8,10, density 0.3, 3 per size (~10 s)
+    python experiments/rdv_comparison.py                         # sizes 2,4..10, densities 0.2,0.3,0.4, 8 each (~4 min)
     python experiments/rdv_comparison.py --sizes 5,6 --densities 0.4 --count 20 --json out.jsonl
 
 Limits per job: `--short-limit` for the backtracking variants (0.5 s; quick 0.2 s) and
@@ -58,14 +58,17 @@ def label(spec: str) -> str:
     return spec.split("=", 1)[1] if spec.startswith("backtrack:") else spec
 
 
-def generate(sizes: Sequence[int], densities: Sequence[float], count: int, seed: int) -> dict[int, list[kakuro.Puzzle]]:
-    """`count` unique classic puzzles per size and density, n x n white area (n + 1 positions)."""
+def generate(sizes: Sequence[int], densities: Sequence[float], count: int, seed: int,
+             longest: int) -> dict[int, list[kakuro.Puzzle]]:
+    """`count` unique classic puzzles per size and density, n x n white area (n + 1 positions),
+    runs of up to `longest` cells."""
     puzzles: dict[int, list[kakuro.Puzzle]] = {}
     for n in sizes:
         started = time.perf_counter()
         puzzles[n] = []
         for k, density in enumerate(densities):
-            puzzles[n] += classic(n + 1, n + 1, density=density, count=count, seed=seed + 100 * n + k)
+            puzzles[n] += classic(n + 1, n + 1, density=density, count=count, seed=seed + 100 * n + k,
+                                  longest=longest)
         print(f"  generated {len(puzzles[n])} puzzles {n}x{n}: {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
     return puzzles
 
@@ -74,7 +77,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="sizes 2,4,6,8,10, density 0.3, 3 per size, short limits")
     parser.add_argument("--sizes", default=None, help="white-area sizes n (default the paper's 2,4,5,...,10)")
-    parser.add_argument("--densities", default=None, help="black-cell densities (default 0.3,0.4; quick 0.3)")
+    parser.add_argument("--densities", default=None, help="black-cell densities (default 0.2,0.3,0.4; quick 0.3)")
+    parser.add_argument("--longest", type=int, default=9, help="longest run in cells, 4..9 (default 9)")
     parser.add_argument("--count", type=int, default=None, help="puzzles per size and density (default 8, quick 3)")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per job, rdv and gac (default 5, quick 1)")
     parser.add_argument("--short-limit", type=float, default=None, help="seconds per job, backtracking (default 0.5, quick 0.2)")
@@ -84,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([2, 4, 6, 8, 10] if args.quick else list(PAPER_SIZES))
-        densities = [float(d) for d in args.densities.split(",")] if args.densities else ([0.3] if args.quick else [0.3, 0.4])
+        densities = [float(d) for d in args.densities.split(",")] if args.densities else ([0.3] if args.quick else [0.2, 0.3, 0.4])
     except ValueError:
         parser.error("--sizes takes integers, --densities numbers, separated by commas")
     count = args.count or (3 if args.quick else 8)
@@ -101,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         kakuro.get_solver(spec).warm_up()
     print(f"warm-up (compile or load the kernels): {time.perf_counter() - started:.2f} s", file=sys.stderr)
     started = time.perf_counter()
-    puzzles = generate(sizes, densities, count, args.seed)
+    puzzles = generate(sizes, densities, count, args.seed, args.longest)
     gen_seconds = time.perf_counter() - started
 
     solvers = {spec: kakuro.get_solver(spec) for spec in specs}
@@ -147,7 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     all_row = ["all", *(f"{t[0]}/{t[1]} {1000 * t[2] / t[1]:,.1f}" for t in totals.values()), "", ""]
     lines = [
         f"Classic unique puzzles (`kakuro.generate.classic`), n x n white area, densities "
-        f"{', '.join(f'{d:g}' for d in densities)}, {count} per size and density, seed {args.seed}; "
+        f"{', '.join(f'{d:g}' for d in densities)}, runs of up to {args.longest} cells, {count} per size and "
+        f"density, seed {args.seed}; "
         f"solved / mean ms per puzzle (a time-out counts its limit: {short_limit:g} s backtracking, {limit:g} s others):",
         "",
         "| " + " | ".join(header) + " |",
