@@ -36,6 +36,10 @@ Monte-Carlo searches (`iterative_sampling`, `nested`, `flat`, `uct`) share `play
 tree node); `configure` sets both slots (0, 0 = Cazenave's playout). `uct` keeps its statistics
 in an open-addressing table of numpy arrays keyed by Zobrist hashes (`_tt_slot`).
 
+`retarget` gives a `gac` state the clues of another filling of the same layout and resets it
+to its root, so the classic generator's search (`kakuro.generate.unique`) builds one state per
+layout instead of one per filling.
+
 Time limits: `assign` reads CLOCK_MONOTONIC (the clock of `time.perf_counter` on Linux) every
 `CLOCK_EVERY` assignments and `revise_run` every `CLOCK_EVERY_COMBOS` combinations; past the
 deadline it raises the stop flag and fails, and every search loop returns `STOPPED` at once.
