@@ -2,6 +2,7 @@
 
     python benchmarks/generate_classic.py                  # 15x15 x 20 and 30x30 x 20 (~2 min)
     python benchmarks/generate_classic.py --sizes 10,15 --count 5 --longest 9 --density 0.2
+    python benchmarks/generate_classic.py --grade gac+shaving  # puzzles that need shaving
 
 For each size, puzzles with seeds 0..count-1 (density 0.3, runs of 2..5 cells by default) are
 generated one at a time, after the compiled search is loaded; the table gives the median and
@@ -31,11 +32,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=20, help="puzzles per size (default 20)")
     parser.add_argument("--density", type=float, default=0.3)
     parser.add_argument("--longest", type=int, default=5, help="longest run (default 5)")
+    parser.add_argument("--grade", default=None, help="the grade asked for (default: none)")
     args = parser.parse_args(argv)
     for name in ("gac", "cpsat"):
         kakuro.get_solver(name).warm_up()
     unique.warm_up()
-    print(f"density {args.density}, runs of 2..{args.longest} cells\n")
+    print(f"density {args.density}, runs of 2..{args.longest} cells, grade {args.grade or 'any'}\n")
     print("| size | puzzles | median s | max s | attempts (median) | moves (median) | black share (median) "
           "| grades | unique by cpsat and gac |")
     print("|---|---:|---:|---:|---:|---:|---:|---|---:|")
@@ -45,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         times, attempts, moves, shares, grades, certified = [], [], [], [], Counter(), 0
         for seed in range(count):
             start = time.perf_counter()
-            puzzle = classic(side, side, density=args.density, longest=args.longest, seed=seed)[0]
+            puzzle = classic(side, side, density=args.density, longest=args.longest, seed=seed, grade=args.grade)[0]
             times.append(time.perf_counter() - start)
             meta = puzzle.meta
             attempts.append(meta["attempts"])

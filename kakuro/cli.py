@@ -105,6 +105,16 @@ def _count(minimum: int) -> Callable[[str], int]:
     return parse
 
 
+def _target_grade(text: str) -> str:
+    """An argparse type: a grade `generate classic` can aim at (the generator is imported only
+    when the option is used)."""
+    from kakuro.generate.classic_grids import TARGET_GRADES
+
+    if text not in TARGET_GRADES:
+        raise argparse.ArgumentTypeError(f"{text!r} must be one of {', '.join(TARGET_GRADES)}")
+    return text
+
+
 def _read(source: str, format: str | None = None) -> list[Puzzle]:
     """The puzzles of a FILE argument: a path, or a puzz.link URL given on the command line."""
     if "?kakuro/" in source and not os.path.exists(source):
@@ -375,16 +385,20 @@ def _add_generate_classic(kinds: Any) -> None:
         "classic",
         help="classic grids with black and clue cells, optionally with a unique solution",
         description="A symmetric layout (every white cell in an across and a down run of 2..LONGEST "
-        "cells), a random filling and its clues. With --unique the filling is repaired until "
-        "the puzzle has exactly one solution; its difficulty grade (rdv, gac, gac+shaving or "
-        "search) is written to the puzzle's metadata.",
+        "cells), a random filling and its clues. With --unique the filling is changed until "
+        "propagation proves the puzzle has exactly one solution; its difficulty grade (rdv, gac "
+        "or gac+shaving: the weakest reasoning that solves it) is written to the puzzle's "
+        "metadata, and --grade asks for one.",
     )
     command.add_argument("--rows", type=_count(3), required=True, metavar="R", help="grid rows, clue row included")
     command.add_argument("--cols", type=_count(3), required=True, metavar="C", help="grid columns, clue column included")
     command.add_argument("--density", type=_float_where(lambda x: 0.1 <= x <= 0.6, "a black share from 0.1 to 0.6"),
                          default=0.3, metavar="D", help="share of black interior cells (default 0.3)")
     command.add_argument("--longest", type=_count(4), default=5, metavar="L", help="longest run, 4..9 (default 5)")
-    command.add_argument("--unique", action="store_true", help="repair until the solution is unique")
+    command.add_argument("--unique", action="store_true", help="search until the solution is unique")
+    command.add_argument("--grade", type=_target_grade, metavar="G",
+                         help="the difficulty grade wanted (implies --unique): rdv (Panov and Koceski's rules solve "
+                         "it), gac (arc consistency does) or gac+shaving (shaving is needed too)")
     command.add_argument("--count", type=_count(1), default=1, metavar="K", help="number of puzzles (default 1)")
     command.add_argument("--seed", type=_count(0), default=0, metavar="S", help="random seed (default 0)")
     command.add_argument("--time-limit", type=_positive_float, metavar="S", help="seconds per unique puzzle (default none)")
@@ -396,7 +410,8 @@ def _run_generate_classic(args: argparse.Namespace) -> int:
     from kakuro.generate import classic
 
     puzzles = classic(args.rows, args.cols, density=args.density, count=args.count, seed=args.seed,
-                      unique=args.unique, longest=args.longest, time_limit=args.time_limit)
+                      unique=args.unique or args.grade is not None, longest=args.longest, time_limit=args.time_limit,
+                      grade=args.grade)
     return _emit(puzzles, args)
 
 

@@ -76,9 +76,22 @@ def test_grades_follow_the_reasoning_that_solves() -> None:
     assert grade(multi) == "search"
 
 
+@pytest.mark.parametrize("size, wanted", [(8, "rdv"), (10, "gac"), (12, "gac+shaving"), (20, "gac+shaving")])
+def test_a_grade_can_be_asked_for(size: int, wanted: str) -> None:
+    puzzles = classic(size, size, seed=4, count=2, grade=wanted)
+    for puzzle in puzzles:
+        assert grade(puzzle) == puzzle.meta["grade"] == puzzle.meta["target_grade"] == wanted
+        assert puzzle.id.endswith(wanted)
+        assert kakuro.count_solutions(puzzle, "cpsat", limit=2).unique
+    if wanted == "gac+shaving":  # found by the search itself, not by drawing until one turns up
+        assert all(p.meta["attempts"] <= 2 for p in puzzles)
+        assert not any(gac.reduce(p, "none").solved for p in puzzles)
+
+
 @pytest.mark.parametrize("kwargs", [dict(rows=2, cols=8), dict(rows=8, cols=61), dict(rows=8, cols=8, density=0.9),
                                     dict(rows=8, cols=8, longest=10), dict(rows=8, cols=8, longest=3), dict(rows=8, cols=8, count=0),
-                                    dict(rows=8, cols=8, seed=-1), dict(rows=8, cols=8, time_limit=0)])
+                                    dict(rows=8, cols=8, seed=-1), dict(rows=8, cols=8, time_limit=0),
+                                    dict(rows=8, cols=8, grade="search"), dict(rows=8, cols=8, grade="gac", unique=False)])
 def test_bad_parameters_are_refused(kwargs: dict) -> None:
     with pytest.raises(KakuroError):
         classic(**kwargs)

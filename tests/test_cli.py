@@ -239,6 +239,17 @@ def test_generate_classic_unique_writes_grade_and_refuses_bad_input(capsys: pyte
     assert code == 0 and kakuro.read(out)[0].meta["generator"] == "classic"
 
 
+def test_generate_classic_with_a_grade(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "generate", "classic", "--rows", "9", "--cols", "9", "--unique", "--grade", "gac+shaving")
+    assert code == 0
+    (puzzle,) = kakuro.read(out)
+    assert puzzle.meta["grade"] == "gac+shaving" and kakuro.count_solutions(puzzle, "gac", limit=2).unique
+    code, _, err = run(capsys, "generate", "classic", "--rows", "9", "--cols", "9", "--unique", "--grade", "search")
+    assert code == 2 and "rdv, gac, gac+shaving" in err
+    code, out, _ = run(capsys, "generate", "classic", "--rows", "9", "--cols", "9", "--grade", "gac")  # implies --unique
+    assert code == 0 and kakuro.read(out)[0].meta["grade"] == "gac"
+
+
 # --------------------------------------------------------------------- render
 def test_render_svg_and_png_with_a_found_or_given_solution(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     puzzle_file = ROOT / "instances" / "examples" / "puzzlink-6x5.txt"

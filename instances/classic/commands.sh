@@ -11,3 +11,4 @@ kakuro generate classic --rows 15 --cols 15 --unique --count 5 --seed 1 -o uniqu
 kakuro generate classic --rows 20 --cols 20 --unique --count 3 --seed 1 -o unique-20x20.jsonl
 kakuro generate classic --rows 30 --cols 30 --unique --count 3 --seed 1 -o unique-30x30.jsonl
 kakuro generate classic --rows 12 --cols 12 --density 0.2 --longest 9 --unique --count 3 --seed 1 -o unique-12x12-long.jsonl
+kakuro generate classic --rows 15 --cols 15 --grade gac+shaving --count 5 --seed 1 -o shaving-15x15.jsonl

@@ -25,7 +25,7 @@ from typing import Any
 
 from kakuro.errors import KakuroError
 from kakuro.generate.checks import check_count_and_seed, is_integer, is_number
-from kakuro.generate.grade import grade
+from kakuro.generate.grade import grade as grade_of
 from kakuro.generate.unique import unique_filling
 from kakuro.puzzle import BLACK, DEFAULT_VALUES, GridCell, Puzzle
 from kakuro.solver import Deadline
@@ -45,6 +45,12 @@ MIN_MOVES = 2000
 """Local search moves one attempt may take (the larger of MIN_MOVES and MOVES_PER_CELL per
 white cell) before a new layout is drawn: attempts either converge or stall, so restarting
 beats persisting."""
+TARGET_GRADES = ("rdv", "gac", "gac+shaving")
+"""Grades `classic` can be asked for ("search" cannot: the search proves uniqueness by
+propagation)."""
+GRADE_ATTEMPTS = 100
+"""Attempts one puzzle of an asked grade may take before KakuroError (some grades are rare at
+some sizes: `rdv` above about 12x12)."""
 
 
 def classic(
@@ -56,36 +62,41 @@ def classic(
     unique: bool = True,
     longest: int = 5,
     time_limit: float | None = None,
+    grade: str | None = None,
 ) -> list[Puzzle]:
     """`count` classic puzzles of `rows` x `cols` grid positions (clue row and column included)
     with about `density` (0.1..0.6) of the interior black and runs of 2..`longest` (4..9)
     cells, from `seed`.
 
-    With `unique` every puzzle has exactly one solution (certified by propagation); `time_limit` (seconds per puzzle, None = none) bounds the search for one, and
-    KakuroError is raised when it runs out. The k-th puzzle depends only on the parameters and
-    k. Raises KakuroError on parameters that cannot make a puzzle.
+    With `unique` every puzzle has exactly one solution (certified by propagation) and, when
+    `grade` is given (one of TARGET_GRADES), that difficulty grade. `time_limit` (seconds per
+    puzzle, None = none) bounds the search for one, and KakuroError is raised when it runs out.
+    The k-th puzzle depends only on the parameters and k. Raises KakuroError on parameters that
+    cannot make a puzzle.
     """
-    _check_parameters(rows, cols, density, count, seed, longest, time_limit)
+    _check_parameters(rows, cols, density, count, seed, longest, time_limit, unique, grade)
     puzzles = []
     for k in range(count):
-        rng = random.Random(f"classic {rows} {cols} {density} {longest} {seed} {k}")
+        key = f"classic {rows} {cols} {density} {longest} {seed} {k}" + (f" {grade}" if grade else "")
+        rng = random.Random(key)
         start = time.perf_counter()
         deadline = Deadline.after(time_limit)
-        name = f"classic-{rows}x{cols}-d{density:g}-s{seed}-{k}"
+        name = f"classic-{rows}x{cols}-d{density:g}-s{seed}-{k}" + (f"-{grade}" if grade else "")
         meta: dict[str, Any] = dict(generator="classic", rows=rows, cols=cols, density=density, longest=longest,
                                     seed=seed, index=k, unique=unique)
-        black, filling = _make(rows - 1, cols - 1, density, longest, rng, unique, deadline, name, meta)
-        if unique:
-            meta["grade"] = grade(puzzle_of(black, filling, {}, name))
+        if grade:
+            meta["target_grade"] = grade
+        black, filling = _make(rows - 1, cols - 1, density, longest, rng, unique, grade, deadline, name, meta)
         meta["seconds"] = round(time.perf_counter() - start, 3)
         puzzles.append(puzzle_of(black, filling, meta, name))
     return puzzles
 
 
 def _make(height: int, width: int, density: float, longest: int, rng: random.Random, unique: bool,
-          deadline: Deadline, name: str, meta: dict[str, Any]) -> tuple[list[list[bool]], dict[Cell, int]]:
-    """A layout and filling (unique when asked); `meta` gains attempts, and for a unique puzzle
-    the search's moves and kicks."""
+          grade: str | None, deadline: Deadline, name: str,
+          meta: dict[str, Any]) -> tuple[list[list[bool]], dict[Cell, int]]:
+    """A layout and filling (unique, of `grade`, when asked); `meta` gains attempts, and for a
+    unique puzzle the search's moves and kicks and the grade."""
     attempts = 0
     while True:
         attempts += 1
@@ -96,14 +107,21 @@ def _make(height: int, width: int, density: float, longest: int, rng: random.Ran
         if not unique:
             meta["attempts"] = attempts
             return black, filling
+        what = f"unique {grade} puzzle" if grade else "unique puzzle"
         if deadline.expired():
-            raise KakuroError(f"{name}: no unique puzzle within the time limit ({attempts - 1} attempts)")
+            raise KakuroError(f"{name}: no {what} within the time limit ({attempts - 1} attempts)")
+        if grade and attempts > GRADE_ATTEMPTS:
+            raise KakuroError(f"{name}: no {what} in {GRADE_ATTEMPTS} attempts; this grade is rare at this size")
         puzzle = puzzle_of(black, filling, {}, name)
         found = unique_filling(puzzle, [filling[_interior(p)] for p in puzzle.cells], rng.randrange(1 << 62),
-                               max(MIN_MOVES, MOVES_PER_CELL * puzzle.size), deadline)
-        if found is not None:
-            meta.update(attempts=attempts, moves=found.moves, kicks=found.kicks)
-            return black, {_interior(p): v for p, v in zip(puzzle.cells, found.values)}
+                               max(MIN_MOVES, MOVES_PER_CELL * puzzle.size), deadline, beyond_gac=grade == "gac+shaving")
+        if found is None:
+            continue
+        filling = {_interior(p): v for p, v in zip(puzzle.cells, found.values)}
+        graded = grade_of(puzzle_of(black, filling, {}, name))
+        if grade is None or graded == grade:
+            meta.update(attempts=attempts, moves=found.moves, kicks=found.kicks, grade=graded)
+            return black, filling
 
 
 # --------------------------------------------------------------------- layout
@@ -321,7 +339,7 @@ def _interior(position: tuple[int, int]) -> Cell:
 
 
 def _check_parameters(rows: int, cols: int, density: float, count: int, seed: int, longest: int,
-                      time_limit: float | None) -> None:
+                      time_limit: float | None, unique: bool, grade: str | None) -> None:
     for name, side in (("rows", rows), ("cols", cols)):
         if not is_integer(side) or not MIN_SIDE <= side <= MAX_SIDE:
             raise KakuroError(f"{name} must be an integer from {MIN_SIDE} to {MAX_SIDE}, not {side!r}")
@@ -332,3 +350,7 @@ def _check_parameters(rows: int, cols: int, density: float, count: int, seed: in
     check_count_and_seed(count, seed)
     if time_limit is not None and (not is_number(time_limit) or not time_limit > 0 or math.isinf(time_limit)):
         raise KakuroError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+    if grade is not None and grade not in TARGET_GRADES:
+        raise KakuroError(f"grade must be one of {', '.join(TARGET_GRADES)}, not {grade!r}")
+    if grade is not None and not unique:
+        raise KakuroError("a grade needs a unique puzzle (unique=True, --unique)")

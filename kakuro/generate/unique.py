@@ -17,6 +17,8 @@ the values left beyond one per cell, to 0 by iterated local search:
   of them the longer no new best is found.
 
 Propagation is sound, so a score of 0 certifies that the filling is the puzzle's only solution.
+With `beyond_gac` a filling that root GAC alone decides scores 1 instead of 0, so the search goes
+on until shaving is needed too (the grade `gac+shaving` of `kakuro.generate.grade`).
 
 Everything runs compiled on the kernel's state (numba) and draws from the state's generator,
 so a seed gives the same filling on any machine; only a deadline can cut a search short.
@@ -71,12 +73,14 @@ class UniqueFilling:
 
 
 def unique_filling(
-    puzzle: Puzzle, values: Sequence[int], seed: int, max_moves: int, deadline: Deadline = Deadline()
+    puzzle: Puzzle, values: Sequence[int], seed: int, max_moves: int, deadline: Deadline = Deadline(),
+    beyond_gac: bool = False,
 ) -> UniqueFilling | None:
     """A filling of `puzzle`'s layout (its clues are ignored) whose puzzle is unique, searched
     from `values` (a filling: one value per cell, all different along every run) for at most
-    `max_moves` moves. None when the moves or the deadline run out. Raises KakuroError when
-    `values` is not a filling or the puzzle has givens."""
+    `max_moves` moves; with `beyond_gac`, one whose puzzle root GAC alone does not decide. None
+    when the moves or the deadline run out. Raises KakuroError when `values` is not a filling or
+    the puzzle has givens."""
     if puzzle.givens:
         raise KakuroError("unique_filling needs a layout without givens")
     fill = np.array(values, dtype=np.int64)
@@ -91,6 +95,7 @@ def unique_filling(
     code, moves, kicks = _search(
         st, fill, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int8), np.zeros(6, dtype=np.int64),
         bounds, masks, range_mask(puzzle.values), max_moves, np.zeros(SHAVE_COUNTERS, dtype=np.int64),
+        beyond_gac,
     )
     if code != UNIQUE:
         return None
@@ -115,10 +120,10 @@ def _layout_state(puzzle: Puzzle) -> State:
 # --------------------------------------------------------------------- compiled search
 @compiled
 def _evaluate(st: State, fill: np.ndarray, bounds: np.ndarray, masks: np.ndarray, full: int,
-              counters: np.ndarray) -> int:
-    """The score of `fill`: the values propagation leaves beyond one per cell (0: unique). The
-    state is left propagated and committed (trail 0), a search root. -1 when stopped by the
-    deadline."""
+              counters: np.ndarray, beyond_gac: bool) -> int:
+    """The score of `fill`: the values propagation leaves beyond one per cell (0: unique), or 1
+    when `beyond_gac` and root GAC alone decides. The state is left propagated and committed
+    (trail 0), a search root. -1 when stopped by the deadline."""
     kernel.retarget(st, fill, bounds, masks, full)
     if not kernel.root_propagate(st) or kernel._out_of_time(st):
         return -1
@@ -130,6 +135,8 @@ def _evaluate(st: State, fill: np.ndarray, bounds: np.ndarray, masks: np.ndarray
     surplus = 0
     for c in range(st.dom.shape[0]):
         surplus += popcount(st.dom[c]) - 1
+    if beyond_gac and left == 0:
+        return 1
     return surplus
 
 
@@ -184,18 +191,21 @@ def _run_mate(st: State, c: int) -> tuple[int, int]:
 
 @compiled
 def _move(st: State, fill: np.ndarray, is_open: np.ndarray, n_open: int, full: int, change: np.ndarray) -> int:
-    """Apply a random move at a random open cell (`n_open` of them are marked in `is_open`):
-    a new value for it, a swap with a cell of one of its runs, or new values for it and one or
-    two cells linked to it by runs. `change` gets (cell, old value) pairs. Returns the cells
-    changed (0: the move drawn was not allowed)."""
-    pick = random_below(st, n_open)
-    c = 0
-    while True:
-        if is_open[c]:
-            if pick == 0:
-                break
-            pick -= 1
-        c += 1
+    """Apply a random move at a random open cell (`n_open` of them are marked in `is_open`; any
+    cell when none is open): a new value for it, a swap with a cell of one of its runs, or new
+    values for it and one or two cells linked to it by runs. `change` gets (cell, old value)
+    pairs. Returns the cells changed (0: the move drawn was not allowed)."""
+    if n_open == 0:
+        c = random_below(st, fill.shape[0])
+    else:
+        pick = random_below(st, n_open)
+        c = 0
+        while True:
+            if is_open[c]:
+                if pick == 0:
+                    break
+                pick -= 1
+            c += 1
     kind = random_below(st, 3)
     if kind == 1:  # swap
         r, o = _run_mate(st, c)
@@ -251,10 +261,10 @@ def _copy(src: np.ndarray, dst: np.ndarray) -> None:
 @compiled
 def _search(st: State, fill: np.ndarray, best: np.ndarray, is_open: np.ndarray, change: np.ndarray,
             bounds: np.ndarray, masks: np.ndarray, full: int, max_moves: int,
-            counters: np.ndarray) -> tuple[int, int, int]:
+            counters: np.ndarray, beyond_gac: bool) -> tuple[int, int, int]:
     """The iterated local search of the module docstring, in place on `fill` (left holding the
     unique filling when certified). Returns (code, moves, kicks)."""
-    score = _evaluate(st, fill, bounds, masks, full, counters)
+    score = _evaluate(st, fill, bounds, masks, full, counters, beyond_gac)
     if score < 0:
         return STOPPED, 0, 0
     n_open = _mark_open(st, is_open)
@@ -276,13 +286,13 @@ def _search(st: State, fill: np.ndarray, best: np.ndarray, is_open: np.ndarray, 
                 _copy(fill, best)
             else:
                 _copy(best, fill)
-            score = _evaluate(st, fill, bounds, masks, full, counters)
+            score = _evaluate(st, fill, bounds, masks, full, counters, beyond_gac)
             if score < 0:
                 return STOPPED, moves, kicks
             n_open = _mark_open(st, is_open)
             for _ in range(1 + min(failed // KICK_GROWTH, KICK_MOVES - 1)):
                 _try_move(st, fill, is_open, n_open, full, change)
-            score = _evaluate(st, fill, bounds, masks, full, counters)
+            score = _evaluate(st, fill, bounds, masks, full, counters, beyond_gac)
             if score < 0:
                 return STOPPED, moves, kicks
             n_open = _mark_open(st, is_open)
@@ -291,7 +301,7 @@ def _search(st: State, fill: np.ndarray, best: np.ndarray, is_open: np.ndarray, 
             if changed == 0:
                 since += 1
                 continue
-            new = _evaluate(st, fill, bounds, masks, full, counters)
+            new = _evaluate(st, fill, bounds, masks, full, counters, beyond_gac)
             if new < 0:
                 return STOPPED, moves, kicks
             if new <= score:
