@@ -59,8 +59,8 @@ def test_retargeted_clues_propagate_like_a_new_puzzle() -> None:
     """One state serves every filling of a layout: after `retarget` root GAC gives the domains a
     state built from scratch for that filling's puzzle gives."""
     puzzle, _ = layout_and_filling(9, 4)
-    st = _layout_state(puzzle)
     bounds, masks = combination_library(5)
+    st = _layout_state(puzzle, bounds)
     rng = random.Random(1)
     for _ in range(5):
         other = random_filling(black_of(puzzle), rng)

@@ -36,7 +36,7 @@ from kakuro.errors import KakuroError
 from kakuro.models import gac
 from kakuro.puzzle import Puzzle
 from kakuro.search import kernel
-from kakuro.search.kernel import State, compiled, popcount, random_below, random_value
+from kakuro.search.kernel import State, compiled, random_below, random_value
 from kakuro.solver import Deadline
 
 SHAVE_BELOW = 30
@@ -57,8 +57,6 @@ MOVE_TRIES = 16
 UNIQUE = 0
 OUT_OF_MOVES = 1
 STOPPED = 2
-
-SHAVE_COUNTERS = 2  # gac.shave's counters (probes, sweeps); not reported
 
 
 @dataclass(frozen=True)
@@ -88,13 +86,13 @@ def unique_filling(
         len({int(fill[c]) for c in run.cells}) != len(run.cells) for run in puzzle.runs
     ) or not all(puzzle.values[0] <= v <= puzzle.values[1] for v in values):
         raise KakuroError("values must give each cell a value in range, all different along every run")
-    st = _layout_state(puzzle)
-    kernel.begin(st, deadline, seed)
     bounds, masks = combination_library(max(len(run.cells) for run in puzzle.runs), puzzle.values)
+    st = _layout_state(puzzle, bounds)
+    kernel.begin(st, deadline, seed)
     n = puzzle.size
     code, moves, kicks = _search(
-        st, fill, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int8), np.zeros(6, dtype=np.int64),
-        bounds, masks, range_mask(puzzle.values), max_moves, np.zeros(SHAVE_COUNTERS, dtype=np.int64),
+        st, fill, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(6, dtype=np.int64),
+        bounds, masks, range_mask(puzzle.values), max_moves, np.zeros(gac.SHAVE_COUNTERS, dtype=np.int64),
         beyond_gac,
     )
     if code != UNIQUE:
@@ -108,10 +106,10 @@ def warm_up() -> None:
     unique_filling(layout, [1, 2, 3, 4], seed=0, max_moves=10)
 
 
-def _layout_state(puzzle: Puzzle) -> State:
-    """The gac state of the layout, its combination array sized for any clues."""
+def _layout_state(puzzle: Puzzle, bounds: np.ndarray) -> State:
+    """The gac state of the layout, its combination array sized for any clues of the library
+    `bounds` (`combination_library`)."""
     st = kernel.build_state(puzzle, "gac")
-    bounds, _ = combination_library(max(len(run.cells) for run in puzzle.runs), puzzle.values)
     widest = (bounds[:, :, 1] - bounds[:, :, 0]).max(axis=1)
     room = len(puzzle.runs) + 1 + int(sum(widest[len(run.cells)] for run in puzzle.runs))
     return st._replace(combos=np.zeros(room, dtype=np.int64))
@@ -127,35 +125,28 @@ def _evaluate(st: State, fill: np.ndarray, bounds: np.ndarray, masks: np.ndarray
     kernel.retarget(st, fill, bounds, masks, full)
     if not kernel.root_propagate(st) or kernel._out_of_time(st):
         return -1
-    left = _open_count(st)
-    if 0 < left <= SHAVE_BELOW and left * SHAVE_SHARE <= st.dom.shape[0]:
+    n = st.dom.shape[0]
+    total, fixed = gac.domain_summary(st)
+    left = n - fixed
+    if left == 0:
+        return 1 if beyond_gac else 0
+    if left <= SHAVE_BELOW and left * SHAVE_SHARE <= n:
         if not gac.shave(st, True, counters):
             return -1  # a filling's own clues never wipe out: only a stop ends here
         st.info[kernel.TRAIL] = 0
-    surplus = 0
-    for c in range(st.dom.shape[0]):
-        surplus += popcount(st.dom[c]) - 1
-    if beyond_gac and left == 0:
-        return 1
-    return surplus
+        total = gac.domain_summary(st)[0]
+    return total - n
 
 
 @compiled
-def _open_count(st: State) -> int:
+def _open_cells(st: State, out: np.ndarray) -> int:
+    """Write the open cells (domain of more than one value) to the front of `out`, ascending;
+    returns how many."""
     count = 0
     for c in range(st.size.shape[0]):
         if st.size[c] > 1:
+            out[count] = c
             count += 1
-    return count
-
-
-@compiled
-def _mark_open(st: State, is_open: np.ndarray) -> int:
-    """Mark the open cells (domain of more than one value) in `is_open`; returns how many."""
-    count = 0
-    for c in range(st.size.shape[0]):
-        is_open[c] = st.size[c] > 1
-        count += is_open[c]
     return count
 
 
@@ -190,22 +181,15 @@ def _run_mate(st: State, c: int) -> tuple[int, int]:
 
 
 @compiled
-def _move(st: State, fill: np.ndarray, is_open: np.ndarray, n_open: int, full: int, change: np.ndarray) -> int:
-    """Apply a random move at a random open cell (`n_open` of them are marked in `is_open`; any
-    cell when none is open): a new value for it, a swap with a cell of one of its runs, or new
-    values for it and one or two cells linked to it by runs. `change` gets (cell, old value)
-    pairs. Returns the cells changed (0: the move drawn was not allowed)."""
+def _move(st: State, fill: np.ndarray, open_cells: np.ndarray, n_open: int, full: int, change: np.ndarray) -> int:
+    """Apply a random move at a random open cell (the first `n_open` of `open_cells`; any cell
+    when none is open): a new value for it, a swap with a cell of one of its runs, or new values
+    for it and one or two cells linked to it by runs. `change` gets (cell, old value) pairs.
+    Returns the cells changed (0: the move drawn was not allowed)."""
     if n_open == 0:
         c = random_below(st, fill.shape[0])
     else:
-        pick = random_below(st, n_open)
-        c = 0
-        while True:
-            if is_open[c]:
-                if pick == 0:
-                    break
-                pick -= 1
-            c += 1
+        c = open_cells[random_below(st, n_open)]
     kind = random_below(st, 3)
     if kind == 1:  # swap
         r, o = _run_mate(st, c)
@@ -259,7 +243,7 @@ def _copy(src: np.ndarray, dst: np.ndarray) -> None:
 
 
 @compiled
-def _search(st: State, fill: np.ndarray, best: np.ndarray, is_open: np.ndarray, change: np.ndarray,
+def _search(st: State, fill: np.ndarray, best: np.ndarray, open_cells: np.ndarray, change: np.ndarray,
             bounds: np.ndarray, masks: np.ndarray, full: int, max_moves: int,
             counters: np.ndarray, beyond_gac: bool) -> tuple[int, int, int]:
     """The iterated local search of the module docstring, in place on `fill` (left holding the
@@ -267,7 +251,7 @@ def _search(st: State, fill: np.ndarray, best: np.ndarray, is_open: np.ndarray, 
     score = _evaluate(st, fill, bounds, masks, full, counters, beyond_gac)
     if score < 0:
         return STOPPED, 0, 0
-    n_open = _mark_open(st, is_open)
+    n_open = _open_cells(st, open_cells)
     _copy(fill, best)
     best_score = score
     moves = 0
@@ -282,22 +266,22 @@ def _search(st: State, fill: np.ndarray, best: np.ndarray, is_open: np.ndarray, 
             since = 0
             kicks += 1
             failed += 1
-            if score <= best_score:  # as good as the best: go on from here
+            if score <= best_score:  # as good as the best: go on from here (its open cells are known)
                 _copy(fill, best)
             else:
                 _copy(best, fill)
-            score = _evaluate(st, fill, bounds, masks, full, counters, beyond_gac)
-            if score < 0:
-                return STOPPED, moves, kicks
-            n_open = _mark_open(st, is_open)
+                score = _evaluate(st, fill, bounds, masks, full, counters, beyond_gac)
+                if score < 0:
+                    return STOPPED, moves, kicks
+                n_open = _open_cells(st, open_cells)
             for _ in range(1 + min(failed // KICK_GROWTH, KICK_MOVES - 1)):
-                _try_move(st, fill, is_open, n_open, full, change)
+                _try_move(st, fill, open_cells, n_open, full, change)
             score = _evaluate(st, fill, bounds, masks, full, counters, beyond_gac)
             if score < 0:
                 return STOPPED, moves, kicks
-            n_open = _mark_open(st, is_open)
+            n_open = _open_cells(st, open_cells)
         else:
-            changed = _try_move(st, fill, is_open, n_open, full, change)
+            changed = _try_move(st, fill, open_cells, n_open, full, change)
             if changed == 0:
                 since += 1
                 continue
@@ -306,7 +290,7 @@ def _search(st: State, fill: np.ndarray, best: np.ndarray, is_open: np.ndarray, 
                 return STOPPED, moves, kicks
             if new <= score:
                 score = new
-                n_open = _mark_open(st, is_open)
+                n_open = _open_cells(st, open_cells)
             else:
                 _undo_move(fill, change, changed)
         if score < best_score:
@@ -320,10 +304,11 @@ def _search(st: State, fill: np.ndarray, best: np.ndarray, is_open: np.ndarray, 
 
 
 @compiled
-def _try_move(st: State, fill: np.ndarray, is_open: np.ndarray, n_open: int, full: int, change: np.ndarray) -> int:
+def _try_move(st: State, fill: np.ndarray, open_cells: np.ndarray, n_open: int, full: int,
+              change: np.ndarray) -> int:
     """`_move` until one is allowed, at most MOVE_TRIES draws: the cells changed (0: none)."""
     for _ in range(MOVE_TRIES):
-        changed = _move(st, fill, is_open, n_open, full, change)
+        changed = _move(st, fill, open_cells, n_open, full, change)
         if changed:
             return changed
     return 0

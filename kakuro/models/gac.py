@@ -89,7 +89,7 @@ def shave(st: State, fixpoint: bool, counters: np.ndarray) -> bool:
 
 
 @compiled
-def _domain_summary(st: State) -> tuple[int, int]:
+def domain_summary(st: State) -> tuple[int, int]:
     """(sum of the domain sizes, number of one-value domains); an assigned cell counts one."""
     total = 0
     fixed = 0
@@ -130,13 +130,13 @@ def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline) -> tuple[State, Ro
     initial = _initial_total(puzzle)
     ok = kernel.root_propagate(st)
     counters = np.zeros(SHAVE_COUNTERS, dtype=np.int64)
-    after_gac = _domain_summary(st)[0] if ok else initial
+    after_gac = domain_summary(st)[0] if ok else initial
     if ok and shaving != "none":
         ok = shave(st, shaving == "fixpoint", counters)
         st.info[kernel.TRAIL] = 0  # the shaved domains are the root of the search
     if st.info[kernel.STOP] != 0:
         return st, None
-    after, fixed = _domain_summary(st) if ok else (after_gac, 0)
+    after, fixed = domain_summary(st) if ok else (after_gac, 0)
     reduction = RootReduction(
         domains=tuple(st.dom.tolist()),
         wiped_out=not ok,
