@@ -42,7 +42,7 @@ from pathlib import Path
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.models.gac import reduce as gac_reduce
-from kakuro.search import kernel
+from kakuro.search.engine.propagate import root_domains
 from kakuro.search.backtrack import VARIANTS
 from kakuro.search.rdv import reduce_domains
 
@@ -120,7 +120,7 @@ def gac_level(shaving: str) -> Callable[[Puzzle], bool]:
 
 
 LEVELS: dict[str, Callable[[Puzzle], bool]] = {
-    "forward checking (fc root)": lambda p: decided(kernel.root_domains(p, "fc")),
+    "forward checking (fc root)": lambda p: decided(root_domains(p, "fc")),
     "CP-SAT root propagation, decomposition": cpsat_root,
     "CP-SAT presolve + root (0 branches)": cpsat_no_branch,
     "RDV reduction": lambda p: (lambda r: r.wiped_out or r.solved)(reduce_domains(p)),

@@ -49,6 +49,24 @@ def range_mask(values: tuple[int, int]) -> int:
 
 
 @lru_cache(maxsize=None)
+def count_combinations(length: int, total: int, values: tuple[int, int] = (1, 9)) -> int:
+    """How many sets of `length` distinct values from `values` sum to `total` (counted, not
+    listed: a 0/1 knapsack over the values, vectorized over the sums)."""
+    lo, hi = values
+    if length < 0 or total < 0:
+        return 0
+    ways = np.zeros((length + 1, total + 1), dtype=np.int64)
+    ways[0, 0] = 1
+    for v in range(lo, hi + 1):
+        for k in range(length, 0, -1):
+            if v == 0:
+                ways[k] += ways[k - 1]
+            elif v <= total:
+                ways[k, v:] += ways[k - 1, : total + 1 - v]
+    return int(ways[length, total])
+
+
+@lru_cache(maxsize=None)
 def combinations(length: int, total: int, values: tuple[int, int] = (1, 9)) -> tuple[int, ...]:
     """Every set of `length` distinct values from `values` summing to `total`, as bitmasks.
 

@@ -118,6 +118,14 @@ class Enumeration:
     stats: dict[str, Stat] = field(default_factory=dict)
     message: str = ""
 
+    def outcome(self) -> Outcome:
+        """This enumeration as a solve's outcome: SOLVED with the first solution, else
+        UNSATISFIABLE when the search finished, else UNKNOWN."""
+        if self.solutions:
+            return Outcome(Status.SOLVED, self.solutions[0], self.stats, self.message)
+        status = Status.UNSATISFIABLE if self.exhausted else Status.UNKNOWN
+        return Outcome(status, None, self.stats, self.message)
+
 
 @dataclass(frozen=True)
 class Deadline:
@@ -218,6 +226,9 @@ class Solver:
     supports_seed: ClassVar[bool] = True
     supports_time_limit: ClassVar[bool] = True
     engine: ClassVar[Engine | None] = None
+    engine_modules: ClassVar[tuple[str, ...]] = ()
+    """The compiled engine modules the backend runs (`kakuro.search.engine.compile.MODULES`);
+    `warm_up` compiles them."""
     options: ClassVar[Mapping[str, Option]] = MappingProxyType({})
     description: ClassVar[str] = ""
 
@@ -310,9 +321,30 @@ class Solver:
     @classmethod
     def warm_up(cls) -> None:
         """Pay one-time costs (JIT compilation, engine import) now, outside any timed run.
-        Called once per process by the compare harness; solving without it is still correct."""
+        `solve` and `count_solutions` call it once per process before they start the clock."""
         if cls.engine is not None:
             cls.engine.version()
+        if cls.engine_modules:
+            from kakuro.search.engine import compile
+
+            compile.ensure(*cls.engine_modules)
+
+    @classmethod
+    def is_cold(cls) -> bool:
+        """True when `warm_up` will compile the native engine (the first use after an install
+        or an engine change: seconds), so a caller can say what it is doing."""
+        if not cls.engine_modules or cls in _WARM:
+            return False
+        from kakuro.search.engine import compile
+
+        return compile.is_cold(*cls.engine_modules)
+
+    @classmethod
+    def ensure_warm(cls) -> None:
+        """`warm_up` once per process (later calls return at once)."""
+        if cls not in _WARM:
+            cls.warm_up()
+            _WARM.add(cls)
 
     # ----------------------------------------------------------------- for subclasses
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
@@ -345,7 +377,9 @@ class Solver:
             raise BackendOptionError(f"seed must be a non-negative integer or None, not {seed!r}")
         if self.engine is not None:
             self.engine.version()
-        return self._resolve(options, self.settings), Deadline.after(time_limit), seed
+        settings = self._resolve(options, self.settings)
+        self.ensure_warm()  # compilation and engine start-up before the clock and the deadline
+        return settings, Deadline.after(time_limit), seed
 
 
 class EnumeratingSolver(Solver):
@@ -355,11 +389,7 @@ class EnumeratingSolver(Solver):
     complete = True
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        found = self._count(puzzle, opts, 1, deadline, seed)
-        if found.solutions:
-            return Outcome(Status.SOLVED, found.solutions[0], found.stats, found.message)
-        status = Status.UNSATISFIABLE if found.exhausted else Status.UNKNOWN
-        return Outcome(status, None, found.stats, found.message)
+        return self._count(puzzle, opts, 1, deadline, seed).outcome()
 
 
 def _checked(puzzle: Puzzle, values: Sequence[int] | None) -> tuple[Solution | None, list[str]]:
@@ -376,6 +406,8 @@ def _spec_value(value: Any) -> str:
 
 # --------------------------------------------------------------------- registry
 _REGISTRY: dict[str, type[Solver]] = {}
+_WARM: set[type[Solver]] = set()
+"""Backend classes warmed up in this process."""
 _BACKEND_PACKAGES = ("kakuro.models", "kakuro.search")
 _discovered = False
 

@@ -10,7 +10,8 @@ import pytest
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.generate import cazenave
-from kakuro.search import kernel
+from kakuro.search import native
+from kakuro.search.engine import compile, playout
 
 ALGORITHMS = ["sampling", "flat", "flat:playouts=3", "uct", "uct:playouts=20,c=0.4", "nmcs:level=1", "nmcs"]
 PLAYING = [
@@ -22,7 +23,7 @@ PLAYING = [
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled() -> None:
-    kernel.warm_up()
+    compile.ensure("propagate", "montecarlo")
 
 
 def with_options(spec: str, extra: str) -> str:
@@ -102,11 +103,11 @@ def test_options_are_validated() -> None:
 def test_max_inference_plays_forced_cells() -> None:
     """After one move under max-inference no free cell is left with a single value."""
     puzzle = cazenave(6, 7, 60, seed=2)[0]
-    st, decided = kernel.start(puzzle, "fc", kakuro.solver.Deadline.after(10), 1, ("samples",))
+    st, decided = native.start(puzzle, "fc", kakuro.solver.Deadline.after(10), 1, ("samples",))
     assert decided is None
-    kernel.configure(st, "max-inference", "cells")
-    move = kernel.choose_move(st)
-    if kernel.play_move(st, move):
+    playout.configure(st, "max-inference", "cells")
+    move = playout.choose_move(st)
+    if playout.play_move(st, move):
         assert not ((st.size == 1) & (st.val < 0)).any()
 
 

@@ -11,7 +11,7 @@ import pytest
 import kakuro
 from kakuro import KakuroError, Puzzle, Status
 from kakuro.generate import cazenave
-from kakuro.search import kernel
+from kakuro.search.engine import compile
 from tests.conftest import shared_data_or_skip
 
 COMPLETE = ["fc", "fc:values=ascending", "fc:consistency=gac", "fc:values=ascending,consistency=gac"]
@@ -27,7 +27,7 @@ RANDOMIZED = ["fc", "fc:consistency=gac", "sampling", "nmcs:level=1", "nmcs:leve
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled() -> None:
-    kernel.warm_up()
+    compile.ensure("propagate", "tree", "montecarlo")
 
 
 def unsatisfiable_variant(p: Puzzle) -> Puzzle | None:

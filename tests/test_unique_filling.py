@@ -1,5 +1,5 @@
 """The local search that makes a filling's puzzle unique (kakuro.generate.unique): the clues it
-loads into the kernel propagate exactly as a freshly built puzzle, and what it returns is a
+loads into the engine propagate exactly as a freshly built puzzle, and what it returns is a
 filling whose puzzle two complete backends find unique."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import kakuro
 from kakuro import KakuroError
 from kakuro.combos import combination_library, combinations, range_mask
 from kakuro.generate.classic_grids import layout, puzzle_of, random_filling
-from kakuro.generate.unique import UniqueFilling, _layout_state, unique_filling, warm_up
-from kakuro.search import kernel
+from kakuro.generate.unique import UniqueFilling, unique_filling, warm_up
+from kakuro.search.engine import local, propagate, state
 from kakuro.solver import Deadline
 
 
@@ -60,16 +60,16 @@ def test_retargeted_clues_propagate_like_a_new_puzzle() -> None:
     state built from scratch for that filling's puzzle gives."""
     puzzle, _ = layout_and_filling(9, 4)
     bounds, masks = combination_library(5)
-    st = _layout_state(puzzle, bounds)
+    st = local.layout_state(puzzle, bounds)
     rng = random.Random(1)
     for _ in range(5):
         other = random_filling(black_of(puzzle), rng)
         values = [other[(r - 1, c - 1)] for r, c in puzzle.cells]
         fresh = puzzle_of_values(puzzle, values)
-        kernel.retarget(st, np.array(values, dtype=np.int64), bounds, masks, range_mask((1, 9)))
-        assert [int(t) for t in st.runs[:, kernel.TARGET]] == [run.total for run in fresh.runs]
-        assert kernel.root_propagate(st)
-        assert st.dom.tolist() == kernel.root_domains(fresh)
+        propagate.retarget(st, np.array(values, dtype=np.int64), bounds, masks, range_mask((1, 9)))
+        assert [int(t) for t in st.runs[:, state.TARGET]] == [run.total for run in fresh.runs]
+        assert propagate.root_propagate(st)
+        assert st.dom.tolist() == propagate.root_domains(fresh)
 
 
 @pytest.mark.parametrize("size, seed, longest", [(7, 0, 5), (11, 1, 5), (13, 3, 9)])

@@ -1,4 +1,5 @@
-"""Native search algorithms on one compiled search state (see `kakuro.search.kernel`).
+"""Native search algorithms: the compiled engine (`kakuro.search.engine`) and the thin
+backends over it.
 
 Every module here that defines a backend registers it with `@kakuro.solver.register`.
 """

@@ -11,50 +11,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from kakuro.puzzle import Puzzle
-from kakuro.search import kernel
-from kakuro.solver import Deadline, Enumeration, Option, Outcome, Solver, Status, register
+from kakuro.search.native import enumerate_solutions
+from kakuro.solver import Deadline, EnumeratingSolver, Enumeration, Option, register
 
 CONSISTENCY = Option("fc", "propagation: fc (the paper's forward checking) or gac (exact run reasoning)", choices=("fc", "gac"))
 STATS = ("nodes", "fails", "assignments", "propagations")
 
 
 @register("fc")
-class ForwardChecking(Solver):
+class ForwardChecking(EnumeratingSolver):
     """Depth-first search with forward checking, smallest domain first (Cazenave 2010)."""
 
     description = "depth-first forward checking, smallest domain first (Cazenave 2010)"
-    complete = True
+    engine_modules = ("propagate", "tree")
     options = {
         "values": Option("random", "value order: random (the paper's) or ascending", choices=("random", "ascending")),
         "consistency": CONSISTENCY,
     }
 
-    @classmethod
-    def warm_up(cls) -> None:
-        kernel.warm_up()
-
-    def _search(
-        self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int
-    ) -> tuple[int, list[list[int]], dict[str, Any], Outcome | None]:
-        st, decided = kernel.start(puzzle, opts["consistency"], deadline, seed, STATS)
-        if decided is not None:
-            return kernel.STOPPED, [], decided.stats, decided
-        code, found = kernel.run_depth_first(st, opts["values"] == "ascending", limit)
-        return code, found, kernel.stats_of(st, STATS), None
-
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        code, found, stats, decided = self._search(puzzle, opts, 1, deadline, seed)
-        if decided is not None:
-            return decided
-        if found:
-            return Outcome(Status.SOLVED, found[0], stats)
-        if code == kernel.EXHAUSTED:
-            return Outcome(Status.UNSATISFIABLE, None, stats)
-        return Outcome(Status.UNKNOWN, None, stats, "time limit reached")
-
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        code, found, stats, decided = self._search(puzzle, opts, limit, deadline, seed)
-        if decided is not None:
-            solved = decided.status is Status.SOLVED
-            return Enumeration([list(decided.values)] if solved else [], decided.status is not Status.UNKNOWN, decided.stats)
-        return Enumeration(found, code == kernel.EXHAUSTED, stats)
+        return enumerate_solutions(puzzle, opts["consistency"], limit, deadline, seed, STATS, opts["values"])

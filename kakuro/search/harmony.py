@@ -29,10 +29,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from kakuro.combos import values_of
 from kakuro.puzzle import Puzzle
+from kakuro.search.engine import harmony as kernels
 from kakuro.search.rdv import reduce_domains
 from kakuro.solver import Deadline, Option, Outcome, Solver, Status, register
 
@@ -43,105 +43,19 @@ CHUNK_SECONDS = 0.01
 """Target duration of one compiled chunk between two looks at the clock."""
 
 
-@njit(cache=True)
-def _seed(seed: int) -> None:
-    np.random.seed(seed)
-
-
-@njit(cache=True)
-def _fitness(values, run_off, run_cells, run_total, strict):
-    """Sum over runs of |clue - sum| (+ one per repeated digit when `strict`)."""
-    total = 0
-    for r in range(run_total.shape[0]):
-        s = 0
-        seen = np.int64(0)
-        repeats = 0
-        for k in range(run_off[r], run_off[r + 1]):
-            v = values[run_cells[k]]
-            s += v
-            bit = np.int64(1) << v
-            if seen & bit:
-                repeats += 1
-            seen |= bit
-        total += abs(run_total[r] - s)
-        if strict:
-            total += repeats
-    return total
-
-
-@njit(cache=True)
-def _decode(vector, var_cell, cand_off, cand_vals, values):
-    for i in range(vector.shape[0]):
-        values[var_cell[i]] = cand_vals[cand_off[i] + vector[i]]
-
-
-@njit(cache=True)
-def _initialise(memory, fitness, var_cell, cand_off, cand_vals, values, run_off, run_cells, run_total, strict):
-    """Fill the harmony memory with random vectors and their fitness."""
-    for h in range(memory.shape[0]):
-        for i in range(memory.shape[1]):
-            memory[h, i] = np.random.randint(cand_off[i + 1] - cand_off[i])
-        _decode(memory[h], var_cell, cand_off, cand_vals, values)
-        fitness[h] = _fitness(values, run_off, run_cells, run_total, strict)
-
-
-@njit(cache=True)
-def _improvise(
-    memory, fitness, var_cell, cand_off, cand_vals, values, run_off, run_cells, run_total,
-    strict, start, count, iterations, decreasing_bw, hmcr, par_min, par_max, bw_min, bw_max,
-):
-    """Run improvisations `start .. start + count - 1` of the current restart.
-
-    Returns (memory row of a zero-fitness harmony or -1, improvisations done).
-    """
-    hms, n = memory.shape
-    new = np.empty(n, dtype=memory.dtype)
-    for gn in range(start, start + count):
-        progress = gn / iterations
-        par = par_min + (par_max - par_min) * progress
-        if decreasing_bw:
-            bw = bw_max * (bw_min / bw_max) ** progress
-        else:
-            bw = bw_min + (bw_max - bw_min) * progress
-        for i in range(n):
-            k = cand_off[i + 1] - cand_off[i]
-            if np.random.random() < hmcr:
-                x = memory[np.random.randint(hms), i]
-                if np.random.random() < par:
-                    step = 1 + int(np.random.random() * bw * (k - 1))
-                    x = x - step if np.random.random() < 0.5 else x + step
-                    x = min(max(x, 0), k - 1)
-            else:
-                x = np.random.randint(k)
-            new[i] = x
-        _decode(new, var_cell, cand_off, cand_vals, values)
-        score = _fitness(values, run_off, run_cells, run_total, strict)
-        worst = np.argmax(fitness)
-        if score < fitness[worst]:
-            memory[worst, :] = new
-            fitness[worst] = score
-            if score == 0:
-                return worst, gn + 1 - start
-    return -1, count
-
-
 @register("sahs")
 class HarmonySearch(Solver):
     """Self-Adaptive Harmony Search on the RDV-reduced domains (incomplete)."""
 
     description = "Self-Adaptive Harmony Search after RDV pre-filtering (Panov & Koceski 2014)"
     complete = False
+    engine_modules = ("harmony",)
     options = {
         "hms": Option(10, "harmony memory size", minimum=2, maximum=10_000),
         "iterations": Option(10_000, "improvisations per restart (NI of the PAR/BW schedules)", minimum=1),
         "fitness": Option("strict", "strict: sums and repeated digits; paper: sums only (Eq. 5)", choices=("strict", "paper")),
         "bandwidth": Option("increasing", "BW schedule: the printed formula or the described decrease", choices=("increasing", "decreasing")),
     }
-
-    @classmethod
-    def warm_up(cls) -> None:
-        two_ways = Puzzle.all_white([3, 3], [3, 3], values=(1, 9))  # the reduction cannot decide it
-        cls().solve(two_ways, time_limit=30)
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         reduction = reduce_domains(puzzle)
@@ -163,10 +77,10 @@ class HarmonySearch(Solver):
         hms, iterations = opts["hms"], opts["iterations"]
         memory = np.zeros((hms, len(variables)), dtype=np.int32)
         fitness = np.zeros(hms, dtype=np.int64)
-        _seed(seed)
+        kernels.seed_generator(seed)
         chunk, done, best = 64, 0, None
         while True:
-            _initialise(memory, fitness, var_cell, cand_off, cand_vals, values, run_off, run_cells, run_total, strict)
+            kernels.initialise(memory, fitness, var_cell, cand_off, cand_vals, values, run_off, run_cells, run_total, strict)
             gn = 0
             while gn < iterations:
                 if deadline.expired():
@@ -174,14 +88,14 @@ class HarmonySearch(Solver):
                     return Outcome(Status.UNKNOWN, None, stats, "time limit reached")
                 count = min(chunk, iterations - gn)
                 began = time.perf_counter()
-                row, ran = _improvise(
+                row, ran = kernels.improvise(
                     memory, fitness, var_cell, cand_off, cand_vals, values, run_off, run_cells, run_total,
                     strict, gn, count, iterations, opts["bandwidth"] == "decreasing", HMCR, *PAR_RANGE, *BW_RANGE,
                 )
                 spent = time.perf_counter() - began
                 done += ran
                 if row >= 0:
-                    _decode(memory[row], var_cell, cand_off, cand_vals, values)
+                    kernels.decode(memory[row], var_cell, cand_off, cand_vals, values)
                     stats.update(iterations=done, best_fitness=0)
                     return Outcome(Status.SOLVED, values.tolist(), stats)
                 gn += count

@@ -11,9 +11,9 @@
   Zobrist-hashed transposition table, restarted on a wipe-out.
 
 All are incomplete: they never prove unsatisfiability by search (root propagation may).
-The playout (`kernel.playout`), the random move (`kernel.choose_move`), the tree moves
-(`kernel.candidate_moves`) and the playing of a move (`kernel.play_move`) are shared by every
-Monte-Carlo algorithm, and so are the options `strategy` (naive | max-inference | priority:
+They run on the engine's one restart driver (`kakuro.search.engine.montecarlo`); the playout,
+the random move, the tree moves and the playing of a move (`kakuro.search.engine.playout`) are
+shared by every Monte-Carlo algorithm, and so are the options `strategy` (naive | max-inference | priority:
 play the chosen move only; then every cell left with one value, repeatedly; always play in the
 smallest-domain cell) and `selection` (values | cells | priority: uniform (cell, value) pair;
 uniform cell then value; uniform value of a smallest-domain cell). Strategy or selection
@@ -30,28 +30,25 @@ from typing import Any
 
 from kakuro import limits
 from kakuro.puzzle import Puzzle
-from kakuro.search import kernel
+from kakuro.search.engine import montecarlo as engine
+from kakuro.search.engine.playout import SELECTIONS, STRATEGIES, configure
+from kakuro.search.engine.state import RNG, SOLVED, State, rng_state, solution_values, stats_of
 from kakuro.search.fc import CONSISTENCY
+from kakuro.search.native import TIME_LIMIT_REACHED, start
 from kakuro.solver import Deadline, Option, Outcome, Solver, Status, register
 
 STATS = ("samples", "assignments", "restarts", "propagations")
-STRATEGY = Option("priority", "playing strategy", choices=tuple(kernel.STRATEGIES))
-SELECTION = Option("priority", "random move selection", choices=tuple(kernel.SELECTIONS))
+STRATEGY = Option("priority", "playing strategy", choices=tuple(STRATEGIES))
+SELECTION = Option("priority", "random move selection", choices=tuple(SELECTIONS))
 PLAYING = {"strategy": STRATEGY, "selection": SELECTION}
 COMMON = {"consistency": CONSISTENCY, **PLAYING}
 
 
-def _start(puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> tuple[kernel.State, Outcome | None]:
-    st, decided = kernel.start(puzzle, opts["consistency"], deadline, seed, STATS)
-    kernel.configure(st, opts["strategy"], opts["selection"])
-    return st, decided
-
-
-def _finish(st: kernel.State, code: int) -> Outcome:
-    stats = kernel.stats_of(st, STATS)
-    if code == kernel.SOLVED:
-        return Outcome(Status.SOLVED, kernel.values_of_solution(st), stats)
-    return Outcome(Status.UNKNOWN, None, stats, "time limit reached")
+def _finish(st: State, code: int) -> Outcome:
+    stats = stats_of(st, STATS)
+    if code == SOLVED:
+        return Outcome(Status.SOLVED, solution_values(st), stats)
+    return Outcome(Status.UNKNOWN, None, stats, TIME_LIMIT_REACHED)
 
 
 class MonteCarloSolver(Solver):
@@ -60,19 +57,17 @@ class MonteCarloSolver(Solver):
     to `_search` unless root propagation already decided the puzzle."""
 
     complete = False
+    engine_modules = ("propagate", "montecarlo")
     options = COMMON
 
-    @classmethod
-    def warm_up(cls) -> None:
-        kernel.warm_up()
-
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        st, decided = _start(puzzle, opts, deadline, seed)
+        st, decided = start(puzzle, opts["consistency"], deadline, seed, STATS)
         if decided is not None:
-            return decided
+            return decided.outcome()
+        configure(st, opts["strategy"], opts["selection"])
         return self._search(st, opts, deadline, seed)
 
-    def _search(self, st: kernel.State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _search(self, st: State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         raise NotImplementedError
 
 
@@ -82,8 +77,8 @@ class IterativeSampling(MonteCarloSolver):
 
     description = "iterative sampling: random playouts with forward checking (Cazenave 2010)"
 
-    def _search(self, st: kernel.State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        return _finish(st, kernel.run_sampling(st))
+    def _search(self, st: State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        return _finish(st, engine.run(st, "sampling"))
 
 
 @register("nmcs")
@@ -97,28 +92,28 @@ class NestedMonteCarlo(MonteCarloSolver):
         **COMMON,
     }
 
-    def _search(self, st: kernel.State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _search(self, st: State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         if opts["workers"] == 1:
-            return _finish(st, kernel.run_nested(st, opts["level"]))
+            return _finish(st, engine.run(st, "nested", level=opts["level"]))
         return _root_parallel(st, opts["level"], opts["workers"], seed, deadline)
 
 
-def _nested_worker(st: kernel.State, level: int, rng: int) -> tuple[int, list[int] | None, dict[str, int | bool]]:
+def _nested_worker(st: State, level: int, rng: int) -> tuple[int, list[int] | None, dict[str, int | bool]]:
     """One worker of `_root_parallel` (in a forked child holding a copy of the root state)."""
-    st.info[kernel.RNG] = rng
-    code = kernel.run_nested(st, level)
-    values = kernel.values_of_solution(st) if code == kernel.SOLVED else None
-    return code, values, kernel.stats_of(st, STATS)
+    st.info[RNG] = rng
+    code = engine.run(st, "nested", level=level)
+    values = solution_values(st) if code == SOLVED else None
+    return code, values, stats_of(st, STATS)
 
 
-def _root_parallel(st: kernel.State, level: int, workers: int, seed: int, deadline: Deadline) -> Outcome:
+def _root_parallel(st: State, level: int, workers: int, seed: int, deadline: Deadline) -> Outcome:
     """Root parallelism (Cazenave and Jouandeau 2007): `workers` forked copies of the
     root-propagated state run `nested` with different generators (worker 0 with the seed's,
     as a serial run); the first solution wins and the others are killed. Stats add up the
     workers that reported (a killed worker's counters are lost); `workers` is the count."""
     children: dict[Connection, int] = {}
     for i in range(workers):
-        rng = kernel.rng_state(seed) if i == 0 else kernel.rng_state(seed + 1_000_003 * i)
+        rng = rng_state(seed) if i == 0 else rng_state(seed + 1_000_003 * i)
         conn, pid = limits.fork_child(_nested_worker, (st, level, rng))
         children[conn] = pid
     totals: dict[str, int | bool] = {}
@@ -144,18 +139,18 @@ def _root_parallel(st: kernel.State, level: int, workers: int, seed: int, deadli
                 code, values, stats = payload
                 for key, value in stats.items():
                     totals[key] = value if isinstance(value, bool) else int(totals.get(key, 0)) + value
-                if code == kernel.SOLVED and solution is None:
+                if code == SOLVED and solution is None:
                     solution = values
     finally:
         for conn, pid in children.items():
             conn.close()
             limits.reap(pid)
     if not totals:
-        totals = dict(kernel.stats_of(st, STATS))
+        totals = dict(stats_of(st, STATS))
     totals["workers"] = workers
     if solution is not None:
         return Outcome(Status.SOLVED, solution, totals)
-    return Outcome(Status.UNKNOWN, None, totals, "time limit reached")
+    return Outcome(Status.UNKNOWN, None, totals, TIME_LIMIT_REACHED)
 
 
 @register("flat")
@@ -168,8 +163,8 @@ class FlatMonteCarlo(MonteCarloSolver):
         **COMMON,
     }
 
-    def _search(self, st: kernel.State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        return _finish(st, kernel.run_flat(st, opts["playouts"]))
+    def _search(self, st: State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        return _finish(st, engine.run(st, "flat", playouts=opts["playouts"]))
 
 
 @register("uct")
@@ -183,5 +178,5 @@ class Uct(MonteCarloSolver):
         **COMMON,
     }
 
-    def _search(self, st: kernel.State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        return _finish(st, kernel.run_uct(st, opts["playouts"], opts["c"]))
+    def _search(self, st: State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        return _finish(st, engine.run(st, "uct", playouts=opts["playouts"], c=opts["c"]))

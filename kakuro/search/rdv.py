@@ -20,11 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from kakuro.combos import combinations, range_mask, union_of
 from kakuro.puzzle import Puzzle
-from kakuro.search import kernel
+from kakuro.search.native import enumerate_solutions
 from kakuro.solver import Deadline, Enumeration, EnumeratingSolver, Option, register
 
 SEARCH_STATS = ("nodes", "fails", "propagations")
@@ -125,20 +123,12 @@ def run_intersections(puzzle: Puzzle) -> list[int]:
     return domains
 
 
-def load_domains(st: kernel.State, domains: Sequence[int]) -> None:
-    """Start the freshly built state `st` (nothing assigned or propagated yet) from `domains`
-    (bitmasks, cell order) instead of the full value range."""
-    dom = np.asarray(domains, dtype=np.int64)
-    st.dom[:] = dom
-    st.size[:] = np.bitwise_count(dom)
-
-
 @register("rdv")
 class ReducingDomainValues(EnumeratingSolver):
     """The Reducing Domain Values reduction, then (by default) depth-first search.
 
     `search=true` (default): the reduced domains are the root of a depth-first search,
-    smallest domain first, values ascending (the shared kernel), propagating by forward
+    smallest domain first, values ascending (the engine's search), propagating by forward
     checking (`consistency=fc`, default) or exact run reasoning (`consistency=gac`, which
     subsumes the reduction), so the backend is complete: it proves unsatisfiability and counts
     solutions. `search=false`: the paper's algorithm alone, answering UNKNOWN when the
@@ -152,17 +142,11 @@ class ReducingDomainValues(EnumeratingSolver):
     supports_seed = False
     options = {
         "search": Option(True, "search after the reduction (false: the paper's algorithm, incomplete)"),
-        "consistency": Option("fc", "propagation during the search: fc or gac", choices=tuple(kernel.MODES)),
+        "consistency": Option("fc", "propagation during the search: fc or gac", choices=("fc", "gac")),
     }
+    engine_modules = ("propagate", "tree")
 
-    @classmethod
-    def warm_up(cls) -> None:
-        kernel.warm_up()
-
-    def _run(
-        self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline
-    ) -> tuple[list[list[int]], bool, dict[str, Any], str]:
-        """Up to `limit` solutions, whether they are all of them, stats, message."""
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         reduction = reduce_domains(puzzle)
         stats: dict[str, Any] = {
             "root_solved": reduction.wiped_out or reduction.solved,
@@ -170,23 +154,14 @@ class ReducingDomainValues(EnumeratingSolver):
             "forced": reduction.forced,
         }
         if reduction.wiped_out:
-            return [], True, stats, "the reduction wiped out a domain"
+            return Enumeration([], True, stats, "the reduction wiped out a domain")
         if reduction.solved:
-            return [[d.bit_length() - 1 for d in reduction.domains]], True, stats, ""
+            return Enumeration([[d.bit_length() - 1 for d in reduction.domains]], True, stats)
         if not opts["search"]:
             undecided = sum(1 for d in reduction.domains if d & (d - 1))
-            return [], False, stats, f"the reduction stalled with {undecided} cells undecided (search=false)"
-        st = kernel.build_state(puzzle, opts["consistency"])
-        load_domains(st, reduction.domains)
-        kernel.begin(st, deadline, 0)
-        if not kernel.root_propagate(st):
-            stats.update(kernel.stats_of(st, SEARCH_STATS), root_solved=stats["root_solved"])
-            if st.info[kernel.STOP] != 0:
-                return [], False, stats, "time limit reached"
-            return [], True, stats, "root propagation wiped out a domain"
-        code, found = kernel.run_depth_first(st, True, limit)
-        stats.update(kernel.stats_of(st, SEARCH_STATS), root_solved=stats["root_solved"])
-        return found, code == kernel.EXHAUSTED, stats, "time limit reached" if code == kernel.STOPPED else ""
-
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        return Enumeration(*self._run(puzzle, opts, limit, deadline))
+            return Enumeration([], False, stats, f"the reduction stalled with {undecided} cells undecided (search=false)")
+        found = enumerate_solutions(
+            puzzle, opts["consistency"], limit, deadline, seed, SEARCH_STATS, domains=reduction.domains
+        )
+        found.stats.update(root_solved=stats["root_solved"], passes=reduction.passes, forced=reduction.forced)
+        return found

@@ -1,5 +1,5 @@
-"""The compiled search state: GAC against the pure-Python reference, forward checking against
-a plain reimplementation of Cazenave's rules, exact undo, the clock and the deadline."""
+"""The compiled engine: GAC against the pure-Python reference, forward checking against a plain
+reimplementation of Cazenave's rules, exact undo, the clock and the deadline."""
 
 from __future__ import annotations
 
@@ -11,16 +11,16 @@ import pytest
 
 import kakuro
 from kakuro import KakuroError, Puzzle
-from kakuro.combos import combinations, feasible_values, range_mask, values_of
+from kakuro.combos import combinations, count_combinations, feasible_values, range_mask, values_of
 from kakuro.generate import cazenave
-from kakuro.search import kernel
+from kakuro.search.engine import compile, montecarlo, propagate, state, tree
 from tests.conftest import TWO_SOLUTIONS, UNSATISFIABLE, shared_data_or_skip
 from kakuro.solver import Deadline
 
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled() -> None:
-    kernel.warm_up()
+    compile.ensure("propagate", "tree", "montecarlo")
 
 
 def one_run(length: int, total: int, values: tuple[int, int]) -> Puzzle:
@@ -28,13 +28,13 @@ def one_run(length: int, total: int, values: tuple[int, int]) -> Puzzle:
     return Puzzle.from_grid([[[None, total]] + [0] * length], values=values)
 
 
-def fresh(puzzle: Puzzle, consistency: str) -> kernel.State:
-    st = kernel.build_state(puzzle, consistency)
-    kernel.begin(st, Deadline(), 0)
+def fresh(puzzle: Puzzle, consistency: str) -> state.State:
+    st = state.build_state(puzzle, consistency)
+    state.arm(st, None, 0)
     return st
 
 
-def restrict(st: kernel.State, cell: int, mask: int) -> None:
+def restrict(st: state.State, cell: int, mask: int) -> None:
     st.dom[cell] = mask
     st.size[cell] = bin(mask).count("1")
 
@@ -58,7 +58,7 @@ def test_revise_run_matches_feasible_values_on_random_runs(values: tuple[int, in
         for c in range(length):
             if rng.random() < 0.25:
                 v = chosen[c] if rng.random() < 0.7 else rng.randint(lo, hi)
-                if kernel._assign_raw(st, c, v):
+                if state.set_value(st, c, v):
                     domains.append(1 << v)
                     continue
             mask = full & rng.getrandbits(hi + 1) | (1 << chosen[c] if rng.random() < 0.6 else 0)
@@ -67,7 +67,7 @@ def test_revise_run_matches_feasible_values_on_random_runs(values: tuple[int, in
                 restrict(st, c, mask)
             domains.append(int(st.dom[c]))
         expected = feasible_values(total, domains, values)
-        ok = kernel.revise_run(st, 0)
+        ok = propagate.revise_run(st, 0)
         if not ok:
             assert expected == [0] * length, (total, domains)
             continue
@@ -112,12 +112,12 @@ def small_puzzles() -> list[Puzzle]:
 
 def test_root_gac_matches_the_python_fixpoint() -> None:
     for puzzle in small_puzzles() + [kakuro.read(t)[0] for t in (TWO_SOLUTIONS, UNSATISFIABLE)]:
-        assert kernel.root_domains(puzzle, "gac") == python_gac(puzzle), puzzle.id
+        assert propagate.root_domains(puzzle, "gac") == python_gac(puzzle), puzzle.id
 
 
 def test_root_gac_matches_on_real_puzzles(shared_puzzles) -> None:
     for puzzle in shared_puzzles[::10]:
-        assert kernel.root_domains(puzzle, "gac") == python_gac(puzzle), puzzle.id
+        assert propagate.root_domains(puzzle, "gac") == python_gac(puzzle), puzzle.id
 
 
 def test_gac_during_search_matches_the_python_fixpoint() -> None:
@@ -126,7 +126,7 @@ def test_gac_during_search_matches_the_python_fixpoint() -> None:
     rng = random.Random(3)
     for puzzle in small_puzzles()[:12]:
         st = fresh(puzzle, "gac")
-        if not kernel.root_propagate(st):
+        if not propagate.root_propagate(st):
             continue
         givens = dict(puzzle.givens)
         for _ in range(puzzle.size):
@@ -135,7 +135,7 @@ def test_gac_during_search_matches_the_python_fixpoint() -> None:
                 break
             c = rng.choice(free)
             v = rng.choice(values_of(int(st.dom[c])))
-            ok = kernel.assign(st, c, v)
+            ok = propagate.assign(st, c, v)
             givens[c] = v
             grid_givens = {(puzzle.cells[k][0] - 1, puzzle.cells[k][1] - 1): d for k, d in givens.items()}
             rows = [r.total for r in puzzle.runs if r.direction == "across"]
@@ -151,18 +151,18 @@ def test_combinations_are_counted_without_listing_them() -> None:
     for values in [(1, 9), (0, 7), (2, 14)]:
         for length in range(0, 7):
             for total in range(0, 60):
-                assert kernel.count_combinations(length, total, values) == len(combinations(length, total, values))
-    assert kernel.count_combinations(8, 150, (1, 62)) > 1_000_000
+                assert count_combinations(length, total, values) == len(combinations(length, total, values))
+    assert count_combinations(8, 150, (1, 62)) > 1_000_000
 
 
 def test_gac_refuses_huge_tables_and_fc_takes_any_range() -> None:
     wide = Puzzle.all_white([200] * 8, [200] * 8, values=(1, 62))
     start = time.perf_counter()
     with pytest.raises(KakuroError, match="consistency=fc"):
-        kernel.build_state(wide, "gac")
+        state.build_state(wide, "gac")
     assert time.perf_counter() - start < 1.0  # refused before listing a million combinations
     st = fresh(wide, "fc")
-    assert kernel.root_propagate(st)
+    assert propagate.root_propagate(st)
     assert int(st.dom[0]) == range_mask((1, 62))
 
 
@@ -218,7 +218,7 @@ def test_forward_checking_is_the_papers() -> None:
         for _ in range(5):
             st = fresh(puzzle, "fc")
             ref = PaperFC(puzzle)
-            assert kernel.root_propagate(st) == ref.ok
+            assert propagate.root_propagate(st) == ref.ok
             if not ref.ok:
                 break
             assert [int(d) for d in st.dom] == ref.masks()
@@ -228,7 +228,7 @@ def test_forward_checking_is_the_papers() -> None:
                     break
                 c = rng.choice(free)
                 v = rng.choice(sorted(ref.dom[c]))
-                assert kernel.assign(st, c, v) == ref.assign(c, v)
+                assert propagate.assign(st, c, v) == ref.assign(c, v)
                 if ref.ok:
                     assert [int(d) for d in st.dom] == ref.masks()
                     assert [int(x) if x >= 0 else None for x in st.val] == ref.val
@@ -243,56 +243,56 @@ def test_undo_restores_the_state_exactly(consistency: str) -> None:
     rng = random.Random(5)
     for puzzle in small_puzzles():
         st = fresh(puzzle, consistency)
-        if not kernel.root_propagate(st):
+        if not propagate.root_propagate(st):
             continue
         before = {name: getattr(st, name).copy() for name in MUTABLE}
-        info = st.info[[kernel.TRAIL, kernel.NFREE]].copy()
+        info = st.info[[state.TRAIL, state.NFREE]].copy()
         marks = []
         for _ in range(puzzle.size):
             free = [c for c in range(puzzle.size) if st.val[c] < 0]
             if not free:
                 break
-            marks.append((int(st.info[kernel.TRAIL]), {name: getattr(st, name).copy() for name in MUTABLE}))
+            marks.append((int(st.info[state.TRAIL]), {name: getattr(st, name).copy() for name in MUTABLE}))
             c = rng.choice(free)
-            if not kernel.assign(st, c, rng.choice(values_of(int(st.dom[c])))):
+            if not propagate.assign(st, c, rng.choice(values_of(int(st.dom[c])))):
                 break
         for mark, snapshot in reversed(marks[1:]):
-            kernel.undo(st, mark)
+            state.undo(st, mark)
             for name in MUTABLE:
                 np.testing.assert_array_equal(getattr(st, name), snapshot[name])
-        kernel.undo(st, 0)
+        state.undo(st, 0)
         for name in MUTABLE:
             np.testing.assert_array_equal(getattr(st, name), before[name])
-        np.testing.assert_array_equal(st.info[[kernel.TRAIL, kernel.NFREE]], info)
-        sizes = [kernel.ASSIGNED if st.val[c] >= 0 else bin(int(st.dom[c])).count("1") for c in range(puzzle.size)]
+        np.testing.assert_array_equal(st.info[[state.TRAIL, state.NFREE]], info)
+        sizes = [state.ASSIGNED if st.val[c] >= 0 else bin(int(st.dom[c])).count("1") for c in range(puzzle.size)]
         assert st.size.tolist() == sizes
 
 
 # --------------------------------------------------------------------- choices, clock, deadline
 def test_select_variable_takes_the_smallest_domain_lowest_index_first() -> None:
     st = fresh(cazenave(4, 6, 100)[0], "fc")
-    kernel.root_propagate(st)
+    propagate.root_propagate(st)
     restrict(st, 9, 0b1100)
     restrict(st, 5, 0b0110)
-    assert kernel.select_variable(st) == 5
-    kernel._assign_raw(st, 5, 2)
-    assert kernel.select_variable(st) == 9
+    assert state.select_variable(st) == 5
+    state.set_value(st, 5, 2)
+    assert state.select_variable(st) == 9
 
 
 def test_random_values_are_uniform_and_seeded() -> None:
     st = fresh(cazenave(3, 3, 100)[0], "fc")
-    kernel.begin(st, Deadline(), 7)
-    draws = [kernel.random_value(st, 0b1011010) for _ in range(4000)]
+    state.arm(st, None, 7)
+    draws = [state.random_value(st, 0b1011010) for _ in range(4000)]
     counts = {v: draws.count(v) for v in (1, 3, 4, 6)}
     assert set(draws) == {1, 3, 4, 6} and min(counts.values()) > 850
-    kernel.begin(st, Deadline(), 7)
-    assert [kernel.random_value(st, 0b1011010) for _ in range(50)] == draws[:50]
+    state.arm(st, None, 7)
+    assert [state.random_value(st, 0b1011010) for _ in range(50)] == draws[:50]
 
 
 def test_kernel_clock_is_the_perf_counter_clock() -> None:
-    offset = kernel._kernel_clock_offset()
+    offset = state.kernel_clock_offset()
     assert abs(offset) < 0.005  # CLOCK_MONOTONIC on Linux: the same clock
-    assert abs(kernel.clock_ns() * 1e-9 + offset - time.perf_counter()) < 0.005
+    assert abs(state.clock_ns() * 1e-9 + offset - time.perf_counter()) < 0.005
 
 
 def hard_for_gac() -> Puzzle:
@@ -305,19 +305,19 @@ def hard_for_gac() -> Puzzle:
 @pytest.mark.parametrize("search", ["depth_first", "sampling", "nested1", "nested3"])
 def test_deadline_stops_every_kernel_within_50_ms(search: str, consistency: str, hard: Puzzle) -> None:
     puzzle = hard if consistency == "fc" else hard_for_gac()
-    st = kernel.build_state(puzzle, consistency)
-    kernel.begin(st, Deadline.after(10), 1)
-    assert kernel.root_propagate(st)
+    st = state.build_state(puzzle, consistency)
+    state.arm(st, Deadline.after(10).end, 1)
+    assert propagate.root_propagate(st)
     deadline = Deadline.after(0.2)
-    kernel.begin(st, deadline, 1)
+    state.arm(st, deadline.end, 1)
     if search == "depth_first":
-        code, _ = kernel.run_depth_first(st, False, 1)
+        code, _ = tree.run_depth_first(st, "random", 1)
     elif search == "sampling":
-        code = kernel.run_sampling(st)
+        code = montecarlo.run(st, "sampling")
     else:
-        code = kernel.run_nested(st, int(search[-1]))
+        code = montecarlo.run(st, "nested", level=int(search[-1]))
     late = time.perf_counter() - deadline.end
-    assert code == kernel.STOPPED
+    assert code == state.STOPPED
     assert late < 0.05 + 0.1  # 50 ms, plus slack for a loaded machine only
 
 

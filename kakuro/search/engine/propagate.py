@@ -1,0 +1,492 @@
+"""Propagation on the compiled state: `assign` at the state's strength, run-level GAC with its
+matching, root propagation, shaving, and retargeting a layout to new clues.
+
+`assign(state, cell, value)` assigns and propagates by the state's mode (`info[MODE]`):
+
+- `check` / `projected` (the backtracking family): no pruning; the runs of the cell are checked
+  against the assigned cells only (no repeated value, a completed run hits its clue, a partial
+  sum stays below it; `projected` also requires that the run's free cells can still reach the
+  clue with distinct unused values: the k smallest and k largest of them bracket what is left);
+- `fc`: Cazenave's (2010) forward checking, exactly: remove the value from the free cells of
+  the cell's runs, remove values above target - partial sum from them, check the sum of a
+  completed run, fail on an empty domain;
+- `gac`: exact run-level reasoning (`revise_run`): a value stays in a cell only if some
+  combination of distinct values with the run's sum, matched one-to-one onto the run's free
+  cells within their domains, gives it to that cell; runs are revised from a queue to a
+  fixpoint (`propagate`).
+
+`revise_run` reads the clock every `CLOCK_EVERY_COMBOS` combinations, so a deadline is
+honoured inside a long table too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kakuro.puzzle import Puzzle
+from kakuro.search.engine.compile import compiled, inlined
+from kakuro.search.engine.state import (
+    ASSIGNMENTS, CLOCK_EVERY, FREE, FULL, MODE, MODE_FC, MODE_GAC, MODE_PROJECTED, PROPAGATIONS, QHEAD,
+    QLEN, QUEUED, STOP, SUM, TARGET, TICKS, TRAIL, WARM_UP_PUZZLE, State, arm, build_state, highest_bit_index,
+    lowest_bit_index, popcount, set_domain, set_value, should_stop, undo, MODES, NFREE,
+)
+
+CLOCK_EVERY_COMBOS = 1024
+"""Combinations `revise_run` scans between two clock readings."""
+# rows of `work` (each SCRATCH long) used by revise_run and its matching
+W_CELLS, W_FDOM, W_SUPP, W_REACH, W_MATCH, W_OWNER, W_SCELL, W_SVAL, W_SCAND = range(9)
+# counters of `shave` (an int64 array of SHAVE_COUNTERS slots)
+PROBES = 0
+SWEEPS = 1
+SHAVE_COUNTERS = 2
+
+
+@inlined
+def assign(st: State, c: int, v: int) -> bool:
+    """Assign value `v` to free cell `c` and propagate; False on a wipe-out (or when stopped:
+    check `info[STOP]`). The caller undoes to its own mark either way."""
+    st.info[ASSIGNMENTS] += 1
+    st.info[TICKS] += 1
+    if st.info[STOP] != 0 or (st.info[TICKS] % CLOCK_EVERY == 0 and should_stop(st)):
+        return False
+    if not set_value(st, c, v):
+        return False
+    mode = st.info[MODE]
+    if mode == MODE_FC:
+        return forward_check(st, c, v)
+    if mode == MODE_GAC:
+        return _propagate_assignment(st, c)
+    return consistent(st, c, mode == MODE_PROJECTED)
+
+
+# --------------------------------------------------------------------- check only
+@compiled
+def _reachable(free_values: int, k: int, rest: int) -> bool:
+    """Can `k` distinct values of the mask `free_values` sum to `rest`? Only the bracket is
+    tested: the sum of the k smallest <= rest <= the sum of the k largest."""
+    if popcount(free_values) < k:
+        return False
+    low = 0
+    high = 0
+    small = free_values
+    large = free_values
+    for _ in range(k):
+        b = lowest_bit_index(small)
+        low += b
+        small ^= np.int64(1) << b
+        t = highest_bit_index(large)
+        high += t
+        large ^= np.int64(1) << t
+    return low <= rest <= high
+
+
+@compiled
+def consistent(st: State, c: int, projected: bool) -> bool:
+    """Check the runs of cell `c`, just assigned, against the assigned cells only: no repeated
+    value, a completed run sums to its clue, a partial sum does not exceed it; with
+    `projected`, the free cells can still reach the clue with distinct unused values."""
+    v = st.val[c]
+    for k in range(2):
+        r = st.cell_runs[c, k]
+        if r < 0:
+            continue
+        used = np.int64(0)
+        for idx in range(st.members[r], st.members[r + 1]):
+            m = st.members[idx]
+            if m != c and st.val[m] >= 0:
+                if st.val[m] == v:
+                    return False
+                used |= np.int64(1) << st.val[m]
+        used |= np.int64(1) << v
+        total = st.runs[r, SUM]
+        target = st.runs[r, TARGET]
+        free = st.runs[r, FREE]
+        if free == 0:
+            if total != target:
+                return False
+        elif total > target:
+            return False
+        elif projected and not _reachable(st.info[FULL] & ~used, free, target - total):
+            return False
+    return True
+
+
+# --------------------------------------------------------------------- forward checking
+@compiled
+def keep_at_most(maxval: int) -> int:
+    """The mask of values 0..maxval (empty below 0, everything from 62 up)."""
+    if maxval < 0:
+        return 0
+    if maxval >= 62:
+        return -1
+    return (np.int64(1) << (maxval + 1)) - 1
+
+
+@compiled
+def prune_run(st: State, r: int, keep: int) -> bool:
+    """Intersect the free cells of run `r` with `keep`; False on an empty domain."""
+    for idx in range(st.members[r], st.members[r + 1]):
+        c = st.members[idx]
+        if st.val[c] < 0:
+            d = st.dom[c]
+            nd = d & keep
+            if nd != d:
+                set_domain(st, c, nd)
+                if nd == 0:
+                    return False
+    return True
+
+
+@compiled
+def forward_check(st: State, c: int, v: int) -> bool:
+    """Cazenave's forward checking after `c` = `v`, on both runs of `c`."""
+    others = ~(np.int64(1) << v)
+    for k in range(2):
+        r = st.cell_runs[c, k]
+        if r < 0:
+            continue
+        if st.runs[r, FREE] == 0:
+            if st.runs[r, SUM] != st.runs[r, TARGET]:
+                return False
+            continue
+        keep = keep_at_most(st.runs[r, TARGET] - st.runs[r, SUM]) & others
+        if not prune_run(st, r, keep):
+            return False
+    return True
+
+
+# --------------------------------------------------------------------- GAC
+@compiled
+def enqueue_run(st: State, r: int) -> None:
+    """Queue run `r` for revision (once: a queued run is not queued again)."""
+    if st.runs[r, QUEUED] == 0:
+        m = st.queue.shape[0]
+        st.queue[(st.info[QHEAD] + st.info[QLEN]) % m] = r
+        st.info[QLEN] += 1
+        st.runs[r, QUEUED] = 1
+
+
+@compiled
+def enqueue_cell_runs(st: State, c: int) -> None:
+    """Queue both runs of cell `c`."""
+    for k in range(2):
+        if st.cell_runs[c, k] >= 0:
+            enqueue_run(st, st.cell_runs[c, k])
+
+
+@compiled
+def _clear_queue(st: State) -> None:
+    m = st.queue.shape[0]
+    while st.info[QLEN] > 0:
+        st.runs[st.queue[st.info[QHEAD]], QUEUED] = 0
+        st.info[QHEAD] = (st.info[QHEAD] + 1) % m
+        st.info[QLEN] -= 1
+
+
+@compiled
+def _propagate_assignment(st: State, c: int) -> bool:
+    """GAC after assigning `c`: queue its runs and propagate."""
+    enqueue_cell_runs(st, c)
+    return propagate(st)
+
+
+@compiled
+def propagate(st: State) -> bool:
+    """Revise queued runs (GAC) until the queue is empty; False on a wipe-out or stop."""
+    m = st.queue.shape[0]
+    while st.info[QLEN] > 0:
+        r = st.queue[st.info[QHEAD]]
+        st.info[QHEAD] = (st.info[QHEAD] + 1) % m
+        st.info[QLEN] -= 1
+        st.runs[r, QUEUED] = 0
+        if not revise_run(st, r):
+            _clear_queue(st)
+            return False
+    return True
+
+
+@compiled
+def _augment(st: State, start: int, rest: int) -> bool:
+    """Kuhn's augmenting path (iterative DFS) for free-cell slot `start` onto values `rest`."""
+    fdom, match, owner = st.work[W_FDOM], st.work[W_MATCH], st.work[W_OWNER]
+    scell, sval, scand = st.work[W_SCELL], st.work[W_SVAL], st.work[W_SCAND]
+    visited = np.int64(0)
+    top = 0
+    scell[0] = start
+    scand[0] = fdom[start] & rest
+    while top >= 0:
+        cand = scand[top] & ~visited
+        if cand == 0:
+            top -= 1
+            continue
+        b = cand & -cand
+        visited |= b
+        scand[top] = cand ^ b
+        v = lowest_bit_index(b)
+        sval[top] = v
+        o = owner[v]
+        if o < 0:
+            for t in range(top + 1):
+                match[scell[t]] = sval[t]
+                owner[sval[t]] = scell[t]
+            return True
+        top += 1
+        scell[top] = o
+        scand[top] = fdom[o] & rest
+    return False
+
+
+@compiled
+def _matching_supports(st: State, k: int, rest: int) -> None:
+    """OR into supp[j] the values free-cell slot j takes in some perfect matching of the k
+    slots onto the k values of `rest` (nothing when no perfect matching exists)."""
+    fdom, supp, reach = st.work[W_FDOM], st.work[W_SUPP], st.work[W_REACH]
+    match, owner = st.work[W_MATCH], st.work[W_OWNER]
+    m = rest
+    while m:
+        b = m & -m
+        owner[lowest_bit_index(b)] = -1
+        m ^= b
+    unmatched = rest
+    for j in range(k):
+        d = fdom[j] & unmatched
+        if d:
+            b = d & -d
+            v = lowest_bit_index(b)
+            match[j] = v
+            owner[v] = j
+            unmatched ^= b
+        else:
+            match[j] = -1
+    for j in range(k):
+        if match[j] < 0 and not _augment(st, j, rest):
+            return
+    # an edge (j, v) off the matching lies in some perfect matching iff the slot owning v
+    # reaches j in the graph j -> owner(v) for v in dom(j) (an alternating cycle)
+    for j in range(k):
+        a = np.int64(0)
+        d = fdom[j] & rest & ~(np.int64(1) << match[j])
+        while d:
+            b = d & -d
+            a |= np.int64(1) << owner[lowest_bit_index(b)]
+            d ^= b
+        reach[j] = a
+    for i in range(k):
+        bi = np.int64(1) << i
+        ri = reach[i]
+        for j in range(k):
+            if reach[j] & bi:
+                reach[j] |= ri
+    for j in range(k):
+        s = np.int64(1) << match[j]
+        d = fdom[j] & rest & ~s
+        while d:
+            b = d & -d
+            if (reach[owner[lowest_bit_index(b)]] >> j) & 1:
+                s |= b
+            d ^= b
+        supp[j] |= s
+
+
+@compiled
+def revise_run(st: State, r: int) -> bool:
+    """Make run `r` generalized arc consistent: keep in each free cell exactly the values some
+    combination (distinct values, the run's sum, covering the assigned values) gives it in a
+    one-to-one matching onto the free cells. Runs of changed cells are queued. False on a
+    wipe-out, on repeated assigned values or a wrong full sum, or when stopped."""
+    cells, fdom, supp = st.work[W_CELLS], st.work[W_FDOM], st.work[W_SUPP]
+    st.info[PROPAGATIONS] += 1
+    k = 0
+    required = np.int64(0)
+    union = np.int64(0)
+    for idx in range(st.members[r], st.members[r + 1]):
+        c = st.members[idx]
+        if st.val[c] >= 0:
+            b = np.int64(1) << st.val[c]
+            if required & b:
+                return False
+            required |= b
+        else:
+            cells[k] = c
+            fdom[k] = st.dom[c]
+            supp[k] = 0
+            union |= st.dom[c]
+            k += 1
+    if k == 0:
+        return st.runs[r, SUM] == st.runs[r, TARGET]
+    seen = 0
+    for q in range(st.combos[r], st.combos[r + 1]):
+        seen += 1
+        if seen % CLOCK_EVERY_COMBOS == 0 and should_stop(st):
+            return False
+        combo = st.combos[q]
+        if combo & required != required:
+            continue
+        rest = combo ^ required
+        if rest & ~union:
+            continue
+        need = np.int64(0)
+        complete = True
+        for j in range(k):
+            dj = fdom[j] & rest
+            need |= dj & ~supp[j]
+            if dj != rest:
+                complete = False
+        if need == 0:
+            continue
+        if complete:
+            for j in range(k):
+                supp[j] |= rest
+        else:
+            _matching_supports(st, k, rest)
+        done = True
+        for j in range(k):
+            if supp[j] != fdom[j]:
+                done = False
+                break
+        if done:
+            break
+    for j in range(k):
+        nd = supp[j]
+        if nd == 0:
+            return False
+        if nd != fdom[j]:
+            c = cells[j]
+            set_domain(st, c, nd)
+            for e in range(2):
+                other = st.cell_runs[c, e]
+                if other >= 0 and other != r:
+                    enqueue_run(st, other)
+    return True
+
+
+# --------------------------------------------------------------------- root
+@compiled
+def root_propagate(st: State) -> bool:
+    """Propagate the empty assignment and the givens; the result becomes the root (the trail
+    is committed). `gac`: assign the givens, then revise every run to a fixpoint. `fc`: remove
+    values above each run's target, then assign the givens one by one with forward checking.
+    `check`, `projected`: assign and check the givens. False when the puzzle is found
+    unsatisfiable (or the deadline passed: see info[STOP])."""
+    ok = True
+    m = st.runs.shape[0]
+    if st.info[MODE] == MODE_GAC:
+        for g in range(st.givens.shape[0]):
+            if not set_value(st, st.givens[g, 0], st.givens[g, 1]):
+                ok = False
+                break
+        if ok:
+            for r in range(m):
+                enqueue_run(st, r)
+            ok = propagate(st)
+    else:
+        if st.info[MODE] == MODE_FC:
+            for r in range(m):
+                if not prune_run(st, r, keep_at_most(st.runs[r, TARGET])):
+                    ok = False
+                    break
+        if ok:
+            for g in range(st.givens.shape[0]):
+                if not assign(st, st.givens[g, 0], st.givens[g, 1]):
+                    ok = False
+                    break
+    st.info[TRAIL] = 0
+    return ok
+
+
+@compiled
+def shave(st: State, fixpoint: bool, counters: np.ndarray) -> bool:
+    """Singleton arc consistency on the current (GAC) state: remove each value of a free cell
+    whose assignment propagates to a wipe-out, propagating every removal. One sweep over the
+    cells, or sweeps until one removes nothing (`fixpoint`). Removals stay on the trail (the
+    caller commits them). `counters[PROBES]` and `counters[SWEEPS]` are incremented. False
+    when the puzzle is unsatisfiable, or when stopped (`info[STOP]` set)."""
+    n = st.dom.shape[0]
+    while True:
+        counters[SWEEPS] += 1
+        changed = False
+        for c in range(n):
+            if st.val[c] >= 0 or st.size[c] <= 1:
+                continue
+            left = st.dom[c]
+            while left:
+                b = left & -left
+                left ^= b
+                if st.dom[c] & b == 0:  # removed meanwhile, by the propagation of a removal
+                    continue
+                counters[PROBES] += 1
+                mark = st.info[TRAIL]
+                ok = assign(st, c, lowest_bit_index(b))
+                undo(st, mark)
+                if ok:
+                    continue
+                if st.info[STOP] != 0:
+                    return False
+                nd = st.dom[c] & ~b
+                set_domain(st, c, nd)
+                if nd == 0:
+                    return False
+                enqueue_cell_runs(st, c)
+                if not propagate(st):
+                    return False
+                changed = True
+        if not fixpoint or not changed:
+            return True
+
+
+@compiled
+def retarget(st: State, values: np.ndarray, bounds: np.ndarray, masks: np.ndarray, full: int) -> None:
+    """Reset a `gac` state without givens to its unpropagated root for the clues of a filling:
+    run r's target becomes the sum of `values` (one per cell) over its cells and its
+    combinations the library's (`kakuro.combos.combination_library`: `bounds`, `masks`); every
+    domain becomes `full`, nothing is assigned, the trail and the queue are empty. `st.combos`
+    must have room for each run's largest table (`kakuro.generate.unique` sizes it), so the
+    classic generator builds one state per layout instead of one per filling."""
+    m = st.runs.shape[0]
+    at = m + 1
+    for r in range(m):
+        first, last = st.members[r], st.members[r + 1]
+        total = 0
+        for idx in range(first, last):
+            total += values[st.members[idx]]
+        st.runs[r, TARGET] = total
+        st.runs[r, SUM] = 0
+        st.runs[r, FREE] = last - first
+        st.runs[r, QUEUED] = 0
+        st.combos[r] = at
+        for q in range(bounds[last - first, total, 0], bounds[last - first, total, 1]):
+            st.combos[at] = masks[q]
+            at += 1
+    st.combos[m] = at
+    width = popcount(full)
+    for c in range(st.dom.shape[0]):
+        st.dom[c] = full
+        st.val[c] = -1
+        st.size[c] = width
+    st.info[TRAIL] = 0
+    st.info[NFREE] = st.dom.shape[0]
+    st.info[QHEAD] = 0
+    st.info[QLEN] = 0
+
+
+# --------------------------------------------------------------------- Python side
+def root_domains(puzzle: Puzzle, consistency: str = "gac") -> list[int] | None:
+    """The cell domains (bitmasks, cell order) after root propagation, or None when the
+    propagation proves the puzzle unsatisfiable."""
+    st = build_state(puzzle, consistency)
+    if not root_propagate(st):
+        return None
+    return [int(d) for d in st.dom]
+
+
+def warm_up() -> None:
+    """Compile root propagation (every mode), `assign`, `revise_run` and `shave`."""
+    for consistency in MODES:
+        st = build_state(WARM_UP_PUZZLE, consistency)
+        arm(st, None, 1)
+        root_propagate(st)
+        assign(st, 1, 2)
+        undo(st, 0)
+        if consistency == "gac":
+            revise_run(st, 0)
+            shave(st, True, np.zeros(SHAVE_COUNTERS, dtype=np.int64))

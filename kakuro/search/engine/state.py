@@ -1,0 +1,476 @@
+"""The one compiled search state every native algorithm runs on: arrays, trail, clock, random
+numbers.
+
+A `State` is a named tuple of numpy arrays built once per solve by `build_state`:
+
+- per cell: `dom` (int64 bitmask, bit v = value v, values 0..62), `val` (assigned value,
+  -1 = free, so a range starting at 0 works), `size` (popcount of `dom` for a free cell,
+  `ASSIGNED` for an assigned one, so choosing the smallest domain is one scan) and
+  `cell_runs` (its across and down run, -1 where it has none);
+- per run, `runs[r, TARGET | SUM | FREE | QUEUED]`: the clue, the sum of the assigned cells,
+  the number of free cells, and whether it waits in the propagation `queue`;
+- `members`: run r's cells are `members[members[r]:members[r + 1]]` (offsets first);
+- `combos`: run r's combinations (`kakuro.combos.run_tables`) are
+  `combos[combos[r]:combos[r + 1]]` (offsets first; only under `gac`);
+- `trail` (undo): pairs (cell, old domain) for a domain change, (-cell - 1, old domain) for an
+  assignment; `undo(state, mark)` pops back to a mark (a trail length);
+- `info`: trail length, free cells, stop flag, mode, deadline, generator ... then the stats
+  counters (`NODES` ... `RESTARTS`); `sol` (the captured solution), `work` (scratch of the
+  run propagator) and `givens` ((cell, value) rows, assigned by root propagation).
+
+The state is few arrays on purpose: numba passes every array of the tuple to every kernel call
+as seven machine words, and each extra array was measured to cost about 3 ns per assignment.
+
+The mode (`info[MODE]`, from `build_state`'s `consistency`) is the strength of `assign`
+(`kakuro.search.engine.propagate`): `check` (no pruning, only the assigned cells are checked:
+the backtracking family), `projected` (check, and each run's free cells must still reach its
+clue), `fc` (Cazenave's forward checking) or `gac` (exact run-level reasoning).
+
+Time limits: kernels read CLOCK_MONOTONIC (the clock of `time.perf_counter` on Linux) every
+`CLOCK_EVERY` assignments (`should_stop`); past the deadline it raises the stop flag and every
+search loop returns `STOPPED` at once. Random numbers come from the state's own xorshift64*
+generator (`info[RNG]`, seeded by `arm`), so a solve is reproducible and independent of any
+other generator.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import NamedTuple
+
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from kakuro.combos import MAX_COMBINATIONS, count_combinations, range_mask, run_tables
+from kakuro.errors import KakuroError
+from kakuro.puzzle import Puzzle
+from kakuro.search.engine.compile import compiled
+
+# --------------------------------------------------------------------- constants
+MODE_FC = 0
+MODE_GAC = 1
+MODE_CHECK = 2
+MODE_PROJECTED = 3
+MODES = {"check": MODE_CHECK, "projected": MODE_PROJECTED, "fc": MODE_FC, "gac": MODE_GAC}
+"""Propagation strengths, weakest first (see the module docstring)."""
+
+# runs[r, field]
+TARGET = 0
+SUM = 1
+FREE = 2
+QUEUED = 3
+RUN_FIELDS = 4
+
+# info slots: control
+TRAIL = 0
+NFREE = 1
+STOP = 2
+MODE = 3
+END_NS = 4
+TICKS = 5
+QHEAD = 6
+QLEN = 7
+ROOT_SOLVED = 8
+RNG = 9
+# info slots: stats counters
+NODES = 10
+FAILS = 11
+ASSIGNMENTS = 12
+SAMPLES = 13
+PROPAGATIONS = 14
+RESTARTS = 15
+# info slots: Monte-Carlo settings (0 = Cazenave's playout, so a fresh state behaves as before)
+STRATEGY = 16
+SELECTION = 17
+# info slots: the value range as a mask (for the check modes)
+FULL = 18
+INFO_SIZE = 19
+STAT_SLOTS = {"nodes": NODES, "fails": FAILS, "assignments": ASSIGNMENTS, "samples": SAMPLES,
+              "propagations": PROPAGATIONS, "restarts": RESTARTS}
+
+# kernel return codes
+SOLVED = 0
+STOPPED = 1
+EXHAUSTED = 2
+LIMIT = 3
+
+ASSIGNED = 1 << 20
+"""`size` of an assigned cell: larger than any domain, so variable choice skips it."""
+NO_DEADLINE = np.iinfo(np.int64).max
+CLOCK_EVERY = 16
+"""Assignments between two clock readings (a reading costs about 30 ns)."""
+MAX_TABLE = 20_000_000
+"""Most combinations (all runs together) a `gac` state tabulates: 160 MB of masks."""
+SCRATCH = 64
+"""Length of each `work` row: more than the longest possible run (63 values 0..62)."""
+WORK_ROWS = 9
+"""Rows of `work`, the run propagator's scratch (`kakuro.search.engine.propagate`)."""
+
+WARM_UP_PUZZLE = Puzzle.all_white([6, 9, 8], [6, 9, 8], values=(1, 4), givens={(0, 0): 1})
+"""The tiny puzzle every module's `warm_up` runs its kernels on (3x3, two solutions)."""
+
+
+class State(NamedTuple):
+    """The compiled search state (see the module docstring); build it with `build_state`."""
+
+    dom: np.ndarray
+    val: np.ndarray
+    size: np.ndarray
+    cell_runs: np.ndarray
+    runs: np.ndarray
+    members: np.ndarray
+    combos: np.ndarray
+    trail: np.ndarray
+    queue: np.ndarray
+    info: np.ndarray
+    sol: np.ndarray
+    work: np.ndarray
+    givens: np.ndarray
+
+
+# --------------------------------------------------------------------- bit intrinsics
+@intrinsic
+def _clock_gettime_ns(typingctx):  # type: ignore[no-untyped-def]
+    """CLOCK_MONOTONIC in nanoseconds, via libc clock_gettime (vDSO, about 30 ns)."""
+    sig = types.int64()
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        i64, i32 = ir.IntType(64), ir.IntType(32)
+        timespec = ir.LiteralStructType([i64, i64])
+        fnty = ir.FunctionType(i32, [i32, timespec.as_pointer()])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "clock_gettime")
+        ts = cgutils.alloca_once(builder, timespec)
+        builder.call(fn, [ir.Constant(i32, 1), ts])  # 1 = CLOCK_MONOTONIC on Linux
+        sec = builder.load(cgutils.gep_inbounds(builder, ts, 0, 0))
+        nsec = builder.load(cgutils.gep_inbounds(builder, ts, 0, 1))
+        return builder.add(builder.mul(sec, ir.Constant(i64, 1_000_000_000)), nsec)
+
+    return sig, codegen
+
+
+@intrinsic
+def popcount(typingctx, x):  # type: ignore[no-untyped-def]
+    """Number of set bits of an int64 (LLVM ctpop)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def lowest_bit_index(typingctx, x):  # type: ignore[no-untyped-def]
+    """Index of the lowest set bit of a non-zero int64 (LLVM cttz)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@intrinsic
+def highest_bit_index(typingctx, x):  # type: ignore[no-untyped-def]
+    """Index of the highest set bit of a non-zero int64 (63 - LLVM ctlz)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        lz = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+        return builder.sub(ir.Constant(ir.IntType(64), 63), lz)
+
+    return sig, codegen
+
+
+# --------------------------------------------------------------------- clock
+@compiled
+def clock_ns() -> int:
+    """The kernels' clock: CLOCK_MONOTONIC, nanoseconds."""
+    return _clock_gettime_ns()
+
+
+@compiled
+def should_stop(st: State) -> bool:
+    """Read the clock; past the deadline raise the stop flag. True when stopped."""
+    if _clock_gettime_ns() >= st.info[END_NS]:
+        st.info[STOP] = 1
+    return st.info[STOP] != 0
+
+
+_clock_offset: float | None = None
+
+
+def kernel_clock_offset() -> float:
+    """perf_counter() - kernel clock, in seconds (0 on Linux, measured once per process)."""
+    global _clock_offset
+    if _clock_offset is None:
+        clock_ns()
+        samples = []
+        for _ in range(5):
+            before = time.perf_counter()
+            kernel = clock_ns()
+            after = time.perf_counter()
+            samples.append((after - before, (before + after) / 2 - kernel * 1e-9))
+        _clock_offset = min(samples)[1]
+    return _clock_offset
+
+
+def arm(st: State, end: float | None, seed: int) -> None:
+    """Arm the state for one solve: the deadline `end` (a `time.perf_counter` reading, None for
+    no limit) and the seed of its generator; the counters start at 0."""
+    st.info[END_NS] = NO_DEADLINE if end is None else int((end - kernel_clock_offset()) * 1e9)
+    st.info[STOP] = 0
+    st.info[TICKS] = 0
+    st.info[NODES : RESTARTS + 1] = 0
+    st.info[RNG] = rng_state(seed)
+
+
+# --------------------------------------------------------------------- random numbers
+def rng_state(seed: int) -> int:
+    """The generator state for `seed` (splitmix64 of it; never 0), as a signed int64."""
+    z = (seed * 0x9E3779B97F4A7C15 + 0x9E3779B97F4A7C15) % 2**64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
+    z = (z ^ (z >> 31)) or 1
+    return z - 2**64 if z >= 2**63 else z
+
+
+@compiled
+def random_below(st: State, k: int) -> int:
+    """A uniform integer in 0..k-1 (1 <= k < 2**32) from the state's xorshift64* generator."""
+    x = np.uint64(st.info[RNG])
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    st.info[RNG] = np.int64(x)
+    r = (x * np.uint64(2685821657736338717)) >> np.uint64(32)
+    return np.int64((r * np.uint64(k)) >> np.uint64(32))
+
+
+@compiled
+def random_value(st: State, mask: int) -> int:
+    """A value of the non-empty `mask`, uniformly at random."""
+    skip = random_below(st, popcount(mask))
+    for _ in range(skip):
+        mask &= mask - 1
+    return lowest_bit_index(mask)
+
+
+# --------------------------------------------------------------------- trail
+@compiled
+def set_domain(st: State, c: int, nd: int) -> None:
+    """Shrink free cell `c` to `nd`, trailing the old domain."""
+    t = st.info[TRAIL]
+    st.trail[2 * t] = c
+    st.trail[2 * t + 1] = st.dom[c]
+    st.info[TRAIL] = t + 1
+    st.dom[c] = nd
+    st.size[c] = popcount(nd)
+
+
+@compiled
+def set_value(st: State, c: int, v: int) -> bool:
+    """Assign without propagation (trailed); False if `v` is not in the domain of free cell `c`."""
+    bit = np.int64(1) << v
+    if st.val[c] >= 0 or st.dom[c] & bit == 0:
+        return False
+    t = st.info[TRAIL]
+    st.trail[2 * t] = -c - 1
+    st.trail[2 * t + 1] = st.dom[c]
+    st.info[TRAIL] = t + 1
+    st.dom[c] = bit
+    st.size[c] = ASSIGNED
+    st.val[c] = v
+    st.info[NFREE] -= 1
+    for k in range(2):
+        r = st.cell_runs[c, k]
+        if r >= 0:
+            st.runs[r, SUM] += v
+            st.runs[r, FREE] -= 1
+    return True
+
+
+@compiled
+def undo(st: State, mark: int) -> None:
+    """Restore the state as it was when the trail length was `mark`."""
+    t = st.info[TRAIL]
+    while t > mark:
+        t -= 1
+        c = st.trail[2 * t]
+        if c < 0:
+            c = -c - 1
+            v = st.val[c]
+            for k in range(2):
+                r = st.cell_runs[c, k]
+                if r >= 0:
+                    st.runs[r, SUM] -= v
+                    st.runs[r, FREE] += 1
+            st.val[c] = -1
+            st.info[NFREE] += 1
+        d = st.trail[2 * t + 1]
+        st.dom[c] = d
+        st.size[c] = popcount(d)
+    st.info[TRAIL] = t
+
+
+# --------------------------------------------------------------------- queries
+@compiled
+def select_variable(st: State) -> int:
+    """The free cell with the smallest domain (lowest index on ties); -1 when none is free."""
+    best = -1
+    best_size = ASSIGNED
+    for c in range(st.size.shape[0]):
+        s = st.size[c]
+        if s < best_size:
+            best_size = s
+            best = c
+            if s <= 1:
+                break
+    return best
+
+
+@compiled
+def copy_values(st: State, out: np.ndarray) -> None:
+    """Copy the assignment (one value per cell, -1 for a free cell) into `out`."""
+    for c in range(st.val.shape[0]):
+        out[c] = st.val[c]
+
+
+@compiled
+def capture(st: State) -> None:
+    """Copy the (complete) assignment into `sol`."""
+    copy_values(st, st.sol)
+
+
+@compiled
+def domain_summary(st: State) -> tuple[int, int]:
+    """(sum of the domain sizes, number of one-value domains); an assigned cell counts one."""
+    total = 0
+    fixed = 0
+    for c in range(st.dom.shape[0]):
+        k = popcount(st.dom[c])
+        total += k
+        fixed += k == 1
+    return total, fixed
+
+
+def all_fixed(st: State) -> bool:
+    """True when every cell is assigned or has a one-value domain."""
+    return bool(np.all((st.size == ASSIGNED) | (st.size == 1)))
+
+
+def stats_of(st: State, names: tuple[str, ...]) -> dict[str, int | bool]:
+    """The counters `names` (keys of STAT_SLOTS) of the state, plus `root_solved`;
+    `propagations` (run revisions) is only reported under gac."""
+    out: dict[str, int | bool] = {
+        name: int(st.info[STAT_SLOTS[name]])
+        for name in names
+        if name != "propagations" or st.info[MODE] == MODE_GAC
+    }
+    out["root_solved"] = bool(st.info[ROOT_SOLVED])
+    return out
+
+
+def solution_values(st: State) -> list[int]:
+    """The captured solution (`sol`), one value per cell."""
+    return [int(v) for v in st.sol]
+
+
+# --------------------------------------------------------------------- building
+def build_state(puzzle: Puzzle, consistency: str = "fc") -> State:
+    """The search state of `puzzle` before root propagation (`propagate.root_propagate`).
+
+    `consistency` is a key of MODES. Raises KakuroError for "gac" on a puzzle whose combination
+    tables are too large (use fc, which works for every range up to 62).
+    """
+    if consistency not in MODES:
+        raise KakuroError(f"consistency must be one of {', '.join(MODES)}, not {consistency!r}")
+    mode = MODES[consistency]
+    n, m = puzzle.size, len(puzzle.runs)
+    lo, hi = puzzle.values
+    width = hi - lo + 1
+    full = range_mask(puzzle.values)
+    cell_runs = np.full((n, 2), -1, dtype=np.int32)
+    for c, memberships in enumerate(puzzle.cell_runs):
+        cell_runs[c, : len(memberships)] = memberships  # at most one across and one down run
+    runs = np.zeros((m, RUN_FIELDS), dtype=np.int64)
+    runs[:, TARGET] = [run.total for run in puzzle.runs]
+    runs[:, FREE] = [len(run) for run in puzzle.runs]
+    members = offsets_first([run.cells for run in puzzle.runs], np.int32)
+    if mode == MODE_GAC:
+        offsets, masks = _gac_tables(puzzle)
+        combos = np.concatenate([offsets + m + 1, masks]).astype(np.int64)
+    else:
+        combos = np.full(m + 1, m + 1, dtype=np.int64)
+    capacity = n * (width + 2) + 1  # per cell along one path: width shrinks + one assignment
+    info = np.zeros(INFO_SIZE, dtype=np.int64)
+    info[NFREE] = n
+    info[MODE] = mode
+    info[END_NS] = NO_DEADLINE
+    info[FULL] = full
+    givens = np.array(sorted(puzzle.givens.items()), dtype=np.int64).reshape(-1, 2)
+    return State(
+        dom=np.full(n, full, dtype=np.int64),
+        val=np.full(n, -1, dtype=np.int32),
+        size=np.full(n, width, dtype=np.int32),
+        cell_runs=cell_runs,
+        runs=runs,
+        members=members,
+        combos=combos,
+        trail=np.zeros(2 * capacity, dtype=np.int64),
+        queue=np.zeros(max(m, 1), dtype=np.int32),
+        info=info,
+        sol=np.full(n, -1, dtype=np.int32),
+        work=np.zeros((WORK_ROWS, SCRATCH), dtype=np.int64),
+        givens=givens,
+    )
+
+
+def load_domains(st: State, domains: list[int] | tuple[int, ...]) -> None:
+    """Start the freshly built state `st` (nothing assigned or propagated yet) from `domains`
+    (bitmasks, cell order) instead of the full value range."""
+    dom = np.asarray(domains, dtype=np.int64)
+    st.dom[:] = dom
+    st.size[:] = np.bitwise_count(dom)
+
+
+def offsets_first(groups: list[tuple[int, ...]], dtype: type) -> np.ndarray:
+    """One array holding len(groups) + 1 absolute offsets, then the groups' items."""
+    head = len(groups) + 1
+    lengths = np.array([len(g) for g in groups], dtype=np.int64)
+    offsets = head + np.concatenate([[0], np.cumsum(lengths)])
+    items = np.fromiter((x for g in groups for x in g), dtype=np.int64, count=int(lengths.sum()))
+    return np.concatenate([offsets, items]).astype(dtype)
+
+
+def _gac_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
+    hint = "; use consistency=fc, which works for every value range"
+    sizes = {(len(run), run.total): count_combinations(len(run), run.total, puzzle.values) for run in puzzle.runs}
+    largest = max(sizes.values(), default=0)
+    if largest > MAX_COMBINATIONS:
+        raise KakuroError(
+            f"consistency=gac cannot tabulate this puzzle: a run has {largest:,} combinations "
+            f"(more than {MAX_COMBINATIONS:,}){hint}"
+        )
+    total = sum(sizes[(len(run), run.total)] for run in puzzle.runs)
+    if total > MAX_TABLE:
+        raise KakuroError(f"consistency=gac would tabulate {total:,} combinations (more than {MAX_TABLE:,}){hint}")
+    try:
+        offsets, masks = run_tables(puzzle)
+    except KakuroError as exc:
+        raise KakuroError(f"consistency=gac cannot tabulate this puzzle: {exc}{hint}") from None
+    return offsets, masks
+
+
+def warm_up() -> None:
+    """Compile the state's own kernels used from Python (the clock, the generator, undo)."""
+    st = build_state(WARM_UP_PUZZLE, "fc")
+    arm(st, None, 1)
+    random_value(st, 0b110)
+    set_value(st, 1, 2)
+    undo(st, 0)
+    select_variable(st)
+    domain_summary(st)
