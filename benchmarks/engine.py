@@ -60,7 +60,7 @@ def _solve_all(puzzles, spec: str, time_limit: float | None, seed_of) -> list[di
     import kakuro
 
     solver = kakuro.get_solver(spec)
-    type(solver).warm_up()
+    getattr(solver, "ensure_warm", solver.warm_up)()  # older trees only have the class's warm_up
     rows = []
     for i, puzzle in enumerate(puzzles):
         result = solver.solve(puzzle, time_limit=time_limit, seed=seed_of(i))
@@ -77,7 +77,8 @@ def worker(task: str, problems: int) -> None:
         start = time.perf_counter()
         puzzles = kakuro.read(SHARED / "janko.jsonl")
         read = time.perf_counter() - start
-        kakuro.get_solver("gac").warm_up()
+        warm = kakuro.get_solver("gac")
+        getattr(warm, "ensure_warm", warm.warm_up)()
         start = time.perf_counter()
         rows = _solve_all(puzzles, "gac", None, lambda i: 0)
         out = {"rows": rows, "read": read, "wall": time.perf_counter() - start}

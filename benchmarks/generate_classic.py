@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--grade", default=None, help="the grade asked for (default: none)")
     args = parser.parse_args(argv)
     for name in ("gac", "cpsat"):
-        kakuro.get_solver(name).warm_up()
+        kakuro.get_solver(name).ensure_warm()
     unique.warm_up()
     print(f"density {args.density}, runs of 2..{args.longest} cells, grade {args.grade or 'any'}\n")
     print("| size | puzzles | median s | max s | attempts (median) | moves (median) | black share (median) "

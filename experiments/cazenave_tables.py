@@ -107,7 +107,7 @@ def warm_up(specs: Sequence[str]) -> None:
     """Compile or load every backend's kernels before any timing; prints the time to stderr."""
     start = time.perf_counter()
     for spec in specs:
-        kakuro.get_solver(spec).warm_up()
+        kakuro.get_solver(spec).ensure_warm()
     print(f"warm-up (compile or load the kernels): {time.perf_counter() - start:.2f} s", file=sys.stderr)
 
 

@@ -44,7 +44,7 @@ def run(puzzles: list[Puzzle], specs: list[str], time_limit: float, out: Path | 
     """Solve (or, with `count`, count solutions up to 2) every puzzle with every backend."""
     rows: dict[str, list[dict]] = {}
     for spec in specs:
-        kakuro.get_solver(spec).warm_up()
+        kakuro.get_solver(spec).ensure_warm()
         rows[spec] = []
         start = time.perf_counter()
         for puzzle in puzzles:

@@ -71,7 +71,7 @@ def findings(path: Path) -> list[str]:
 def speedup(count: int, limit: float, seed: int) -> None:
     """nmcs levels 1 and 2 with 1 and 2 workers on Cazenave 10x10 grids, values 1..11, 66 % empty."""
     puzzles = cazenave(10, 11, 66, count=count, seed=seed)
-    kakuro.get_solver("nmcs").warm_up()
+    kakuro.get_solver("nmcs").ensure_warm()
     print(f"nmcs root parallelism: {count} Cazenave 10x10 grids, values 1..11, 66 % empty, {limit:g} s each\n")
     print("| spec | solved | total time |\n|---|---:|---:|")
     for spec in ("nmcs:level=1", "nmcs:level=1,workers=2", "nmcs:level=2", "nmcs:level=2,workers=2"):
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     sets = problem_sets(count, args.seed)
     start = time.perf_counter()
     for name in ("flat", "uct", "nmcs", "sampling"):
-        kakuro.get_solver(name).warm_up()
+        kakuro.get_solver(name).ensure_warm()
     print(f"warm-up: {time.perf_counter() - start:.2f} s", file=sys.stderr)
     out = args.json.open("w") if args.json else None
     header = ["algorithm", "spec", "strategy", "selection"] + list(sets)

@@ -131,8 +131,8 @@ LEVELS: dict[str, Callable[[Puzzle], bool]] = {
 
 
 def roots(puzzles: dict[str, list[Puzzle]]) -> list[str]:
-    kakuro.get_solver("gac").warm_up()
-    kakuro.get_solver("cpsat").warm_up()
+    kakuro.get_solver("gac").ensure_warm()
+    kakuro.get_solver("cpsat").ensure_warm()
     header = ["level", *(f"{name} ({len(ps)})" for name, ps in puzzles.items()), "all"]
     rows = []
     for label, level in LEVELS.items():
@@ -154,7 +154,7 @@ def warm(spec: str) -> float:
     """Warm `spec` up (for Choco also its tables of the 1..9 runs); seconds taken."""
     started = time.perf_counter()
     solver = kakuro.get_solver(spec)
-    solver.warm_up()
+    solver.ensure_warm()
     if spec.startswith("choco:model="):
         from kakuro.models import choco
 

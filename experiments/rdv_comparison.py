@@ -102,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     wall = time.perf_counter()
     started = time.perf_counter()
     for spec in specs:
-        kakuro.get_solver(spec).warm_up()
+        kakuro.get_solver(spec).ensure_warm()
     print(f"warm-up (compile or load the kernels): {time.perf_counter() - started:.2f} s", file=sys.stderr)
     started = time.perf_counter()
     puzzles = generate(sizes, densities, count, args.seed, args.longest)

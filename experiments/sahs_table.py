@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     limit = args.time_limit or (2.0 if args.quick else 10.0)
     references = available_references()
     for spec in ["sahs", *references]:
-        kakuro.get_solver(spec).warm_up()
+        kakuro.get_solver(spec).ensure_warm()
     sets = {"shared": shared_cases, "generated": generated_cases}
     for name in args.sets.split(","):
         cases = sets[name.strip()](sizes)

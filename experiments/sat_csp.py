@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = args.out or ROOT / "experiments" / "results" / f"sat_csp{'-quick' if args.quick else ''}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     for name in (args.sat, "cpsat", "csp"):
-        kakuro.get_solver(name).warm_up()
+        kakuro.get_solver(name).ensure_warm()
 
     records: dict[str, list[dict[str, Any]]] = {args.sat: [], "cpsat": [], "csp": []}
     start = time.perf_counter()

@@ -21,7 +21,7 @@ from kakuro.errors import KakuroError
 from kakuro.formats import FORMATS, dumps, text
 from kakuro.formats.solution import read_solution
 from kakuro.puzzle import GridCell, Puzzle
-from kakuro.solver import Result, Status
+from kakuro.solver import Result, Solver, Status
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -148,7 +148,7 @@ def _add_solve(commands: Any) -> None:
 def _run_solve(args: argparse.Namespace) -> int:
     puzzles = _read(args.file)
     chosen = puzzles if args.all else [_pick(puzzles, args.index, args.file)]
-    solver = kakuro.get_solver(args.backend)
+    solver = _warm(kakuro.get_solver(args.backend))
     codes = []
     for puzzle in chosen:
         result = solver.solve(puzzle, time_limit=args.time_limit, seed=args.seed)
@@ -158,6 +158,17 @@ def _run_solve(args: argparse.Namespace) -> int:
             _print_result(puzzle, result)
         codes.append(_EXIT_CODES[result.status])
     return min(codes, key=_SEVERITY.index)
+
+
+def _warm(solver: Solver) -> Solver:
+    """Compile the backend's native engine now (solving would do it first anyway; neither
+    counts in a time limit); on a terminal say so when that means compiling (once per install
+    or engine change)."""
+    if sys.stderr.isatty() and solver.is_cold():
+        print(f"kakuro: compiling the native engine for {solver.spec} (once per install, a few seconds)...",
+              file=sys.stderr, flush=True)
+    solver.ensure_warm()
+    return solver
 
 
 def _solved_grid(puzzle: Puzzle, result: Result) -> list[list[GridCell]]:
@@ -309,7 +320,7 @@ def _run_render(args: argparse.Namespace) -> int:
             raise KakuroError(f"{args.solution} does not solve the puzzle: {problems[0]}")
         solution = puzzle.solution([grid[r][c] for r, c in puzzle.cells])
     elif args.solution == "":
-        result = kakuro.solve(puzzle, args.backend, time_limit=args.time_limit)
+        result = _warm(kakuro.get_solver(args.backend)).solve(puzzle, time_limit=args.time_limit)
         if not result.solved:
             print(f"kakuro: {puzzle.id or 'the puzzle'}: {result.status.value} ({result.message or result.backend}); "
                   "no solution to draw", file=sys.stderr)
@@ -408,9 +419,14 @@ def _add_generate_classic(kinds: Any) -> None:
 
 def _run_generate_classic(args: argparse.Namespace) -> int:
     from kakuro.generate import classic
+    from kakuro.search.engine import compile
 
+    unique = args.unique or args.grade is not None
+    if unique and sys.stderr.isatty() and compile.is_cold("root:gac", "shave:gac", "local"):
+        print("kakuro: compiling the generator's native search (once per install, a few seconds)...",
+              file=sys.stderr, flush=True)
     puzzles = classic(args.rows, args.cols, density=args.density, count=args.count, seed=args.seed,
-                      unique=args.unique or args.grade is not None, longest=args.longest, time_limit=args.time_limit,
+                      unique=unique, longest=args.longest, time_limit=args.time_limit,
                       grade=args.grade)
     return _emit(puzzles, args)
 

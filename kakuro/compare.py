@@ -348,7 +348,7 @@ def _init_worker(config: WorkerConfig) -> None:
             continue
         try:
             solver = get_solver(spec)
-            type(solver).warm_up()
+            solver.ensure_warm()
             state.solvers[spec] = solver
             state.versions[spec] = versions(spec)
         except Exception as exc:
@@ -772,7 +772,7 @@ def _pool_context(config: WorkerConfig) -> Any:
         return multiprocessing.get_context("spawn")
     for spec in config.backends:
         with contextlib.suppress(Exception):  # a worker reports the failure with its jobs
-            type(get_solver(spec)).warm_up()
+            get_solver(spec).ensure_warm()
     return multiprocessing.get_context("fork")
 
 

@@ -226,9 +226,6 @@ class Solver:
     supports_seed: ClassVar[bool] = True
     supports_time_limit: ClassVar[bool] = True
     engine: ClassVar[Engine | None] = None
-    engine_modules: ClassVar[tuple[str, ...]] = ()
-    """The compiled engine modules the backend runs (`kakuro.search.engine.compile.MODULES`);
-    `warm_up` compiles them."""
     options: ClassVar[Mapping[str, Option]] = MappingProxyType({})
     description: ClassVar[str] = ""
 
@@ -320,31 +317,40 @@ class Solver:
 
     @classmethod
     def warm_up(cls) -> None:
-        """Pay one-time costs (JIT compilation, engine import) now, outside any timed run.
-        `solve` and `count_solutions` call it once per process before they start the clock."""
+        """Pay the backend's one-time costs (engine import and start-up) now, outside any timed
+        run. `ensure_warm` calls it once per process."""
         if cls.engine is not None:
             cls.engine.version()
-        if cls.engine_modules:
-            from kakuro.search.engine import compile
 
-            compile.ensure(*cls.engine_modules)
+    def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        """The compiled engine kernels a solve with `settings` runs (names of
+        `kakuro.search.engine.compile.KERNELS`); none for a backend without native code."""
+        return ()
 
-    @classmethod
-    def is_cold(cls) -> bool:
-        """True when `warm_up` will compile the native engine (the first use after an install
-        or an engine change: seconds), so a caller can say what it is doing."""
-        if not cls.engine_modules or cls in _WARM:
-            return False
-        from kakuro.search.engine import compile
-
-        return compile.is_cold(*cls.engine_modules)
-
-    @classmethod
-    def ensure_warm(cls) -> None:
-        """`warm_up` once per process (later calls return at once)."""
+    def ensure_warm(self, settings: Mapping[str, Any] | None = None) -> None:
+        """Pay every one-time cost of solving with `settings` (default: this solver's) now:
+        the class's `warm_up` once per process, and compiling (or loading) the engine kernels
+        those settings run. `solve` and `count_solutions` call it before they start the clock,
+        so neither `Result.time` nor a time limit counts it."""
+        cls = type(self)
         if cls not in _WARM:
             cls.warm_up()
             _WARM.add(cls)
+        kernels = self.engine_kernels(self.settings if settings is None else settings)
+        if kernels:
+            from kakuro.search.engine import compile
+
+            compile.ensure(*kernels)
+
+    def is_cold(self, settings: Mapping[str, Any] | None = None) -> bool:
+        """True when `ensure_warm` will compile engine kernels (the first use after an install
+        or an engine change: seconds), so a caller can say what it is doing."""
+        kernels = self.engine_kernels(self.settings if settings is None else settings)
+        if not kernels:
+            return False
+        from kakuro.search.engine import compile
+
+        return compile.is_cold(*kernels)
 
     # ----------------------------------------------------------------- for subclasses
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
@@ -378,7 +384,7 @@ class Solver:
         if self.engine is not None:
             self.engine.version()
         settings = self._resolve(options, self.settings)
-        self.ensure_warm()  # compilation and engine start-up before the clock and the deadline
+        self.ensure_warm(settings)  # compilation and engine start-up before the clock and the deadline
         return settings, Deadline.after(time_limit), seed
 
 

@@ -13,7 +13,7 @@ from tests.random_puzzles import random_puzzles
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled() -> None:
-    kakuro.get_solver("backtrack").warm_up()
+    kakuro.get_solver("backtrack").ensure_warm()
 
 
 def one_run(length: int, total: int) -> Puzzle:

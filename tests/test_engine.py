@@ -14,13 +14,20 @@ from kakuro import KakuroError, Puzzle
 from kakuro.combos import combinations, count_combinations, feasible_values, range_mask, values_of
 from kakuro.generate import cazenave
 from kakuro.search.engine import compile, montecarlo, propagate, state, tree
+from kakuro.search.engine.compile import callable_from_python
+
+set_value = callable_from_python(state.set_value)
+undo = callable_from_python(state.undo)
+select_variable = callable_from_python(state.select_variable)
+random_value = callable_from_python(state.random_value)
+revise_run = callable_from_python(propagate.revise_run)
 from tests.conftest import TWO_SOLUTIONS, UNSATISFIABLE, shared_data_or_skip
 from kakuro.solver import Deadline
 
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled() -> None:
-    compile.ensure("propagate", "tree", "montecarlo")
+    compile.ensure(*(f"{k}:{s}" for k in ("root", "depth_first", "sampling", "nested") for s in ("fc", "gac")))
 
 
 def one_run(length: int, total: int, values: tuple[int, int]) -> Puzzle:
@@ -58,7 +65,7 @@ def test_revise_run_matches_feasible_values_on_random_runs(values: tuple[int, in
         for c in range(length):
             if rng.random() < 0.25:
                 v = chosen[c] if rng.random() < 0.7 else rng.randint(lo, hi)
-                if state.set_value(st, c, v):
+                if set_value(st, c, v):
                     domains.append(1 << v)
                     continue
             mask = full & rng.getrandbits(hi + 1) | (1 << chosen[c] if rng.random() < 0.6 else 0)
@@ -67,7 +74,7 @@ def test_revise_run_matches_feasible_values_on_random_runs(values: tuple[int, in
                 restrict(st, c, mask)
             domains.append(int(st.dom[c]))
         expected = feasible_values(total, domains, values)
-        ok = propagate.revise_run(st, 0)
+        ok = revise_run(st, 0)
         if not ok:
             assert expected == [0] * length, (total, domains)
             continue
@@ -257,10 +264,10 @@ def test_undo_restores_the_state_exactly(consistency: str) -> None:
             if not propagate.assign(st, c, rng.choice(values_of(int(st.dom[c])))):
                 break
         for mark, snapshot in reversed(marks[1:]):
-            state.undo(st, mark)
+            undo(st, mark)
             for name in MUTABLE:
                 np.testing.assert_array_equal(getattr(st, name), snapshot[name])
-        state.undo(st, 0)
+        undo(st, 0)
         for name in MUTABLE:
             np.testing.assert_array_equal(getattr(st, name), before[name])
         np.testing.assert_array_equal(st.info[[state.TRAIL, state.NFREE]], info)
@@ -274,19 +281,19 @@ def test_select_variable_takes_the_smallest_domain_lowest_index_first() -> None:
     propagate.root_propagate(st)
     restrict(st, 9, 0b1100)
     restrict(st, 5, 0b0110)
-    assert state.select_variable(st) == 5
-    state.set_value(st, 5, 2)
-    assert state.select_variable(st) == 9
+    assert select_variable(st) == 5
+    set_value(st, 5, 2)
+    assert select_variable(st) == 9
 
 
 def test_random_values_are_uniform_and_seeded() -> None:
     st = fresh(cazenave(3, 3, 100)[0], "fc")
     state.arm(st, None, 7)
-    draws = [state.random_value(st, 0b1011010) for _ in range(4000)]
+    draws = [random_value(st, 0b1011010) for _ in range(4000)]
     counts = {v: draws.count(v) for v in (1, 3, 4, 6)}
     assert set(draws) == {1, 3, 4, 6} and min(counts.values()) > 850
     state.arm(st, None, 7)
-    assert [state.random_value(st, 0b1011010) for _ in range(50)] == draws[:50]
+    assert [random_value(st, 0b1011010) for _ in range(50)] == draws[:50]
 
 
 def test_kernel_clock_is_the_perf_counter_clock() -> None:

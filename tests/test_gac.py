@@ -23,7 +23,7 @@ SEVERAL = {"janko-257", "ifilot-cx16-001", "ifilot-cx16-019", "ifilot-cx16-061",
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled() -> None:
-    kakuro.get_solver("gac").warm_up()
+    kakuro.get_solver("gac").ensure_warm()
 
 
 # --------------------------------------------------------------------- brute force

@@ -12,6 +12,7 @@ from kakuro import Puzzle, Status
 from kakuro.generate import cazenave
 from kakuro.search import native
 from kakuro.search.engine import compile, playout
+from kakuro.search.engine.compile import callable_from_python
 
 ALGORITHMS = ["sampling", "flat", "flat:playouts=3", "uct", "uct:playouts=20,c=0.4", "nmcs:level=1", "nmcs"]
 PLAYING = [
@@ -23,7 +24,7 @@ PLAYING = [
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled() -> None:
-    compile.ensure("propagate", "montecarlo")
+    compile.ensure(*(f"{k}:fc" for k in ("root", "sampling", "nested", "flat", "uct")))
 
 
 def with_options(spec: str, extra: str) -> str:
@@ -106,8 +107,8 @@ def test_max_inference_plays_forced_cells() -> None:
     st, decided = native.start(puzzle, "fc", kakuro.solver.Deadline.after(10), 1, ("samples",))
     assert decided is None
     playout.configure(st, "max-inference", "cells")
-    move = playout.choose_move(st)
-    if playout.play_move(st, move):
+    move = callable_from_python(playout.choose_move)(st)
+    if callable_from_python(playout.play_move)(st, move):
         assert not ((st.size == 1) & (st.val < 0)).any()
 
 

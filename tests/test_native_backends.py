@@ -27,7 +27,7 @@ RANDOMIZED = ["fc", "fc:consistency=gac", "sampling", "nmcs:level=1", "nmcs:leve
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled() -> None:
-    compile.ensure("propagate", "tree", "montecarlo")
+    compile.ensure(*(f"{k}:{s}" for k in ("root", "depth_first", "sampling", "nested") for s in ("fc", "gac")))
 
 
 def unsatisfiable_variant(p: Puzzle) -> Puzzle | None:
@@ -221,5 +221,5 @@ def test_options_are_validated() -> None:
 def test_warm_up_is_paid_once() -> None:
     for name in ("fc", "sampling", "nmcs"):
         start = time.perf_counter()
-        kakuro.get_solver(name).warm_up()
+        kakuro.get_solver(name).ensure_warm()
         assert time.perf_counter() - start < 0.1

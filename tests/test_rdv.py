@@ -16,7 +16,7 @@ COMPLETE = ["rdv", "rdv:consistency=gac"]
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled() -> None:
-    kakuro.get_solver("rdv").warm_up()
+    kakuro.get_solver("rdv").ensure_warm()
 
 
 def cases(cazenave: Puzzle, two_solutions: Puzzle, unsatisfiable: Puzzle, puzzlink: Puzzle) -> list[Puzzle]:

@@ -15,6 +15,7 @@ from kakuro.combos import combination_library, combinations, range_mask
 from kakuro.generate.classic_grids import layout, puzzle_of, random_filling
 from kakuro.generate.unique import UniqueFilling, unique_filling, warm_up
 from kakuro.search.engine import local, propagate, state
+from kakuro.search.engine.compile import callable_from_python
 from kakuro.solver import Deadline
 
 
@@ -66,7 +67,7 @@ def test_retargeted_clues_propagate_like_a_new_puzzle() -> None:
         other = random_filling(black_of(puzzle), rng)
         values = [other[(r - 1, c - 1)] for r, c in puzzle.cells]
         fresh = puzzle_of_values(puzzle, values)
-        propagate.retarget(st, np.array(values, dtype=np.int64), bounds, masks, range_mask((1, 9)))
+        callable_from_python(propagate.retarget)(st, np.array(values, dtype=np.int64), bounds, masks, range_mask((1, 9)))
         assert [int(t) for t in st.runs[:, state.TARGET]] == [run.total for run in fresh.runs]
         assert propagate.root_propagate(st)
         assert st.dom.tolist() == propagate.root_domains(fresh)

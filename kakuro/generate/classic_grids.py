@@ -27,6 +27,7 @@ from kakuro.errors import KakuroError
 from kakuro.generate.checks import check_count_and_seed, is_integer, is_number
 from kakuro.generate.grade import grade as grade_of
 from kakuro.generate.unique import unique_filling
+from kakuro.search.engine import compile
 from kakuro.puzzle import BLACK, DEFAULT_VALUES, GridCell, Puzzle
 from kakuro.solver import Deadline
 
@@ -75,6 +76,8 @@ def classic(
     cannot make a puzzle.
     """
     _check_parameters(rows, cols, density, count, seed, longest, time_limit, unique, grade)
+    if unique:
+        compile.ensure("root:gac", "shave:gac", "local")  # before any deadline: time_limit counts searching only
     puzzles = []
     for k in range(count):
         key = f"classic {rows} {cols} {density} {longest} {seed} {k}" + (f" {grade}" if grade else "")

@@ -72,4 +72,4 @@ def unique_filling(
 
 def warm_up() -> None:
     """Compile (or load from the disk cache) the search's kernels."""
-    compile.ensure("local")
+    compile.ensure("root:gac", "shave:gac", "local")

@@ -115,7 +115,6 @@ class GacModel(EnumeratingSolver):
     description = "GAC per run (sum + alldifferent as one constraint), shaving (SAC), MAC search"
     complete = True
     supports_seed = False
-    engine_modules = ("propagate", "tree")
     options = {
         "shaving": Option(
             "fixpoint",
@@ -123,6 +122,9 @@ class GacModel(EnumeratingSolver):
             choices=SHAVING,
         ),
     }
+
+    def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        return ("root:gac", "shave:gac", "depth_first:gac")
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         st, reduction = prepare(puzzle, opts["shaving"], deadline)

@@ -44,6 +44,11 @@ def descending_for(puzzle: Puzzle) -> bool:
     return 2 * clues >= (lo + hi) * cells
 
 
+def _strength(variant: str) -> str:
+    """The engine's strength for `variant`: its check, with projected run pruning or without."""
+    return "projected" if variant == "projected-pruning" else "check"
+
+
 @register("backtrack")
 class Backtracking(EnumeratingSolver):
     """Stack-based backtracking, row-major, checks only (the variants of Davies' solvers)."""
@@ -52,7 +57,10 @@ class Backtracking(EnumeratingSolver):
     complete = True
     supports_seed = False
     options = {"variant": Option("plain", "which published variant", choices=VARIANTS)}
-    engine_modules = ("propagate", "tree")
+
+    def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        strength = _strength(settings["variant"])
+        return (f"root:{strength}", f"depth_first:{strength}")
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         variant = opts["variant"]
@@ -62,7 +70,7 @@ class Backtracking(EnumeratingSolver):
             descending = descending_for(puzzle)
         else:
             descending = False
-        consistency = "projected" if variant == "projected-pruning" else "check"
+        consistency = _strength(variant)
         domains = run_intersections(puzzle) if variant == "run-ordering" else None
         st, decided = start(puzzle, consistency, deadline, 0, STATS, domains)
         if decided is not None:

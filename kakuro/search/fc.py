@@ -23,11 +23,13 @@ class ForwardChecking(EnumeratingSolver):
     """Depth-first search with forward checking, smallest domain first (Cazenave 2010)."""
 
     description = "depth-first forward checking, smallest domain first (Cazenave 2010)"
-    engine_modules = ("propagate", "tree")
     options = {
         "values": Option("random", "value order: random (the paper's) or ascending", choices=("random", "ascending")),
         "consistency": CONSISTENCY,
     }
+
+    def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        return (f"root:{settings['consistency']}", f"depth_first:{settings['consistency']}")
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         return enumerate_solutions(puzzle, opts["consistency"], limit, deadline, seed, STATS, opts["values"])

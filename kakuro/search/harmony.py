@@ -49,13 +49,15 @@ class HarmonySearch(Solver):
 
     description = "Self-Adaptive Harmony Search after RDV pre-filtering (Panov & Koceski 2014)"
     complete = False
-    engine_modules = ("harmony",)
     options = {
         "hms": Option(10, "harmony memory size", minimum=2, maximum=10_000),
         "iterations": Option(10_000, "improvisations per restart (NI of the PAR/BW schedules)", minimum=1),
         "fitness": Option("strict", "strict: sums and repeated digits; paper: sums only (Eq. 5)", choices=("strict", "paper")),
         "bandwidth": Option("increasing", "BW schedule: the printed formula or the described decrease", choices=("increasing", "decreasing")),
     }
+
+    def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        return ("harmony",)
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         reduction = reduce_domains(puzzle)

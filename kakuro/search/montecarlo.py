@@ -57,8 +57,12 @@ class MonteCarloSolver(Solver):
     to `_search` unless root propagation already decided the puzzle."""
 
     complete = False
-    engine_modules = ("propagate", "montecarlo")
     options = COMMON
+    game: str = ""
+    """The engine's Monte-Carlo game (`kakuro.search.engine.montecarlo.ALGORITHMS`)."""
+
+    def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        return (f"root:{settings['consistency']}", f"{self.game}:{settings['consistency']}")
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         st, decided = start(puzzle, opts["consistency"], deadline, seed, STATS)
@@ -76,6 +80,7 @@ class IterativeSampling(MonteCarloSolver):
     """Iterative sampling: random playouts from the root until one solves the puzzle."""
 
     description = "iterative sampling: random playouts with forward checking (Cazenave 2010)"
+    game = "sampling"
 
     def _search(self, st: State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         return _finish(st, engine.run(st, "sampling"))
@@ -86,6 +91,7 @@ class NestedMonteCarlo(MonteCarloSolver):
     """Nested Monte-Carlo search (level 1 = meta Monte-Carlo), restarted until solved."""
 
     description = "nested Monte-Carlo search with best-sequence memory (Cazenave 2010)"
+    game = "nested"
     options = {
         "level": Option(2, "nesting level (1 = meta Monte-Carlo)", minimum=1, maximum=5),
         "workers": Option(1, "root parallelism: independent searches in forked processes, first solution wins", minimum=1, maximum=64),
@@ -158,6 +164,7 @@ class FlatMonteCarlo(MonteCarloSolver):
     """Flat Monte-Carlo: each move of the position scored by `playouts` random games."""
 
     description = "flat Monte-Carlo: best move by the best of N playouts (Chan, Renous, Thai 2022)"
+    game = "flat"
     options = {
         "playouts": Option(10, "random games per candidate move", minimum=1, maximum=1_000_000),
         **COMMON,
@@ -172,6 +179,7 @@ class Uct(MonteCarloSolver):
     """UCT with a Zobrist-hashed transposition table and a playout budget per move."""
 
     description = "UCT with a transposition table, N playouts per move (Chan, Renous, Thai 2022)"
+    game = "uct"
     options = {
         "playouts": Option(100, "UCT iterations (playouts) before each move", minimum=1, maximum=10_000_000),
         "c": Option(0.2, "UCB1 exploration constant", minimum=0.0, maximum=100.0),

@@ -144,7 +144,11 @@ class ReducingDomainValues(EnumeratingSolver):
         "search": Option(True, "search after the reduction (false: the paper's algorithm, incomplete)"),
         "consistency": Option("fc", "propagation during the search: fc or gac", choices=("fc", "gac")),
     }
-    engine_modules = ("propagate", "tree")
+
+    def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        if not settings["search"]:
+            return ()
+        return (f"root:{settings['consistency']}", f"depth_first:{settings['consistency']}")
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         reduction = reduce_domains(puzzle)

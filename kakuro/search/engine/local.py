@@ -15,7 +15,7 @@ import numpy as np
 
 from kakuro.combos import combination_library, range_mask
 from kakuro.puzzle import Puzzle
-from kakuro.search.engine.compile import compiled
+from kakuro.search.engine.compile import compiled, entry_point
 from kakuro.search.engine.propagate import SHAVE_COUNTERS, retarget, root_propagate, shave
 from kakuro.search.engine.state import (
     TRAIL, State, arm, build_state, domain_summary, random_below, random_value, should_stop,
@@ -167,7 +167,7 @@ def _copy(src: np.ndarray, dst: np.ndarray) -> None:
         dst[i] = src[i]
 
 
-@compiled
+@entry_point
 def search(st: State, fill: np.ndarray, best: np.ndarray, open_cells: np.ndarray, change: np.ndarray,
             bounds: np.ndarray, masks: np.ndarray, full: int, max_moves: int,
             counters: np.ndarray, beyond_gac: bool) -> tuple[int, int, int]:

@@ -3,24 +3,26 @@
 A *game* plays from the root until it solves the puzzle or gets stuck, and returns a score
 (0 = solved and captured, > 0 = 1 + the free cells where it got stuck, -1 = stopped):
 
-- `SAMPLING`: one `playout` (iterative sampling, Cazenave 2010 Sect. 2.2);
-- `NESTED`: `nested` at `level` (Cazenave 2010 Sect. 2.4; level 1 is meta Monte-Carlo);
-- `FLAT`: `flat` with `playouts` random games per candidate move (Chan, Renous and Thai 2022);
-- `UCT`: `uct` with `playouts` iterations per move and exploration constant `c`, statistics in
+- `Sampling`: one `playout` (iterative sampling, Cazenave 2010 Sect. 2.2);
+- `Nested`: `nested` at `level` (Cazenave 2010 Sect. 2.4; level 1 is meta Monte-Carlo);
+- `Flat`: `flat` with `playouts` random games per candidate move (Chan, Renous and Thai 2022);
+- `Uct`: `uct` with `playouts` iterations per move and exploration constant `c`, statistics in
   a Zobrist-hashed transposition table.
 
 `restarts` plays games from the root until one solves (SOLVED) or the stop flag rises
 (STOPPED); UCT starts each game with an empty table (a kept table replays the same
-deterministic descent). Every buffer lives in a `Workspace` made by `run`.
+deterministic descent). A game's settings and buffers are one named tuple (made by
+`new_game`) whose type selects the algorithm, so a backend compiles only its own game.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
+from numba.extending import overload
 
-from kakuro.search.engine.compile import compiled
+from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, instance_of
 from kakuro.search.engine.playout import MAX_MOVES_PER_CELL, candidate_moves, configure, play_move, playout
 from kakuro.search.engine.propagate import root_propagate
 from kakuro.search.engine.state import (
@@ -28,32 +30,49 @@ from kakuro.search.engine.state import (
     undo,
 )
 
-SAMPLING = 0
-NESTED = 1
-FLAT = 2
-UCT = 3
-ALGORITHMS = {"sampling": SAMPLING, "nested": NESTED, "flat": FLAT, "uct": UCT}
 TABLE_BITS = 20
 """log2 of the UCT transposition table's slots (1 Mi slots, 24 MB)."""
 FRAME_ROWS = 6
 """Rows of `nested`'s frames: best score, moves played, candidates, next index, move, mark."""
 
 
-class Workspace(NamedTuple):
-    """The buffers of one search (arrays a game does not use are one element long)."""
+class Sampling(NamedTuple):
+    """Iterative sampling's buffer."""
 
     moves: np.ndarray
-    """int32 (cells): a playout's moves."""
-    cands: np.ndarray
-    """int32 (levels + 1, cells * MAX_MOVES_PER_CELL): candidate moves per tree level."""
+    """int64 (cells): a playout's moves."""
+
+
+class Nested(NamedTuple):
+    """Nested search's level and buffers."""
+
+    level: int
     seqs: np.ndarray
-    """int32 (levels + 1, cells): nested search's best sequence per level."""
+    """int64 (level + 1, cells): the best sequence per level."""
     frames: np.ndarray
-    """int64 (FRAME_ROWS, levels + 1): nested search's frames."""
+    """int64 (FRAME_ROWS, level + 1): one frame per level."""
+    cands: np.ndarray
+    """int64 (level + 1, cells * MAX_MOVES_PER_CELL): candidate moves per level."""
+
+
+class Flat(NamedTuple):
+    """Flat Monte-Carlo's setting and buffers."""
+
+    playouts: int
+    moves: np.ndarray
+    cands: np.ndarray
+    """int64 (cells * MAX_MOVES_PER_CELL)."""
+
+
+class Uct(NamedTuple):
+    """UCT's settings, transposition table and buffers."""
+
+    playouts: int
+    c: float
     zkeys: np.ndarray
-    """int64 (cells * MAX_MOVES_PER_CELL): UCT's Zobrist key per move."""
+    """int64 (cells * MAX_MOVES_PER_CELL): the Zobrist key of each move."""
     keys: np.ndarray
-    """int64 (2**table_bits): UCT's table: the key of each slot (0 = empty)."""
+    """int64 (2**table_bits): the key of each slot (0 = empty)."""
     visits: np.ndarray
     """int64, like `keys`: visits per slot (-1 = proven loss)."""
     wins: np.ndarray
@@ -61,7 +80,12 @@ class Workspace(NamedTuple):
     used: np.ndarray
     """int64 (3/4 of the table + 1): number of slots in use, then their indices."""
     path: np.ndarray
-    """int64 (cells + 2): the hashes along one UCT descent."""
+    """int64 (cells + 2): the hashes along one descent."""
+    moves: np.ndarray
+    cands: np.ndarray
+
+
+ALGORITHMS = ("sampling", "nested", "flat", "uct")
 
 
 # --------------------------------------------------------------------- nested
@@ -226,7 +250,7 @@ def random_key(st: State) -> int:
     return (hi << 33) ^ (lo << 2) ^ random_below(st, 4) ^ 1
 
 
-@compiled
+@entry_point
 def _fill_keys(st: State, zkeys: np.ndarray) -> None:
     for i in range(zkeys.shape[0]):
         zkeys[i] = random_key(st)
@@ -390,75 +414,88 @@ def uct(
 
 
 # --------------------------------------------------------------------- the restart driver
-@compiled
-def _game(st: State, algorithm: int, level: int, playouts: int, c: float, ws: Workspace) -> int:
-    """One game of `algorithm` from the current state (see the module docstring)."""
-    if algorithm == SAMPLING:
-        score, _ = playout(st, ws.moves)
-        return score
-    if algorithm == NESTED:
-        return nested(st, level, ws.seqs, ws.frames, ws.cands)
-    if algorithm == FLAT:
-        return flat(st, playouts, ws.moves, ws.cands[0])
-    return uct(st, playouts, c, ws.zkeys, ws.keys, ws.visits, ws.wins, ws.used, ws.path, ws.moves, ws.cands[0])
+def play_game(st: State, game: Sampling | Nested | Flat | Uct) -> int:
+    """One game from the current state, chosen by the type of `game` (compiled code only)."""
+    raise NotImplementedError("play_game runs inside compiled code")
 
 
-@compiled
-def restarts(st: State, algorithm: int, level: int, playouts: int, c: float, ws: Workspace) -> int:
-    """Games of `algorithm` from the root, restarted until one solves (SOLVED: the solution is
-    in `sol`) or the stop flag rises (STOPPED). Counts restarts in `info[RESTARTS]`."""
+def forget(game: Sampling | Nested | Flat | Uct) -> None:
+    """Clear what a game keeps between moves (UCT's table), before the next restart."""
+    raise NotImplementedError("forget runs inside compiled code")
+
+
+@overload(play_game, jit_options=INTERNAL, inline="always")
+def _play_game(st, game):  # type: ignore[no-untyped-def]
+    if instance_of(game, Sampling):
+        return lambda st, game: playout(st, game.moves)[0]
+    if instance_of(game, Nested):
+        return lambda st, game: nested(st, game.level, game.seqs, game.frames, game.cands)
+    if instance_of(game, Flat):
+        return lambda st, game: flat(st, game.playouts, game.moves, game.cands)
+    if instance_of(game, Uct):
+        return lambda st, game: uct(st, game.playouts, game.c, game.zkeys, game.keys, game.visits, game.wins,
+                                    game.used, game.path, game.moves, game.cands)
+    return None
+
+
+@overload(forget, jit_options=INTERNAL, inline="always")
+def _forget(game):  # type: ignore[no-untyped-def]
+    if instance_of(game, Uct):
+        return lambda game: _tt_clear(game.keys, game.visits, game.wins, game.used)
+    return lambda game: None
+
+
+@entry_point
+def restarts(st: State, game: Sampling | Nested | Flat | Uct) -> int:
+    """Games from the root (the algorithm is the type of `game`: each is compiled on its own),
+    restarted until one solves (SOLVED: the solution is in `sol`) or the stop flag rises
+    (STOPPED). Counts restarts in `info[RESTARTS]`."""
     root = st.info[TRAIL]
     while True:
-        score = _game(st, algorithm, level, playouts, c, ws)
+        score = play_game(st, game)
         if score == 0:
             return SOLVED
         undo(st, root)
-        if algorithm == UCT:
-            _tt_clear(ws.keys, ws.visits, ws.wins, ws.used)
+        forget(game)
         if score < 0 or st.info[STOP] != 0:
             return STOPPED
         st.info[RESTARTS] += 1
 
 
-def workspace(st: State, algorithm: str, level: int = 1, table_bits: int = TABLE_BITS) -> Workspace:
-    """The buffers `algorithm` needs on `st` (UCT's Zobrist keys drawn from its generator)."""
+def new_game(st: State, algorithm: str, *, level: int = 1, playouts: int = 1, c: float = 0.0,
+             table_bits: int = TABLE_BITS) -> Sampling | Nested | Flat | Uct:
+    """The settings and fresh buffers of `algorithm` (one of ALGORITHMS) on `st`; UCT's
+    Zobrist keys are drawn from the state's generator."""
     n = st.val.shape[0]
-    nested_rows = level + 1 if algorithm == "nested" else 1
-    is_uct = algorithm == "uct"
-    size = 1 << table_bits if is_uct else 1
-    ws = Workspace(
-        moves=np.zeros(n, dtype=np.int32),
-        cands=np.zeros((nested_rows, n * MAX_MOVES_PER_CELL), dtype=np.int32),
-        seqs=np.zeros((nested_rows, n), dtype=np.int32),
-        frames=np.zeros((FRAME_ROWS, nested_rows), dtype=np.int64),
-        zkeys=np.zeros(n * MAX_MOVES_PER_CELL if is_uct else 1, dtype=np.int64),
-        keys=np.zeros(size, dtype=np.int64),
-        visits=np.zeros(size, dtype=np.int64),
-        wins=np.zeros(size, dtype=np.float64),
-        used=np.zeros(size * 3 // 4 + 1, dtype=np.int64),
-        path=np.zeros(n + 2, dtype=np.int64),
-    )
-    if is_uct:
-        _fill_keys(st, ws.zkeys)
-    return ws
+    moves = np.zeros(n, dtype=np.int64)
+    if algorithm == "sampling":
+        return Sampling(moves)
+    if algorithm == "nested":
+        return Nested(level, np.zeros((level + 1, n), dtype=np.int64), np.zeros((FRAME_ROWS, level + 1), dtype=np.int64),
+                      np.zeros((level + 1, n * MAX_MOVES_PER_CELL), dtype=np.int64))
+    cands = np.zeros(n * MAX_MOVES_PER_CELL, dtype=np.int64)
+    if algorithm == "flat":
+        return Flat(playouts, moves, cands)
+    if algorithm != "uct":
+        raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, not {algorithm!r}")
+    size = 1 << table_bits
+    zkeys = np.zeros(n * MAX_MOVES_PER_CELL, dtype=np.int64)
+    _fill_keys(st, zkeys)
+    return Uct(playouts, float(c), zkeys, np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64),
+               np.zeros(size, dtype=np.float64), np.zeros(size * 3 // 4 + 1, dtype=np.int64),
+               np.zeros(n + 2, dtype=np.int64), moves, cands)
 
 
-def run(st: State, algorithm: str, *, level: int = 1, playouts: int = 1, c: float = 0.0,
-        table_bits: int = TABLE_BITS) -> int:
-    """`restarts` of `algorithm` (a key of ALGORITHMS) from the current state with fresh
-    buffers: SOLVED (the solution in `sol`) or STOPPED. `level` is nested search's, `playouts`
-    and `c` flat's and UCT's."""
-    ws = workspace(st, algorithm, level, table_bits)
-    return int(restarts(st, ALGORITHMS[algorithm], level, playouts, float(c), ws))
+def run(st: State, algorithm: str, **settings: Any) -> int:
+    """`restarts` of `algorithm` from the current state with fresh buffers (`new_game`'s
+    settings): SOLVED (the solution in `sol`) or STOPPED."""
+    return int(restarts(st, new_game(st, algorithm, **settings)))
 
 
-def warm_up() -> None:
-    """Compile the restart driver (every algorithm) on the tiny puzzle, both strengths."""
-    for consistency in ("fc", "gac"):
-        st = build_state(WARM_UP_PUZZLE, consistency)
-        arm(st, None, 1)
-        root_propagate(st)
-        configure(st)
-        for algorithm in ALGORITHMS:
-            run(st, algorithm, level=2, playouts=2, c=0.2, table_bits=8)
-            undo(st, 0)
+def warm_up(algorithm: str, consistency: str) -> None:
+    """Compile `algorithm`'s restarts (and what it plays) for states of `consistency`."""
+    st = build_state(WARM_UP_PUZZLE, consistency)
+    arm(st, None, 1)
+    root_propagate(st)
+    configure(st)
+    run(st, algorithm, level=2, playouts=2, c=0.2, table_bits=8)

@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from kakuro.search.engine.compile import compiled
-from kakuro.search.engine.propagate import assign, root_propagate
+from kakuro.search.engine.propagate import assign
 from kakuro.search.engine.state import (
-    ASSIGNED, NFREE, SAMPLES, SELECTION, STRATEGY, WARM_UP_PUZZLE, State, arm, build_state, capture,
-    lowest_bit_index, random_below, random_value, select_variable, undo,
+    ASSIGNED, NFREE, SAMPLES, SELECTION, STRATEGY, State, capture, lowest_bit_index, random_below, random_value,
+    select_variable,
 )
 
 VALUE_BITS = 6
@@ -85,7 +85,7 @@ def choose_move(st: State) -> int:
 
 @compiled
 def candidate_moves(st: State, out: np.ndarray) -> int:
-    """The moves of a search-tree node, written to `out` (int32, at least cells *
+    """The moves of a search-tree node, written to `out` (int64, at least cells *
     MAX_MOVES_PER_CELL long): the values of the smallest-domain cell (ascending) under the
     smallest-cell rule, else every (free cell, value) pair. Returns their number (0 when no
     cell is free)."""
@@ -157,16 +157,3 @@ def playout(st: State, moves: np.ndarray) -> tuple[int, int]:
             capture(st)
             return 0, length
 
-
-def warm_up() -> None:
-    """Compile the move choices and the playout (both propagation strengths of the playouts)."""
-    for consistency in ("fc", "gac"):
-        st = build_state(WARM_UP_PUZZLE, consistency)
-        arm(st, None, 1)
-        root_propagate(st)
-        n = st.val.shape[0]
-        playout(st, np.zeros(n, dtype=np.int32))
-        undo(st, 0)
-        candidate_moves(st, np.zeros(n * MAX_MOVES_PER_CELL, dtype=np.int32))
-        play_move(st, choose_move(st))
-        undo(st, 0)

@@ -24,11 +24,13 @@ from __future__ import annotations
 import numpy as np
 
 from kakuro.puzzle import Puzzle
-from kakuro.search.engine.compile import compiled, inlined
+from numba.extending import overload
+
+from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, inlined, instance_of
 from kakuro.search.engine.state import (
-    ASSIGNMENTS, CLOCK_EVERY, FREE, FULL, MODE, MODE_FC, MODE_GAC, MODE_PROJECTED, PROPAGATIONS, QHEAD,
-    QLEN, QUEUED, STOP, SUM, TARGET, TICKS, TRAIL, WARM_UP_PUZZLE, State, arm, build_state, highest_bit_index,
-    lowest_bit_index, popcount, set_domain, set_value, should_stop, undo, MODES, NFREE,
+    ASSIGNMENTS, CLOCK_EVERY, FREE, FULL, NFREE, PROPAGATIONS, QHEAD, QLEN, QUEUED, STOP, SUM, TARGET, TICKS, TRAIL,
+    WARM_UP_PUZZLE, FcState, GacState, ProjectedState, State, arm, build_state, domain_summary, highest_bit_index,
+    lowest_bit_index, popcount, set_domain, set_value, should_stop, undo,
 )
 
 CLOCK_EVERY_COMBOS = 1024
@@ -51,35 +53,31 @@ def assign(st: State, c: int, v: int) -> bool:
         return False
     if not set_value(st, c, v):
         return False
-    mode = st.info[MODE]
-    if mode == MODE_FC:
-        return forward_check(st, c, v)
-    if mode == MODE_GAC:
-        return _propagate_assignment(st, c)
-    return consistent(st, c, mode == MODE_PROJECTED)
+    return propagate_value(st, c, v)
+
+
+def propagate_value(st: State, c: int, v: int) -> bool:
+    """Propagate `c` = `v`, just set, at the state's strength; False on a wipe-out. The
+    strength is the state's class, chosen when the calling kernel is compiled."""
+    raise NotImplementedError("propagate_value runs inside compiled kernels")
+
+
+@overload(propagate_value, jit_options=INTERNAL, inline="always")
+def _propagate_value(st, c, v):  # type: ignore[no-untyped-def]
+    if instance_of(st, GacState):
+        def gac(st, c, v):  # type: ignore[no-untyped-def]
+            enqueue_cell_runs(st, c)
+            return propagate(st)
+
+        return gac
+    if instance_of(st, FcState):
+        return lambda st, c, v: forward_check(st, c, v)
+    if instance_of(st, ProjectedState):
+        return lambda st, c, v: consistent(st, c, True)
+    return lambda st, c, v: consistent(st, c, False)
 
 
 # --------------------------------------------------------------------- check only
-@compiled
-def _reachable(free_values: int, k: int, rest: int) -> bool:
-    """Can `k` distinct values of the mask `free_values` sum to `rest`? Only the bracket is
-    tested: the sum of the k smallest <= rest <= the sum of the k largest."""
-    if popcount(free_values) < k:
-        return False
-    low = 0
-    high = 0
-    small = free_values
-    large = free_values
-    for _ in range(k):
-        b = lowest_bit_index(small)
-        low += b
-        small ^= np.int64(1) << b
-        t = highest_bit_index(large)
-        high += t
-        large ^= np.int64(1) << t
-    return low <= rest <= high
-
-
 @compiled
 def consistent(st: State, c: int, projected: bool) -> bool:
     """Check the runs of cell `c`, just assigned, against the assigned cells only: no repeated
@@ -106,8 +104,26 @@ def consistent(st: State, c: int, projected: bool) -> bool:
                 return False
         elif total > target:
             return False
-        elif projected and not _reachable(st.info[FULL] & ~used, free, target - total):
-            return False
+        elif projected:
+            # can `free` distinct unused values sum to what is left? only the bracket is
+            # tested: the sum of the smallest ones <= rest <= the sum of the largest ones
+            unused = st.info[FULL] & ~used
+            if popcount(unused) < free:
+                return False
+            rest = target - total
+            low = 0
+            high = 0
+            small = unused
+            large = unused
+            for _ in range(free):
+                b = lowest_bit_index(small)
+                low += b
+                small ^= np.int64(1) << b
+                t = highest_bit_index(large)
+                high += t
+                large ^= np.int64(1) << t
+            if not low <= rest <= high:
+                return False
     return True
 
 
@@ -175,22 +191,6 @@ def enqueue_cell_runs(st: State, c: int) -> None:
 
 
 @compiled
-def _clear_queue(st: State) -> None:
-    m = st.queue.shape[0]
-    while st.info[QLEN] > 0:
-        st.runs[st.queue[st.info[QHEAD]], QUEUED] = 0
-        st.info[QHEAD] = (st.info[QHEAD] + 1) % m
-        st.info[QLEN] -= 1
-
-
-@compiled
-def _propagate_assignment(st: State, c: int) -> bool:
-    """GAC after assigning `c`: queue its runs and propagate."""
-    enqueue_cell_runs(st, c)
-    return propagate(st)
-
-
-@compiled
 def propagate(st: State) -> bool:
     """Revise queued runs (GAC) until the queue is empty; False on a wipe-out or stop."""
     m = st.queue.shape[0]
@@ -200,7 +200,10 @@ def propagate(st: State) -> bool:
         st.info[QLEN] -= 1
         st.runs[r, QUEUED] = 0
         if not revise_run(st, r):
-            _clear_queue(st)
+            while st.info[QLEN] > 0:  # empty the queue
+                st.runs[st.queue[st.info[QHEAD]], QUEUED] = 0
+                st.info[QHEAD] = (st.info[QHEAD] + 1) % m
+                st.info[QLEN] -= 1
             return False
     return True
 
@@ -296,7 +299,7 @@ def revise_run(st: State, r: int) -> bool:
     wipe-out, on repeated assigned values or a wrong full sum, or when stopped."""
     cells, fdom, supp = st.work[W_CELLS], st.work[W_FDOM], st.work[W_SUPP]
     st.info[PROPAGATIONS] += 1
-    k = 0
+    k = np.int64(0)  # not a literal 0: numba would also compile the callees for a constant
     required = np.int64(0)
     union = np.int64(0)
     for idx in range(st.members[r], st.members[r + 1]):
@@ -361,40 +364,59 @@ def revise_run(st: State, r: int) -> bool:
 
 
 # --------------------------------------------------------------------- root
-@compiled
+@entry_point
 def root_propagate(st: State) -> bool:
     """Propagate the empty assignment and the givens; the result becomes the root (the trail
     is committed). `gac`: assign the givens, then revise every run to a fixpoint. `fc`: remove
     values above each run's target, then assign the givens one by one with forward checking.
     `check`, `projected`: assign and check the givens. False when the puzzle is found
     unsatisfiable (or the deadline passed: see info[STOP])."""
-    ok = True
-    m = st.runs.shape[0]
-    if st.info[MODE] == MODE_GAC:
-        for g in range(st.givens.shape[0]):
-            if not set_value(st, st.givens[g, 0], st.givens[g, 1]):
-                ok = False
-                break
-        if ok:
-            for r in range(m):
-                enqueue_run(st, r)
-            ok = propagate(st)
-    else:
-        if st.info[MODE] == MODE_FC:
-            for r in range(m):
-                if not prune_run(st, r, keep_at_most(st.runs[r, TARGET])):
-                    ok = False
-                    break
-        if ok:
-            for g in range(st.givens.shape[0]):
-                if not assign(st, st.givens[g, 0], st.givens[g, 1]):
-                    ok = False
-                    break
+    ok = root_of_strength(st)
     st.info[TRAIL] = 0
     return ok
 
 
+def root_of_strength(st: State) -> bool:
+    """The root propagation of the state's strength (see `root_propagate`)."""
+    raise NotImplementedError("root_of_strength runs inside compiled kernels")
+
+
+@overload(root_of_strength, jit_options=INTERNAL, inline="always")
+def _root_of_strength(st):  # type: ignore[no-untyped-def]
+    if instance_of(st, GacState):
+        return lambda st: _gac_root(st)
+    if instance_of(st, FcState):
+        return lambda st: _fc_root(st)
+    return lambda st: _assign_givens(st)
+
+
 @compiled
+def _assign_givens(st: State) -> bool:
+    for g in range(st.givens.shape[0]):
+        if not assign(st, st.givens[g, 0], st.givens[g, 1]):
+            return False
+    return True
+
+
+@compiled
+def _fc_root(st: State) -> bool:
+    for r in range(st.runs.shape[0]):
+        if not prune_run(st, r, keep_at_most(st.runs[r, TARGET])):
+            return False
+    return _assign_givens(st)
+
+
+@compiled
+def _gac_root(st: State) -> bool:
+    for g in range(st.givens.shape[0]):
+        if not set_value(st, st.givens[g, 0], st.givens[g, 1]):
+            return False
+    for r in range(st.runs.shape[0]):
+        enqueue_run(st, r)
+    return propagate(st)
+
+
+@entry_point
 def shave(st: State, fixpoint: bool, counters: np.ndarray) -> bool:
     """Singleton arc consistency on the current (GAC) state: remove each value of a free cell
     whose assignment propagates to a wipe-out, propagating every removal. One sweep over the
@@ -479,14 +501,12 @@ def root_domains(puzzle: Puzzle, consistency: str = "gac") -> list[int] | None:
     return [int(d) for d in st.dom]
 
 
-def warm_up() -> None:
-    """Compile root propagation (every mode), `assign`, `revise_run` and `shave`."""
-    for consistency in MODES:
-        st = build_state(WARM_UP_PUZZLE, consistency)
-        arm(st, None, 1)
-        root_propagate(st)
-        assign(st, 1, 2)
-        undo(st, 0)
-        if consistency == "gac":
-            revise_run(st, 0)
-            shave(st, True, np.zeros(SHAVE_COUNTERS, dtype=np.int64))
+def warm_up(kernel: str, consistency: str) -> None:
+    """Compile `root_propagate` ("root") or shaving and the domain summary read after it
+    ("shave") for states of `consistency`."""
+    st = build_state(WARM_UP_PUZZLE, consistency)
+    arm(st, None, 1)
+    root_propagate(st)
+    if kernel == "shave":
+        shave(st, True, np.zeros(SHAVE_COUNTERS, dtype=np.int64))
+        domain_summary(st)

@@ -21,8 +21,9 @@ A `State` is a named tuple of numpy arrays built once per solve by `build_state`
 The state is few arrays on purpose: numba passes every array of the tuple to every kernel call
 as seven machine words, and each extra array was measured to cost about 3 ns per assignment.
 
-The mode (`info[MODE]`, from `build_state`'s `consistency`) is the strength of `assign`
-(`kakuro.search.engine.propagate`): `check` (no pruning, only the assigned cells are checked:
+The mode (`build_state`'s `consistency`; the state's class and `info[MODE]`) is the strength
+of `assign` (`kakuro.search.engine.propagate`), chosen when a kernel is compiled for that class,
+so a backend compiles only its own propagation: `check` (no pruning, only the assigned cells are checked:
 the backtracking family), `projected` (check, and each run's free cells must still reach its
 clue), `fc` (Cazenave's forward checking) or `gac` (exact run-level reasoning).
 
@@ -47,7 +48,7 @@ from numba.extending import intrinsic
 from kakuro.combos import MAX_COMBINATIONS, count_combinations, range_mask, run_tables
 from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle
-from kakuro.search.engine.compile import compiled
+from kakuro.search.engine.compile import compiled, entry_point
 
 # --------------------------------------------------------------------- constants
 MODE_FC = 0
@@ -131,6 +132,26 @@ class State(NamedTuple):
     givens: np.ndarray
 
 
+class CheckState(State):
+    """A `check` state: `assign` only checks the assigned cells of the cell's runs."""
+
+
+class ProjectedState(State):
+    """A `projected` state: `check`, and the free cells of a run must still reach its clue."""
+
+
+class FcState(State):
+    """An `fc` state: `assign` forward checks (Cazenave 2010)."""
+
+
+class GacState(State):
+    """A `gac` state: `assign` keeps every run generalized arc consistent."""
+
+
+STATE_CLASSES = {MODE_CHECK: CheckState, MODE_PROJECTED: ProjectedState, MODE_FC: FcState, MODE_GAC: GacState}
+"""The class of a state by its mode: the engine compiles each kernel for the classes it meets."""
+
+
 # --------------------------------------------------------------------- bit intrinsics
 @intrinsic
 def _clock_gettime_ns(typingctx):  # type: ignore[no-untyped-def]
@@ -186,7 +207,7 @@ def highest_bit_index(typingctx, x):  # type: ignore[no-untyped-def]
 
 
 # --------------------------------------------------------------------- clock
-@compiled
+@entry_point
 def clock_ns() -> int:
     """The kernels' clock: CLOCK_MONOTONIC, nanoseconds."""
     return _clock_gettime_ns()
@@ -345,7 +366,7 @@ def capture(st: State) -> None:
     copy_values(st, st.sol)
 
 
-@compiled
+@entry_point
 def domain_summary(st: State) -> tuple[int, int]:
     """(sum of the domain sizes, number of one-value domains); an assigned cell counts one."""
     total = 0
@@ -393,13 +414,13 @@ def build_state(puzzle: Puzzle, consistency: str = "fc") -> State:
     lo, hi = puzzle.values
     width = hi - lo + 1
     full = range_mask(puzzle.values)
-    cell_runs = np.full((n, 2), -1, dtype=np.int32)
+    cell_runs = np.full((n, 2), -1, dtype=np.int64)
     for c, memberships in enumerate(puzzle.cell_runs):
         cell_runs[c, : len(memberships)] = memberships  # at most one across and one down run
     runs = np.zeros((m, RUN_FIELDS), dtype=np.int64)
     runs[:, TARGET] = [run.total for run in puzzle.runs]
     runs[:, FREE] = [len(run) for run in puzzle.runs]
-    members = offsets_first([run.cells for run in puzzle.runs], np.int32)
+    members = offsets_first([run.cells for run in puzzle.runs], np.int64)
     if mode == MODE_GAC:
         offsets, masks = _gac_tables(puzzle)
         combos = np.concatenate([offsets + m + 1, masks]).astype(np.int64)
@@ -412,18 +433,18 @@ def build_state(puzzle: Puzzle, consistency: str = "fc") -> State:
     info[END_NS] = NO_DEADLINE
     info[FULL] = full
     givens = np.array(sorted(puzzle.givens.items()), dtype=np.int64).reshape(-1, 2)
-    return State(
+    return STATE_CLASSES[mode](
         dom=np.full(n, full, dtype=np.int64),
-        val=np.full(n, -1, dtype=np.int32),
-        size=np.full(n, width, dtype=np.int32),
+        val=np.full(n, -1, dtype=np.int64),
+        size=np.full(n, width, dtype=np.int64),
         cell_runs=cell_runs,
         runs=runs,
         members=members,
         combos=combos,
         trail=np.zeros(2 * capacity, dtype=np.int64),
-        queue=np.zeros(max(m, 1), dtype=np.int32),
+        queue=np.zeros(max(m, 1), dtype=np.int64),
         info=info,
-        sol=np.full(n, -1, dtype=np.int32),
+        sol=np.full(n, -1, dtype=np.int64),
         work=np.zeros((WORK_ROWS, SCRATCH), dtype=np.int64),
         givens=givens,
     )
@@ -466,11 +487,5 @@ def _gac_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
 
 
 def warm_up() -> None:
-    """Compile the state's own kernels used from Python (the clock, the generator, undo)."""
-    st = build_state(WARM_UP_PUZZLE, "fc")
-    arm(st, None, 1)
-    random_value(st, 0b110)
-    set_value(st, 1, 2)
-    undo(st, 0)
-    select_variable(st)
-    domain_summary(st)
+    """Compile the clock (every solve reads it to arm its deadline)."""
+    kernel_clock_offset()
