@@ -404,5 +404,6 @@ def test_dask_local_and_daemonic_workers(puzzles: Path, tmp_path: Path, capsys) 
                     "-o", str(tmp_path / "daemon.jsonl")])
     err = capsys.readouterr().err
     assert code == 1 and "DASK_DISTRIBUTED__WORKER__DAEMON=False" in err and "Traceback" not in err
+    assert not (tmp_path / "daemon.jsonl").exists()  # no empty results file left in the way
     assert run([str(puzzles / "two.txt"), "-b", "cpsat", "--dask", "tcp://127.0.0.1:9", "-o", str(tmp_path / "x.jsonl")]) == 1
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in capsys.readouterr().err

@@ -157,6 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         except KakuroError as exc:
             say(f"error: {exc}")
+            if not args.resume and out.stat().st_size == 0:  # made by this run, and nothing in it
+                out.unlink()
             return 1
     from kakuro.report import print_summary
 

@@ -108,12 +108,12 @@ def run_dask(
     """Run jobs on the cluster of `client`; yield each with its attempt as it ends.
     `check_stop` raises to stop early; the workers' job processes are stopped either way."""
     name = f"kakuro-compare-{uuid.uuid4().hex}"
-    try:
-        client.register_plugin(JobPoolPlugin(config, isolate), name=name)
-    except Exception as exc:
-        raise KakuroError(f"the Dask workers could not start their job processes: {exc}") from None
     futures: dict[Any, Job] = {}
     try:
+        try:
+            client.register_plugin(JobPoolPlugin(config, isolate), name=name)
+        except Exception as exc:
+            raise KakuroError(f"the Dask workers could not start their job processes: {exc}") from None
         futures = {client.submit(run_on_worker, job, name, pure=False): job for job in jobs}
         pending = list(futures)
         while pending:
