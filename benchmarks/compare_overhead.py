@@ -1,13 +1,16 @@
 """Measure the compare harness, locally and on Dask: per-job overhead, speed-up, statuses.
 
-    python benchmarks/compare_overhead.py [--jobs-overhead 200] [--jobs-speedup 200] [--spin 0.05] [--no-dask]
+    python benchmarks/compare_overhead.py [--jobs-overhead 200] [--trials 5] [--jobs-speedup 200] [--spin 0.05]
+                                          [--no-dask] [--overhead-only]
 
 Overhead: a campaign of N jobs whose backend spins ~1 ms of CPU (then answers from a per-worker
 cache of the verified solution), run on one worker: the local pool (`-j 1`) and `--dask local
 -j 1` (one Dask worker with one job process). Consecutive records are written one job cycle
 apart, so median(cycle) - median(backend time) is the harness's cost per job: hand-over to the
 worker (and, on Dask, the scheduler's round trip), the reply, the parent-side verification
-with puzzle.check, the fsync'd write.
+with puzzle.check, the fsync'd write. The cycle is the mean from the first record to the last
+(start-up excluded). The campaign runs `--trials` times on each runner, alternated, and the
+medians are shown: the load of a shared machine moves single runs by a factor of 2.
 
 Speed-up: a campaign of `--jobs-speedup` jobs that spin `--spin` seconds of CPU each, run on 1
 and 2 workers, locally and on `--dask local`; whole `compare.main` wall time (pool or cluster
@@ -103,9 +106,10 @@ def span(records: list[Record]) -> float:
 
 
 def overhead(records: list[Record]) -> tuple[float, float, float]:
-    """(median cycle, median backend time, harness overhead = their difference), seconds."""
-    times = finished(records)
-    cycle = statistics.median(b - a for a, b in zip(times, times[1:]))
+    """(mean job cycle from the first record to the last, median backend time, harness
+    overhead = their difference), seconds. The mean, not the median of the gaps between
+    records, since a runner may hand several records over at once."""
+    cycle = span(records) / (len(records) - 1)
     backend = statistics.median(r.time for r in records if r.time is not None)
     return cycle, backend, cycle - backend
 
@@ -116,6 +120,8 @@ def main() -> None:
     parser.add_argument("--jobs-speedup", type=int, default=200)
     parser.add_argument("--spin", type=float, default=0.05, help="CPU seconds per job of the speed-up campaign")
     parser.add_argument("--no-dask", action="store_true", help="measure the local pool only")
+    parser.add_argument("--overhead-only", action="store_true", help="measure the per-job overhead only")
+    parser.add_argument("--trials", type=int, default=5, help="runs of the overhead campaign on each runner (alternated)")
     args = parser.parse_args()
     dask_runs = [("local pool", [])] + ([] if args.no_dask else [("--dask local", ["--dask", "local"])])
     rows: list[tuple[str, str]] = []
@@ -124,17 +130,32 @@ def main() -> None:
         puzzle = Path(tmp) / "puzzle.txt"
         kakuro.write(kakuro.read(ROOT / "instances" / "examples" / "cazenave-2010-table1.txt"), puzzle)
         repeat = lambda n: ["--repeat", str(n)]  # noqa: E731
-        costs = {}
-        for name, extra in dask_runs:
-            _, records = campaign([puzzle], ["bench-spin:spin=0.001"], workers=1, extra=[*extra, *repeat(args.jobs_overhead)])
-            assert all(r.status.value == "SOLVED" for r in records)
-            cycle, backend, cost = overhead(records)
-            costs[name] = cost
-            rows += [(f"{name}: median job cycle / backend time, 1 worker, {len(records)} jobs of ~1 ms",
-                      f"{cycle * 1000:.2f} ms / {backend * 1000:.2f} ms"),
-                     (f"{name}: harness overhead per job (cycle - backend time)", f"**{cost * 1000:.2f} ms**")]
-        if "--dask local" in costs:
-            rows.append(("overhead ratio, --dask local / local pool", f"**{costs['--dask local'] / costs['local pool']:.2f}x**"))
+        costs: dict[str, list[float]] = {name: [] for name, _ in dask_runs}
+        cycles: dict[str, list[float]] = {name: [] for name, _ in dask_runs}
+        backends: list[float] = []
+        for _ in range(args.trials):  # alternated, so both see the same load
+            for name, extra in dask_runs:
+                _, records = campaign([puzzle], ["bench-spin:spin=0.001"], workers=1,
+                                      extra=[*extra, *repeat(args.jobs_overhead)])
+                assert all(r.status.value == "SOLVED" for r in records)
+                cycle, backend, cost = overhead(records)
+                costs[name].append(cost)
+                cycles[name].append(cycle)
+                backends.append(backend)
+        median = statistics.median
+        trials = f"{args.trials} runs of {args.jobs_overhead} jobs of ~1 ms (median backend time {median(backends) * 1000:.2f} ms)"
+        for name, _ in dask_runs:
+            shown = ", ".join(f"{c * 1000:.2f}" for c in costs[name])
+            rows += [(f"{name}: mean job cycle, 1 worker, median of {trials}", f"{median(cycles[name]) * 1000:.2f} ms"),
+                     (f"{name}: harness overhead per job (cycle - backend time), median of the runs ({shown} ms)",
+                      f"**{median(costs[name]) * 1000:.2f} ms**")]
+        if len(dask_runs) > 1:
+            ratios = [d / local for d, local in zip(costs["--dask local"], costs["local pool"])]
+            shown = ", ".join(f"{r:.2f}" for r in ratios)
+            rows.append((f"overhead ratio, --dask local / local pool, median of the runs ({shown})",
+                         f"**{median(ratios):.2f}x**"))
+        if args.overhead_only:
+            dask_runs = []
         for kind, spec in (("CPU-bound", f"bench-spin:spin={args.spin}"), ("sleeping", f"bench-spin:spin=0,nap={args.spin}")):
             for name, extra in dask_runs:
                 wall1, recs1 = campaign([puzzle], [spec], workers=1, extra=[*extra, *repeat(args.jobs_speedup)])
@@ -143,8 +164,8 @@ def main() -> None:
                           f"{wall1:.2f} s / {wall2:.2f} s: {wall1 / wall2:.2f}x"),
                          (f"{name}: same, first to last record", f"{span(recs1):.2f} s / {span(recs2):.2f} s: "
                           f"**{span(recs1) / span(recs2):.2f}x**")]
-        if not args.no_dask:
-            real = [ROOT / "instances" / "examples", *(ROOT / "instances" / "classic" / f"unique-{n}.jsonl" for n in (6, 10))]
+        if dask_runs[1:]:
+            real = [ROOT / "instances" / "examples", *(ROOT / "instances" / "classic" / f"unique-{n}x{n}.jsonl" for n in (6, 10))]
             specs = ["cpsat", "gac", "sat", "bench-spin:spin=0,nap=5"]
             limit = ["--time-limit", "2", "--grace", "0.5"]
             _, here = campaign(real, specs, workers=2, extra=limit)

@@ -312,6 +312,27 @@ def test_the_eta_comes_from_finished_job_times() -> None:
     assert ProgressBar.text(counts) == "solved 5  timeouts 2  wrong 0  crash 1"
 
 
+def test_the_progress_bar_shows_counts_and_eta() -> None:
+    import io
+
+    from rich.console import Console
+
+    puzzle = kakuro.read(TWO_SOLUTIONS)[0]
+    backend = Backend("a", "a", "a")
+    jobs = make_jobs([Instance.of("x.txt", i, puzzle) for i in range(4)], [backend], limits=Limits(10.0, 1.0))
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=150)
+    with ProgressBar.shown(jobs, 1, enabled=True, console=console) as bar:
+        for job, status in zip(jobs[:3], (JobStatus.SOLVED, JobStatus.TIMEOUT, JobStatus.WRONG)):
+            record = Record(job.instance.source, job.instance.index, job.instance.digest, "a", 0, 0, status, 10.0, wall=2.0)
+            bar.advance(job, record)
+        deadline = time.monotonic() + 10
+        while "3/4" not in screen.getvalue() and time.monotonic() < deadline:  # rich redraws 10 times a second
+            time.sleep(0.05)
+    shown = screen.getvalue()
+    assert "3/4" in shown and "solved 1  timeouts 1  wrong 1" in shown and "ETA 00:00:0" in shown
+
+
 def test_report_imports_only_results_and_verdict_and_no_module_imports_in_a_circle() -> None:
     modules = {}
     for package in ("compare", "report"):
@@ -392,6 +413,22 @@ def test_dask_jobs_run_on_warm_long_lived_processes(puzzles: Path, tmp_path: Pat
     assert run(argv) == 0
     assert sum(_pids(pidfile).values()) == 9 and len(_pids(pidfile)) == 1  # one process ran every job
     assert str(dask_cluster.workers[0].process.pid) not in _pids(pidfile)  # not the Dask worker itself
+
+
+def test_dask_tasks_carry_several_jobs_and_hand_back_those_not_started(dask_cluster) -> None:
+    import distributed
+
+    from kakuro.compare import cluster
+    from kakuro.compare.worker import WorkerConfig
+
+    assert [cluster.chunk_size(n, 2) for n in (1, 16, 32, 100, 10_000)] == [1, 1, 2, 6, cluster.MAX_CHUNK]
+    puzzle = kakuro.read(TWO_SOLUTIONS)[0]
+    jobs = make_jobs([Instance.of("two.txt", 0, puzzle)], [Backend.resolve("cpsat")], repeat=48)
+    with distributed.Client(dask_cluster) as client:  # budget 0: each task hands back all but its first jobs
+        ran = list(cluster.run_dask(jobs, WorkerConfig(("cpsat:model=decomposition,workers=1",)), client,
+                                    lambda: None, budget=0.0))
+    assert sorted(job.repeat for job, _ in ran) == list(range(48))  # every job once
+    assert {attempt.reply.status for _, attempt in ran} == {Status.SOLVED}
 
 
 def test_dask_local_and_daemonic_workers(puzzles: Path, tmp_path: Path, capsys) -> None:

@@ -9,13 +9,13 @@ Exit status: 0 when every job ran, 1 for bad input (or a results file it will no
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import shlex
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
+from kakuro.arguments import at_least, non_negative_seconds, positive_seconds
 from kakuro.compare.campaign import run_campaign
 from kakuro.compare.jobs import (
     DEFAULT_BACKENDS,
@@ -33,35 +33,6 @@ from kakuro.compare.worker import WorkerConfig, import_user_module
 from kakuro.errors import KakuroError
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number")
-    return value
-
-
-def _non_negative_float(text: str) -> float:
-    if text.strip() in ("0", "0.0"):
-        return 0.0
-    return _positive_float(text)
-
-
-def _count(minimum: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{text!r} must be at least {minimum}")
-        return value
-
-    return parse
-
-
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m kakuro.compare",
@@ -76,15 +47,15 @@ def parser() -> argparse.ArgumentParser:
                    help="backend spec such as cpsat or nmcs:level=2 (repeatable), named in the results as written; "
                    "'all' = every available backend; "
                    f"default: {', '.join(DEFAULT_BACKENDS[:1])} plus those of {', '.join(DEFAULT_BACKENDS[1:])} that are available")
-    p.add_argument("--time-limit", type=_positive_float, default=DEFAULT_TIME_LIMIT, metavar="S",
+    p.add_argument("--time-limit", type=positive_seconds, default=DEFAULT_TIME_LIMIT, metavar="S",
                    help=f"seconds per job (default {DEFAULT_TIME_LIMIT:g})")
-    p.add_argument("--grace", type=_non_negative_float, default=DEFAULT_GRACE, metavar="S",
+    p.add_argument("--grace", type=non_negative_seconds, default=DEFAULT_GRACE, metavar="S",
                    help=f"seconds past the limit before the worker is killed (default {DEFAULT_GRACE:g})")
-    p.add_argument("--memory", type=_count(1), default=None, metavar="MB",
+    p.add_argument("--memory", type=at_least(1), default=None, metavar="MB",
                    help="address-space limit per worker in MiB (RLIMIT_AS; includes the loaded engines)")
-    p.add_argument("--repeat", type=_count(1), default=1, metavar="R", help="runs per (puzzle, backend); run r uses seed SEED+r")
-    p.add_argument("--seed", type=_count(0), default=0, help="base seed (default 0)")
-    p.add_argument("-j", "--jobs", type=_count(1), default=os.cpu_count() or 1, metavar="N",
+    p.add_argument("--repeat", type=at_least(1), default=1, metavar="R", help="runs per (puzzle, backend); run r uses seed SEED+r")
+    p.add_argument("--seed", type=at_least(0), default=0, help="base seed (default 0)")
+    p.add_argument("-j", "--jobs", type=at_least(1), default=os.cpu_count() or 1, metavar="N",
                    help="parallel workers (default: the number of cores); with --dask local, the number of Dask workers")
     p.add_argument("-o", "--out", default=None, metavar="FILE",
                    help="results file (default: a new results/compare-<time>.jsonl); never overwritten")

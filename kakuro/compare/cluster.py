@@ -2,9 +2,13 @@
 
 Each Dask worker gets a `JobPoolPlugin`: a `JobPool` (see `kakuro.compare.runners`) with one
 long-lived job process per Dask thread, set up once when the plugin is registered. A Dask task
-only hands its job to that pool and waits, so a job pays its solve, not an interpreter start
-and a compile; limits, kill-on-timeout and memory sampling are the local pool's own. Tasks
-return an `Attempt`; the client judges it and is the only one that writes the results file.
+only hands jobs to that pool and waits, so a job pays its solve, not an interpreter start and
+a compile; limits, kill-on-timeout and memory sampling are the local pool's own. A task carries
+a few jobs (`chunk_size`), since a Dask task costs milliseconds, more than a short job; it
+keeps one job queued behind the running one, hands over no new job after `CHUNK_SECONDS`, and
+the jobs it did not start go back to the scheduler, so long jobs still spread over every worker. Tasks return `Attempt`s;
+the client judges them and is the only one that writes the results file. A campaign stopped
+early loses the jobs its running tasks finished but had not returned yet (`--resume` runs them).
 
 A Dask worker may only start job processes if it is not a daemonic process: `dask worker`
 (through its nanny) makes daemonic workers unless `distributed.worker.daemon` is False, e.g.
@@ -17,8 +21,12 @@ A Dask worker may only start job processes if it is not a daemonic process: `das
 from __future__ import annotations
 
 import contextlib
+import itertools
 import multiprocessing
+import pickle
+import time
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -31,7 +39,7 @@ from kakuro.errors import KakuroError
 try:
     import dask
     from distributed import Client, LocalCluster, WorkerPlugin, get_worker
-    from distributed import wait as dask_wait
+    from distributed import as_completed
 except ImportError:  # pragma: no cover - the optional dependency is missing
     raise KakuroError("--dask needs dask.distributed: pip install 'kakuro[dask]'") from None
 
@@ -42,6 +50,12 @@ DAEMON_HELP = (
 )
 CONNECT_TIMEOUT = 30.0
 """Seconds to wait for a scheduler to answer."""
+POLL_EVERY = 0.02
+"""Seconds between two looks for finished tasks when none has finished."""
+CHUNK_SECONDS = 0.5
+"""A task hands over no new job after this many seconds, so records come back soon."""
+MAX_CHUNK = 32
+"""Jobs per Dask task at the most: one Dask task per job would cost more than a short job."""
 
 
 class JobPoolPlugin(WorkerPlugin):
@@ -63,13 +77,31 @@ class JobPoolPlugin(WorkerPlugin):
             self.pool = None
 
 
-def run_on_worker(job: Job, plugin: str) -> Attempt:
-    """A Dask task: run `job` on this worker's pool (registered under the name `plugin`)."""
+def run_chunk(payloads: list[bytes], kill_afters: list[float], plugin: str, budget: float) -> list[Attempt]:
+    """A Dask task: run pickled Jobs in order on this worker's pool (registered under the
+    name `plugin`), each killed after its `kill_afters` seconds, handing over no new job once
+    `budget` seconds have passed. Returns the attempts of the first jobs, at least one. A job
+    stays pickled until it reaches its job process."""
     owner = get_worker().plugins.get(plugin)
     pool = getattr(owner, "pool", None)
     if pool is None:
-        return Attempt("lost", message=f"dask: worker {get_worker().address} has no job pool {plugin!r}")
-    return pool.run(job)
+        return [Attempt("lost", message=f"dask: worker {get_worker().address} has no job pool {plugin!r}")] * len(payloads)
+    start = time.monotonic()
+    waiting = iter(zip(payloads, kill_afters))
+    queued = deque(pool.submit_pickled(*job) for job in itertools.islice(waiting, 2))
+    attempts: list[Attempt] = []
+    while queued:  # one job queued behind the running one: its process takes it without waiting for us
+        attempts.append(pool.result(queued.popleft()))
+        following = next(waiting, None) if time.monotonic() - start < budget else None
+        if following is not None:
+            queued.append(pool.submit_pickled(*following))
+    return attempts
+
+
+def chunk_size(jobs: int, slots: int) -> int:
+    """Jobs per Dask task: enough tasks to keep every slot busy and balanced (8 per slot),
+    at most `MAX_CHUNK`."""
+    return max(1, min(MAX_CHUNK, jobs // (8 * max(1, slots))))
 
 
 @contextlib.contextmanager
@@ -103,35 +135,59 @@ def slots(client: Client) -> int:
 
 
 def run_dask(
-    jobs: Sequence[Job], config: WorkerConfig, client: Client, check_stop: Callable[[], None], *, isolate: bool = False
+    jobs: Sequence[Job], config: WorkerConfig, client: Client, check_stop: Callable[[], None], *,
+    isolate: bool = False, budget: float = CHUNK_SECONDS,
 ) -> Iterator[tuple[Job, Attempt]]:
-    """Run jobs on the cluster of `client`; yield each with its attempt as it ends.
-    `check_stop` raises to stop early; the workers' job processes are stopped either way."""
+    """Run jobs on the cluster of `client`; yield each with its attempt as it ends (a task's
+    jobs come back together, about `budget` seconds after the first of them started at most,
+    unless one job takes longer). `check_stop` raises to stop early; the workers' job
+    processes are stopped either way."""
     name = f"kakuro-compare-{uuid.uuid4().hex}"
-    futures: dict[Any, Job] = {}
+    chunks: dict[Any, list[tuple[Job, bytes]]] = {}
     try:
         try:
             client.register_plugin(JobPoolPlugin(config, isolate), name=name)
         except Exception as exc:
             raise KakuroError(f"the Dask workers could not start their job processes: {exc}") from None
-        futures = {client.submit(run_on_worker, job, name, pure=False): job for job in jobs}
-        pending = list(futures)
-        while pending:
+        finished = as_completed()
+
+        def submit(chunk: list[tuple[Job, bytes]]) -> None:
+            future = client.submit(run_chunk, [payload for _, payload in chunk],
+                                   [job.limits.kill_after for job, _ in chunk], name, budget, pure=False)
+            chunks[future] = chunk
+            finished.add(future)
+
+        size = chunk_size(len(jobs), slots(client))
+        pickled = [(job, pickle.dumps(job)) for job in jobs]
+        for first in range(0, len(pickled), size):
+            submit(pickled[first:first + size])
+        while not finished.is_empty():
             check_stop()
-            try:
-                done, not_done = dask_wait(pending, timeout=0.2, return_when="FIRST_COMPLETED")
-            except TimeoutError:
+            batch = finished.next_batch(block=False)
+            if not batch:
+                time.sleep(POLL_EVERY)
                 continue
-            pending = list(not_done)
-            for future in done:
-                job = futures.pop(future)
-                try:
-                    attempt = future.result()
-                except Exception as exc:  # the Dask worker itself died, or the task failed
-                    attempt = Attempt("lost", message=f"dask: {type(exc).__name__}: {exc}")
-                yield job, attempt
+            done = [future for future in batch if future.status == "finished"]
+            for future, attempts in zip(done, client.gather(done) if done else []):
+                chunk = chunks.pop(future)
+                yield from ((job, attempt) for (job, _), attempt in zip(chunk, attempts))
+                if len(attempts) < len(chunk):  # the task's time was up before these started: they go again
+                    submit(chunk[len(attempts):])
+            for future in batch:
+                if future in chunks:  # the task failed: its Dask worker died, say
+                    lost = _lost(future)
+                    yield from ((job, lost) for job, _ in chunks.pop(future))
     finally:
         with contextlib.suppress(Exception):
-            client.cancel(list(futures))
+            client.cancel(list(chunks))
         with contextlib.suppress(Exception):
             client.unregister_worker_plugin(name)
+
+
+def _lost(future: Any) -> Attempt:
+    """The attempt of every job of a task that did not finish."""
+    try:
+        error: BaseException | None = future.exception(timeout=CONNECT_TIMEOUT)
+    except Exception as exc:  # cancelled, or the scheduler is gone
+        error = exc
+    return Attempt("lost", message=f"dask: {type(error).__name__}: {error}")

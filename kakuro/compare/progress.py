@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from rich.console import Console
 from rich.progress import ProgressColumn
 from rich.text import Text
 
@@ -77,12 +78,14 @@ class ProgressBar:
 
     @classmethod
     @contextlib.contextmanager
-    def shown(cls, jobs: Sequence[Job], slots: int, *, enabled: bool) -> Iterator[ProgressBar | _Hidden]:
-        """The bar for `jobs` while the block runs (a do-nothing stand-in when not `enabled`)."""
+    def shown(
+        cls, jobs: Sequence[Job], slots: int, *, enabled: bool, console: Console | None = None
+    ) -> Iterator[ProgressBar | _Hidden]:
+        """The bar for `jobs` while the block runs, on `console` (default: stderr); a
+        do-nothing stand-in when not `enabled`."""
         if not enabled or not jobs:
             yield _Hidden()
             return
-        from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         eta = Eta(jobs, slots)
@@ -90,7 +93,7 @@ class ProgressBar:
             TextColumn("jobs"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[counts]}"),
             TimeElapsedColumn(), EtaColumn(eta),
         )
-        with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        with Progress(*columns, console=console or Console(stderr=True), transient=True) as progress:
             task = progress.add_task("jobs", total=len(jobs), counts=cls.text(Counter()))
             yield cls(progress, task, eta)
 

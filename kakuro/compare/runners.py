@@ -26,7 +26,7 @@ from typing import Any
 
 from kakuro.compare.jobs import Job
 from kakuro.compare.verdict import Attempt
-from kakuro.compare.worker import WorkerConfig, run_job, start_worker, warm_up
+from kakuro.compare.worker import WorkerConfig, run_job, run_pickled_job, start_worker, warm_up
 
 SAMPLE_EVERY = 0.25
 """Seconds between two samples of the workers' memory."""
@@ -111,13 +111,19 @@ class JobPool:
         """Start `job` as soon as a worker is free; its future ends with a Reply or an error."""
         return self._pool.schedule(run_job, (job,), timeout=job.limits.kill_after)
 
+    def submit_pickled(self, payload: bytes, kill_after: float) -> Future[Any]:
+        """`submit` for a pickled Job whose worker is killed after `kill_after` seconds."""
+        return self._pool.schedule(run_pickled_job, (payload,), timeout=kill_after)
+
     def sample(self) -> None:
         """Sample the workers' memory (call this while waiting)."""
         with self._lock:
             self._watch.sample()
 
-    def attempt(self, future: Future[Any]) -> Attempt:
-        """How the job of a finished `future` ended."""
+    def result(self, future: Future[Any]) -> Attempt:
+        """Wait for a submitted job (sampling memory meanwhile) and say how it ended."""
+        while not wait([future], timeout=SAMPLE_EVERY).done:
+            self.sample()
         pebble = self._pebble
         with self._lock:
             try:
@@ -134,13 +140,6 @@ class JobPool:
                 return Attempt("lost", message="cancelled")
             except Exception as exc:  # a broken pool or an unpicklable reply
                 return Attempt("lost", message=f"{type(exc).__name__}: {exc}")
-
-    def run(self, job: Job) -> Attempt:
-        """Run one job and wait for it (sampling memory meanwhile)."""
-        future = self.submit(job)
-        while not wait([future], timeout=SAMPLE_EVERY).done:
-            self.sample()
-        return self.attempt(future)
 
     def close(self, *, wait_for_jobs: bool = True) -> None:
         """Let running jobs finish (or, with `wait_for_jobs=False`, kill them), then stop the
@@ -169,7 +168,7 @@ def run_local(jobs: Sequence[Job], pool: JobPool, check_stop: Callable[[], None]
             done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             pool.sample()
             for future in done:
-                yield futures.pop(future), pool.attempt(future)
+                yield futures.pop(future), pool.result(future)
         finished = True
     finally:
         pool.close(wait_for_jobs=finished)

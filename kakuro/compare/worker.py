@@ -14,6 +14,7 @@ import importlib
 import importlib.util
 import math
 import os
+import pickle
 import platform
 import signal
 import socket
@@ -206,6 +207,15 @@ def run_job(job: Job) -> Reply:
             f" before this job, {state.baseline_mb or 0:.0f} MiB after loading the backends)"
         )
     return Reply(**outcome, wall=time.perf_counter() - start, peak_rss_mb=_peak_rss_mb(), **common)
+
+
+def run_pickled_job(payload: bytes) -> Reply:
+    """`run_job` of a pickled Job: a runner that only passes jobs on (a Dask worker) hands the
+    bytes over as they came, instead of rebuilding and pickling the puzzle once more."""
+    job = pickle.loads(payload)
+    if not isinstance(job, Job):
+        raise KakuroError(f"run_pickled_job expects a pickled Job, not {type(job).__name__}")
+    return run_job(job)
 
 
 def _is_memory_error(message: str) -> bool:

@@ -5,11 +5,11 @@ limits, or an output file that exists (never overwritten unless --force)."""
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from kakuro.arguments import positive_seconds
 from kakuro.compare.results import Record, read_results
 from kakuro.errors import KakuroError
 from kakuro.report.about import about
@@ -25,16 +25,6 @@ from kakuro.report.text import markdown, markdown_report, per_puzzle_csv, print_
 PER_PUZZLE_FORMATS = (".csv", ".md", ".tex")
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number of seconds")
-    return value
-
-
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m kakuro.report",
@@ -45,7 +35,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("results", nargs="+", metavar="FILE", help="results files; records of several files are merged")
     p.add_argument("--group", choices=GROUPINGS, default="source", help="group by puzzle file (default) or grid size")
-    p.add_argument("--time-limit", type=_seconds, default=None, metavar="S",
+    p.add_argument("--time-limit", type=positive_seconds, default=None, metavar="S",
                    help="report only the runs with this time limit (needed when the files mix limits, unless --by-limit)")
     p.add_argument("--by-limit", action="store_true", help="when the files mix time limits, a separate report per limit")
     p.add_argument("--puzzles", choices=("common", "each"), default="common",
