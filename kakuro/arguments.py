@@ -31,11 +31,11 @@ non_negative_seconds = number_where(lambda v: v >= 0, "a number of seconds, 0 or
 
 
 def at_least(minimum: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least `minimum`, written with ASCII digits."""
+    """An argparse type: an integer of at least `minimum`, written with ASCII digits."""
 
     def parse(text: str) -> int:
         if not text.isascii() or not text.isdigit() or int(text) < minimum:
-            raise argparse.ArgumentTypeError(f"{text!r} must be a whole number of at least {minimum}")
+            raise argparse.ArgumentTypeError(f"{text!r} must be an integer of at least {minimum}")
         return int(text)
 
     return parse

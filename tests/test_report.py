@@ -102,7 +102,7 @@ def test_repeats_are_aggregated_per_puzzle_and_backend() -> None:
     assert (row.puzzles, row.runs, row.counts["solved"]) == (4, 11, 1)
     table = puzzle_table(section, ["a"])
     assert table.rows[0][2] == "2.000 [1.000, 3.000]"
-    assert "1 pairs with 2 runs, 3 pairs with 3 runs" in markdown_text(section)
+    assert "1 pair with 2 runs, 3 pairs with 3 runs" in markdown_text(section)
 
 
 def markdown_text(section) -> str:

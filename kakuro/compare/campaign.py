@@ -10,7 +10,7 @@ import contextlib
 import datetime as dt
 import signal
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,10 @@ from kakuro.compare.results import SCHEMA, JobStatus, Record, ResultsFile
 from kakuro.compare.runners import JobPool, run_local
 from kakuro.compare.verdict import Attempt, Witnesses, judge
 from kakuro.compare.worker import WorkerConfig, machine_info, versions
+
+
+Runner = Callable[[Callable[[], None]], Iterator[tuple[Job, Attempt]]]
+"""Given `check_stop` (raises to stop early), yields each job with its attempt as it ends."""
 
 
 @dataclass
@@ -158,12 +162,12 @@ def run_campaign(
 def _runner(
     stack: contextlib.ExitStack, jobs: Sequence[Job], config: WorkerConfig, workers: int,
     dask: str | None, scheduler_file: str | None, isolate: bool,
-) -> tuple[Any, int]:
-    """(a function of `check_stop` yielding (job, attempt) pairs, how many jobs run at once)."""
+) -> tuple[Runner, int]:
+    """The runner the arguments ask for, and how many jobs it runs at once."""
     if dask is None and scheduler_file is None:
         pool = JobPool(config, workers, isolate=isolate)
 
-        def local(check_stop: Any) -> Iterator[tuple[Job, Attempt]]:
+        def local(check_stop: Callable[[], None]) -> Iterator[tuple[Job, Attempt]]:
             return stack.enter_context(contextlib.closing(run_local(jobs, pool, check_stop)))
 
         stack.callback(pool.close, wait_for_jobs=False)
@@ -172,7 +176,7 @@ def _runner(
 
     client = stack.enter_context(cluster.connect(dask, scheduler_file=scheduler_file, workers=workers))
 
-    def remote(check_stop: Any) -> Iterator[tuple[Job, Attempt]]:
+    def remote(check_stop: Callable[[], None]) -> Iterator[tuple[Job, Attempt]]:
         return stack.enter_context(contextlib.closing(cluster.run_dask(jobs, config, client, check_stop, isolate=isolate)))
 
     return remote, cluster.slots(client)

@@ -38,7 +38,7 @@ def cactus(section: Section, backends: list[str], *, title: str) -> Any:
     plt = _pyplot()
     from matplotlib.ticker import MaxNLocator
 
-    figure, axes = plt.subplots(figsize=(6.4, 4.4))
+    figure, axes = plt.subplots(figsize=(6.4, 5.0))
     limit = section.time_limit
     total = len(section.puzzles)
     lowest = limit
@@ -61,7 +61,7 @@ def cactus(section: Section, backends: list[str], *, title: str) -> Any:
     axes.set_ylabel("median time per puzzle (s, log scale)")
     axes.set_title(f"{title}\ncactus plot: {total} puzzles, time limit {limit:g} s", fontsize=10)
     axes.grid(True, which="both", alpha=0.3)
-    axes.legend(fontsize=8, loc="lower right")
+    _legend_below(axes)
     figure.tight_layout()
     return figure
 
@@ -84,7 +84,7 @@ def scatter(section: Section, a: str, b: str, *, title: str) -> Any:
         kind = "a wrong answer" if wrong else "both answered" if x < out and y < out else "unanswered by one or both"
         kinds[kind][0].append(x)
         kinds[kind][1].append(y)
-    figure, axes = plt.subplots(figsize=(5.4, 5.4))
+    figure, axes = plt.subplots(figsize=(5.4, 6.0))
     times = [v for xs, ys in kinds.values() for v in xs + ys if v < out]
     low = min(times, default=limit / 10) / 2
     high = out * 1.4
@@ -100,7 +100,7 @@ def scatter(section: Section, a: str, b: str, *, title: str) -> Any:
             marker, color = styles[kind]
             axes.scatter(xs, ys, s=16, marker=marker, color=color, alpha=0.75, label=f"{kind} ({len(xs)})")
     axes.text(out, low * 1.1, "unanswered", rotation=90, ha="center", va="bottom", fontsize=8)
-    axes.text(low * 1.1, out, "unanswered", ha="left", va="center", fontsize=8)
+    axes.text(limit / 1.2, out, "unanswered", ha="right", va="center", fontsize=8)
     axes.text(limit, low * 1.1, f" limit {limit:g} s", rotation=90, ha="right", va="bottom", fontsize=7)
     axes.set_xscale("log")
     axes.set_yscale("log")
@@ -111,9 +111,14 @@ def scatter(section: Section, a: str, b: str, *, title: str) -> Any:
     axes.set_title(f"{title}\n{a} vs {b}: {len(shared)} puzzles, time limit {limit:g} s", fontsize=10)
     axes.grid(True, which="both", alpha=0.3)
     if shared:
-        axes.legend(fontsize=8, loc="upper left")
+        _legend_below(axes)
     figure.tight_layout()
     return figure
+
+
+def _legend_below(axes: Any) -> None:
+    """The legend under the plot, where it hides no point."""
+    axes.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
 
 
 def _position(result: PuzzleResult, out: float) -> float:

@@ -41,7 +41,8 @@ def heading(section: Section, title: str) -> str:
 
 
 def _runs_text(counts: Any) -> str:
-    return ", ".join(f"{pairs} pairs with {n} run{'s' if n > 1 else ''}" for n, pairs in sorted(counts.items()))
+    return ", ".join(f"{pairs} pair{'s' if pairs > 1 else ''} with {n} run{'s' if n > 1 else ''}"
+                     for n, pairs in sorted(counts.items()))
 
 
 def section_tables(section: Section, group_by: str) -> list[Table]:
