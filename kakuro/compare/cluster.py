@@ -38,8 +38,7 @@ from kakuro.errors import KakuroError
 
 try:
     import dask
-    from distributed import Client, LocalCluster, WorkerPlugin, get_worker
-    from distributed import as_completed
+    from distributed import Client, LocalCluster, WorkerPlugin, as_completed, get_worker
 except ImportError:  # pragma: no cover - the optional dependency is missing
     raise KakuroError("--dask needs dask.distributed: pip install 'kakuro[dask]'") from None
 

@@ -93,7 +93,7 @@ def pool_context(config: WorkerConfig) -> Any:
 
 class JobPool:
     """`processes` long-lived workers running jobs one at a time under the jobs' limits (see
-    the module docstring). Thread-safe: several threads may `run` jobs at once."""
+    the module docstring). Thread-safe: several threads may submit jobs and wait for them at once."""
 
     def __init__(self, config: WorkerConfig, processes: int, *, isolate: bool = False) -> None:
         import pebble
