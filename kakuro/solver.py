@@ -238,9 +238,14 @@ class Solver:
         """The spec string of this solver with its non-default options."""
         return self._spec(self.settings)
 
+    @property
+    def full_spec(self) -> str:
+        """The spec string with every option, defaults included: exactly this configuration."""
+        return self._spec(self.settings, every=True)
+
     @classmethod
-    def _spec(cls, settings: Mapping[str, Any]) -> str:
-        changed = [f"{k}={_spec_value(v)}" for k, v in settings.items() if v != cls.options[k].default]
+    def _spec(cls, settings: Mapping[str, Any], every: bool = False) -> str:
+        changed = [f"{k}={_spec_value(v)}" for k, v in settings.items() if every or v != cls.options[k].default]
         return cls.name + (":" + ",".join(changed) if changed else "")
 
     def solve(

@@ -10,6 +10,7 @@ any installed distribution that ships a top-level `tests` package, as pychoco 0.
   only the harness's own verification can catch it
 - `test-liar`: claims every puzzle is unsatisfiable
 - `test-spin`: busy-loops `spin` seconds of CPU, then solves with CP-SAT
+- `test-pid`: appends its process id to `pidfile`, then solves with CP-SAT (which processes ran jobs)
 """
 
 from __future__ import annotations
@@ -44,6 +45,17 @@ class Spin(CpSat):
         end = time.perf_counter() + opts["spin"]
         while time.perf_counter() < end:
             pass
+        return super()._solve(puzzle, opts, deadline, seed)
+
+
+@register("test-pid")
+class Pid(CpSat):
+    description = "test only: CP-SAT after noting its process id"
+    options = {**CpSat.options, "pidfile": Option("", "file to append the process id to")}
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        with open(opts["pidfile"], "a") as stream:
+            stream.write(f"{os.getpid()}\n")
         return super()._solve(puzzle, opts, deadline, seed)
 
 

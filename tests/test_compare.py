@@ -1,10 +1,12 @@
-"""The compare harness: limits really fire, answers are verified, results survive, reports add up.
+"""The compare harness: limits really fire, answers are verified, results survive, Dask runs
+on warm job processes, records are typed and versioned.
 
 Test-only backends live in tests/compare_backends.py and reach the workers through --import.
 """
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import json
 import os
@@ -12,15 +14,21 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import psutil
 import pytest
 
 import kakuro
-from kakuro import compare, report
-from kakuro.compare import Attempt, JobStatus, make_jobs, read_results, record_key, verdict
-from kakuro.solver import _REGISTRY
+from kakuro.compare import cli
+from kakuro.compare.jobs import Backend, Instance, Limits, Job, keep_names, make_jobs, resolve_backends
+from kakuro.compare.progress import Eta, ProgressBar
+from kakuro.compare.results import FINAL, SCHEMA, JobStatus, Record, read_results
+from kakuro.compare.verdict import Attempt, Witnesses, judge
+from kakuro.compare.worker import Reply
+from kakuro.report import effective
+from kakuro.solver import _REGISTRY, Status
 
 from tests.conftest import EXAMPLES, ROOT, TWO_SOLUTIONS, UNSATISFIABLE
 
@@ -52,6 +60,16 @@ def puzzles(tmp_path_factory) -> Path:
     return folder
 
 
+def run(argv: list[str]) -> int:
+    """`python -m kakuro.compare ARGV` in this process, from the repository's folder."""
+    old = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        return cli.main(argv)
+    finally:
+        os.chdir(old)
+
+
 @pytest.fixture(scope="module")
 def campaign(puzzles: Path, tmp_path_factory):
     """One local campaign over every kind of misbehaviour: (exit status, records, pid file)."""
@@ -62,15 +80,13 @@ def campaign(puzzles: Path, tmp_path_factory):
             "--memory", "2048", "-j", "2", "-o", str(out / "results.jsonl")]
     for spec in specs:
         argv += ["-b", spec]
-    code = compare.main(argv)
+    code = run(argv)
     return code, read_results(out / "results.jsonl"), pidfile
 
 
 def statuses(records) -> dict[tuple[str, str], str]:
     """(backend name without options, file stem) -> effective status."""
-    return {
-        (r["backend"].partition(":")[0], Path(r["source"]).stem): r["status"] for r in report.effective(records)
-    }
+    return {(r.backend.partition(":")[0], Path(r.source).stem): r.status.value for r in effective(records)}
 
 
 def test_every_status_is_detected(campaign) -> None:
@@ -91,18 +107,19 @@ def test_every_status_is_detected(campaign) -> None:
 
 
 def test_records_carry_what_a_comparison_needs(campaign) -> None:
-    _, records, _ = campaign
-    solved = next(r for r in records if r["backend"] == "cpsat" and r["status"] == "SOLVED")
-    for key in ("instance", "source", "digest", "seed", "repeat", "time", "wall", "time_limit", "stats", "message",
-                "peak_rss_mb", "finished"):
-        assert key in solved, key
-    assert solved["versions"]["engine"].startswith("ortools ")
-    assert solved["machine"]["cpus"] == os.cpu_count()
-    assert solved["time"] > 0 and solved["time_limit"] == LIMIT
-    wrong = next(r for r in records if r["backend"] == "test-wrong")
-    assert "checker rejected" in wrong["message"]
-    hog = next(r for r in records if r["backend"] == "test-hog")
-    assert "MemoryError" in hog["message"] and "2048 MiB" in hog["message"]
+    _, records, pidfile = campaign
+    solved = next(r for r in records if r.backend == "cpsat" and r.status is JobStatus.SOLVED)
+    assert solved.schema == SCHEMA and solved.instance and solved.digest and solved.finished
+    assert solved.spec == "cpsat:model=decomposition,workers=1"  # every option, defaults included
+    assert solved.versions["engine"].startswith("ortools ")
+    assert solved.machine["cpus"] == os.cpu_count()
+    assert solved.time > 0 and solved.wall >= solved.time and solved.time_limit == LIMIT and solved.peak_rss_mb > 0
+    sleeper = next(r for r in records if r.backend.startswith("test-sleep"))
+    assert sleeper.backend == f"test-sleep:pidfile={pidfile}"  # named as asked
+    wrong = next(r for r in records if r.backend == "test-wrong")
+    assert "checker rejected" in wrong.message
+    hog = next(r for r in records if r.backend == "test-hog")
+    assert "MemoryError" in hog.message and "2048 MiB" in hog.message
 
 
 def test_a_sleeper_is_killed_within_the_grace(campaign) -> None:
@@ -110,9 +127,7 @@ def test_a_sleeper_is_killed_within_the_grace(campaign) -> None:
     starts = [line.split() for line in pidfile.read_text().splitlines()]
     assert len(starts) == 3
     assert len({pid for pid, _ in starts}) == 3  # each killed worker was replaced by a new one
-    ends = sorted(
-        dt.datetime.fromisoformat(r["finished"]).timestamp() for r in records if r["backend"].startswith("test-sleep")
-    )
+    ends = sorted(dt.datetime.fromisoformat(r.finished).timestamp() for r in records if r.backend.startswith("test-sleep"))
     for start, end in zip(sorted(float(start) for _, start in starts), ends, strict=True):  # first in, first out
         assert LIMIT <= end - start <= LIMIT + GRACE + SLACK, end - start
     for pid, _ in starts:
@@ -122,33 +137,102 @@ def test_a_sleeper_is_killed_within_the_grace(campaign) -> None:
 def test_an_existing_results_file_is_never_overwritten(puzzles: Path, tmp_path: Path, capsys) -> None:
     out = tmp_path / "results.jsonl"
     out.write_text("precious\n")
-    assert compare.main([str(puzzles / "two.txt"), "-b", "cpsat", "-o", str(out)]) == 1
+    assert run([str(puzzles / "two.txt"), "-b", "cpsat", "-o", str(out)]) == 1
     assert out.read_text() == "precious\n"
     assert "already exists" in capsys.readouterr().err
-    assert compare.main([str(puzzles / "two.txt"), "--resume"]) == 1
+    assert run([str(puzzles / "two.txt"), "--resume"]) == 1
 
 
-def test_bad_input_stops_before_any_job(puzzles: Path, tmp_path: Path, capsys) -> None:
+def test_bad_input_stops_before_any_job(tmp_path: Path, capsys) -> None:
     (tmp_path / "bad.txt").write_text("#  3\\\n\\3 _ _ ?\n")
     kakuro.write(kakuro.read(TWO_SOLUTIONS), tmp_path / "good.txt")
     out = tmp_path / "results.jsonl"
-    assert compare.main([str(tmp_path), "-b", "cpsat", "-o", str(out)]) == 1
+    assert run([str(tmp_path), "-b", "cpsat", "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert "bad.txt:" in err and "--skip-bad" in err and not out.exists()
-    assert compare.main([str(tmp_path), "-b", "no-such-backend", "-o", str(out)]) == 1
+    assert run([str(tmp_path), "-b", "no-such-backend", "-o", str(out)]) == 1
     assert "unknown backend" in capsys.readouterr().err
-    assert compare.main([str(tmp_path), "-b", "cpsat", "-j", "1", "--skip-bad", "-o", str(out)]) == 0
-    assert [r["status"] for r in read_results(out)] == ["SOLVED"]
+    assert run([str(tmp_path), "-b", "cpsat", "-j", "1", "--skip-bad", "-o", str(out)]) == 0
+    assert [r.status for r in read_results(out)] == [JobStatus.SOLVED]
+    assert f"results: {out}" in capsys.readouterr().err  # said at the start
 
 
-def test_an_unsat_claim_against_a_known_solution_is_wrong(two_solutions) -> None:
-    job = make_jobs([compare.Instance("x.txt", 0, two_solutions)], ["test-liar"])[0]
-    claim = Attempt("reply", {"status": "unsatisfiable", "message": ""})
-    assert verdict(job, claim, two_solutions, {})[0] is JobStatus.UNSAT
-    status, message = verdict(job, claim, two_solutions, {two_solutions.digest(): "cpsat"})
+def _job(puzzle, backend: str = "test-liar") -> Job:
+    return make_jobs([Instance.of("x.txt", 0, puzzle)], [Backend(backend, backend, backend)])[0]
+
+
+def test_the_verdict_checks_answers_itself(two_solutions, unsatisfiable) -> None:
+    job = _job(two_solutions)
+    claim = Attempt("reply", Reply(Status.UNSATISFIABLE))
+    assert judge(job, claim, Witnesses())[0] is JobStatus.UNSAT
+    witnesses = Witnesses()
+    witnesses.add(job.instance.digest, "cpsat")
+    status, message = judge(job, claim, witnesses)
     assert status is JobStatus.WRONG and "cpsat" in message
-    died = verdict(job, Attempt("died", exitcode=-signal.SIGSEGV), two_solutions, {})
-    assert died == (JobStatus.CRASH, "the worker died of SIGSEGV")
+    bogus = Attempt("reply", Reply(Status.SOLVED, values=(1,) * two_solutions.size))
+    assert judge(job, bogus, Witnesses())[0] is JobStatus.WRONG
+    good = kakuro.solve(two_solutions, "cpsat").solution.values
+    assert judge(job, Attempt("reply", Reply(Status.SOLVED, values=good)), Witnesses())[0] is JobStatus.SOLVED
+    assert judge(job, Attempt("died", exitcode=-signal.SIGSEGV), Witnesses()) == (JobStatus.CRASH, "the worker died of SIGSEGV")
+    near_limit = Job(job.instance, job.backend, 0, 0, Limits(1.0, 1.0, 1000))
+    assert judge(near_limit, Attempt("died", exitcode=-9, vms_mb=950.0), Witnesses())[0] is JobStatus.MEMOUT
+    assert judge(job, Attempt("timeout"), Witnesses())[0] is JobStatus.TIMEOUT
+
+
+def test_a_puzzle_file_solution_is_a_witness(tmp_path: Path) -> None:
+    puzzle = kakuro.read(EXAMPLES / "cazenave-2010-table1.txt")[0]
+    solution = kakuro.solve(puzzle, "cpsat").solution
+    path = tmp_path / "with-solution.jsonl"
+    path.write_text(json.dumps({"grid": puzzle.to_grid(), "solution": solution.to_grid()}) + "\n")
+    inst = Instance.of(str(path), 0, kakuro.read(path)[0])
+    assert Witnesses.of([inst], []).holder(inst.digest) == f"the solution in {path}"
+
+
+def test_backends_are_named_as_asked_and_run_once_per_configuration(capsys) -> None:
+    nmcs = Backend.resolve("nmcs: level = 02")
+    assert nmcs.label == "nmcs:level=2" and nmcs.short == "nmcs"
+    assert nmcs.spec.startswith("nmcs:level=2,") and "strategy=" in nmcs.spec
+    assert Backend.resolve("nmcs").label == "nmcs"
+    warnings: list[str] = []
+    chosen = resolve_backends(["nmcs:level=2", "nmcs", "nmcs:level=1"], warn=warnings.append)
+    assert [b.label for b in chosen] == ["nmcs:level=2", "nmcs:level=1"]
+    assert "nmcs is the same configuration as nmcs:level=2" in warnings[0]
+    # a resumed file keeps its names: schema 1 used the short spec, schema 2 the label
+    assert [b.label for b in keep_names(chosen, [("nmcs", None)])] == ["nmcs", "nmcs:level=1"]
+    assert [b.label for b in keep_names([Backend.resolve("nmcs")], [("nmcs:level=2", nmcs.spec)])] == ["nmcs:level=2"]
+
+
+def test_records_round_trip_and_old_files_still_read(campaign, tmp_path: Path) -> None:
+    _, records, _ = campaign
+    for record in records:
+        assert Record.from_json(json.loads(json.dumps(record.to_json()))) == record
+    old = {"source": "a.txt", "index": 0, "digest": "d", "backend": "cpsat", "seed": 0, "repeat": 0,
+           "status": "SOLVED", "time": 1, "time_limit": 10, "stats": {}, "message": ""}  # schema 1 had no spec
+    lines = [
+        json.dumps(old),
+        json.dumps({**old, "schema": 1, "index": 1}),
+        json.dumps({**old, "schema": SCHEMA + 1}),
+        json.dumps({**old, "status": "GREAT"}),
+        json.dumps({**old, "time": "fast"}),
+        json.dumps({k: v for k, v in old.items() if k != "digest"}),
+        "[1, 2]",
+        '{"torn": ',
+    ]
+    path = tmp_path / "old.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    warnings: list[str] = []
+    read = read_results(path, warn=warnings.append)
+    assert [(r.index, r.schema, r.spec, r.time, r.instance) for r in read] == [(0, 1, None, 1.0, "a#1"), (1, 1, None, 1.0, "a#2")]
+    assert [w.split(": ", 1)[0] for w in warnings] == [f"{path}:{n}" for n in range(3, 9)]
+    assert "newer" in warnings[0] and "GREAT" in warnings[1] and "time 'fast'" in warnings[2] and "no digest" in warnings[3]
+
+
+def test_resuming_with_another_time_limit_is_refused(puzzles: Path, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "results.jsonl"
+    assert run([str(puzzles / "two.txt"), "-b", "cpsat", "-j", "1", "--time-limit", "20", "-o", str(out)]) == 0
+    before = out.read_text()
+    assert run([str(puzzles / "two.txt"), "-b", "cpsat", "-j", "1", "--time-limit", "5", "--resume", "-o", str(out)]) == 1
+    assert "--time-limit 20 s" in capsys.readouterr().err and out.read_text() == before
 
 
 def _campaign_command(puzzles: Path, out: Path) -> list[str]:
@@ -173,17 +257,11 @@ def test_a_killed_campaign_resumes_with_every_job_once(puzzles: Path, tmp_path: 
     if how == signal.SIGINT:
         assert child.returncode == 130, stderr
         assert "interrupted" in stderr and "--resume" in stderr and "PAR-2" in stdout
-    old = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        assert compare.main(command[3:] + ["--resume"]) == 0
-    finally:
-        os.chdir(old)
-    records = read_results(out)
-    final = [r for r in records if r["status"] in compare.FINAL]
-    keys = [record_key(r) for r in final]
+    assert run(command[3:] + ["--resume"]) == 0
+    final = [r for r in read_results(out) if r.status in FINAL]
+    keys = [r.key for r in final]
     assert len(keys) == len(set(keys)) == 12  # 3 puzzles x 4 repeats, each exactly once
-    assert {r["seed"] for r in final} == {0, 1, 2, 3}
+    assert {r.seed for r in final} == {0, 1, 2, 3}
 
 
 def test_the_command_line_prints_the_table(puzzles: Path, tmp_path: Path) -> None:
@@ -195,60 +273,174 @@ def test_the_command_line_prints_the_table(puzzles: Path, tmp_path: Path) -> Non
     )
     assert done.returncode == 0, done.stderr
     assert "cpsat" in done.stdout and "PAR-2" in done.stdout and str(out) in done.stdout
-    assert sorted(r["status"] for r in read_results(out)) == ["SOLVED", "SOLVED", "UNSAT"]
+    assert done.stderr.startswith(f"results: {out}")
+    assert sorted(r.status.value for r in read_results(out)) == ["SOLVED", "SOLVED", "UNSAT"]
 
 
-def _record(backend: str, instance: int, status: str, time_: float | None, limit: float = 10.0, **extra) -> dict:
-    return {"source": f"set{instance % 2}.txt", "index": instance, "digest": f"d{instance}", "backend": backend,
-            "seed": 0, "repeat": 0, "status": status, "time": time_, "time_limit": limit, "rows": 6, "cols": 6, **extra}
+def _pids(pidfile: Path) -> Counter[str]:
+    return Counter(pidfile.read_text().split())
 
 
-def test_the_report_computes_par2(tmp_path: Path, capsys) -> None:
-    records = [
-        _record("a", 0, "SOLVED", 1.0),
-        _record("a", 1, "TIMEOUT", None),
-        _record("a", 2, "UNSAT", 3.0),
-        _record("a", 3, "CRASH", None),
-        _record("a", 3, "SOLVED", 2.0),  # the re-run after the crash counts
-        _record("b", 0, "SOLVED", 4.0),
-        _record("b", 1, "WRONG", 0.1),
-        _record("b", 2, "MEMOUT", None, limit=5.0),
-        _record("b", 3, "UNSAT", 0.5),  # contradicted by a's solution: WRONG
-    ]
-    path = tmp_path / "results.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in records) + '{"torn": \n')
-    rows = {row.backend: row for row in report.summarize(report.effective(read_results(path)))
-            if row.group == report.ALL}
-    a, b = rows["a"], rows["b"]
-    assert (a.total, a.counts["solved"], a.counts["unsat"], a.counts["timeout"], a.counts["crash"]) == (4, 2, 1, 1, 0)
-    assert a.par2 == pytest.approx((1.0 + 20.0 + 3.0 + 2.0) / 4)
-    assert a.time_total == pytest.approx(6.0) and a.time_median == pytest.approx(2.0)
-    assert (b.counts["wrong"], b.counts["memout"], b.counts["unsat"]) == (2, 1, 0)
-    assert b.par2 == pytest.approx((4.0 + 20.0 + 10.0 + 20.0) / 4)
-
-    assert report.main([str(path), "--csv", str(tmp_path / "t.csv"), "--markdown", str(tmp_path / "t.md"),
-                        "--plot", str(tmp_path / "plots"), "--group", "source"]) == 0
-    shown = capsys.readouterr()
-    assert "PAR-2" in shown.out and "Per group" in shown.out and ":10:" in shown.err  # the torn line is named
-    assert (tmp_path / "t.csv").read_text().splitlines()[1].startswith("all,a,2,1,4,")
-    for name in ("cactus.png", "scatter-a-vs-b.png"):
-        assert (tmp_path / "plots" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert report.main([str(path), "--csv", str(tmp_path / "t.csv")]) == 1  # never overwritten
-    assert report.main([str(path), "--plot", str(tmp_path / "p2"), "--scatter", "a", "zzz"]) == 1
+def test_isolate_gives_every_job_a_fresh_process(puzzles: Path, tmp_path: Path) -> None:
+    for isolate, expected in ((False, 1), (True, 6)):
+        pidfile = tmp_path / f"pids-{isolate}.txt"
+        argv = [str(puzzles / "caz.txt"), str(puzzles / "two.txt"), "--import", BACKENDS_FILE, "-b",
+                f"test-pid:pidfile={pidfile}", "--repeat", "3", "-j", "1", "-o", str(tmp_path / f"r-{isolate}.jsonl")]
+        assert run(argv + (["--isolate"] if isolate else [])) == 0
+        assert len(_pids(pidfile)) == expected
+        assert sum(_pids(pidfile).values()) == 6
 
 
-def test_dask_runs_give_the_local_statuses(puzzles: Path, campaign, tmp_path: Path) -> None:
+def test_the_eta_comes_from_finished_job_times() -> None:
+    puzzle = kakuro.read(TWO_SOLUTIONS)[0]
+    fast, slow = Backend("fast", "fast", "fast"), Backend("slow", "slow", "slow")
+    instances = [Instance.of("x.txt", i, puzzle) for i in range(50)]
+    jobs = make_jobs(instances, [fast, slow], limits=Limits(10.0, 1.0))
+    eta = Eta(jobs, slots=2)
+    assert eta.seconds_left(0.0) is None
+    for _ in range(4):  # the fast backend's jobs end first, as they do in a real run
+        eta.finished("fast", 0.01, 1.0)
+    # a naive rate (4 jobs in 1 s, 96 left) would promise 24 s; the slow backend is unknown yet,
+    # so it is expected to take what finished jobs took: still small, but counted per backend
+    assert eta.seconds_left(1.0) == pytest.approx((46 * 0.01 + 50 * 0.01) / 2)
+    eta.finished("slow", 11.0, 12.0)  # a timeout: its limit plus grace
+    assert eta.seconds_left(12.0) == pytest.approx((46 * 0.01 + 49 * 11.0) / 2)
+    assert eta.seconds_left(22.0) == pytest.approx((46 * 0.01 + 49 * 11.0) / 2 - 10)  # counts down meanwhile
+    eta.finished("slow", 400.0, 13.0)  # never more than the limit and grace
+    assert eta.seconds_left(13.0) == pytest.approx((46 * 0.01 + 48 * 11.0) / 2)
+    counts = Counter({JobStatus.SOLVED: 5, JobStatus.TIMEOUT: 2, JobStatus.CRASH: 1})
+    assert ProgressBar.text(counts) == "solved 5  timeouts 2  wrong 0  crash 1"
+
+
+def test_the_progress_bar_shows_counts_and_eta() -> None:
+    import io
+
+    from rich.console import Console
+
+    puzzle = kakuro.read(TWO_SOLUTIONS)[0]
+    backend = Backend("a", "a", "a")
+    jobs = make_jobs([Instance.of("x.txt", i, puzzle) for i in range(4)], [backend], limits=Limits(10.0, 1.0))
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=150)
+    with ProgressBar.shown(jobs, 1, enabled=True, console=console) as bar:
+        for job, status in zip(jobs[:3], (JobStatus.SOLVED, JobStatus.TIMEOUT, JobStatus.WRONG)):
+            record = Record(job.instance.source, job.instance.index, job.instance.digest, "a", 0, 0, status, 10.0, wall=2.0)
+            bar.advance(job, record)
+        deadline = time.monotonic() + 10
+        while "3/4" not in screen.getvalue() and time.monotonic() < deadline:  # rich redraws 10 times a second
+            time.sleep(0.05)
+    shown = screen.getvalue()
+    assert "3/4" in shown and "solved 1  timeouts 1  wrong 1" in shown and "ETA 00:00:0" in shown
+
+
+def test_report_imports_only_results_and_verdict_and_no_module_imports_in_a_circle() -> None:
+    modules = {}
+    for package in ("compare", "report"):
+        for path in (ROOT / "kakuro" / package).glob("*.py"):
+            name = f"kakuro.{package}" + ("" if path.stem == "__init__" else f".{path.stem}")
+            modules[name] = _imports(path)
+    graph = {name: {t for t in targets if t in modules and t != name} for name, targets in modules.items()}
+    used_by_report = {t for name, targets in graph.items() if name.startswith("kakuro.report") for t in targets
+                      if t.startswith("kakuro.compare")}
+    assert used_by_report == {"kakuro.compare.results", "kakuro.compare.verdict"}
+    assert "kakuro.compare.cli" in graph and "kakuro.report.cli" in graph["kakuro.report"]  # the walk sees modules
+    for start in graph:
+        seen, todo = set(), list(graph[start])
+        while todo:
+            name = todo.pop()
+            assert name != start, f"{start} imports itself through other modules"
+            if name not in seen:
+                seen.add(name)
+                todo.extend(graph[name])
+
+
+def _imports(path: Path) -> set[str]:
+    """Modules `path` imports at module level, outside `if TYPE_CHECKING` (imports inside
+    functions run late and cannot make an import cycle)."""
+    found = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+# --------------------------------------------------------------------- Dask
+def _dask_cluster(workers: int, *, daemon: bool = False):
     distributed = pytest.importorskip("distributed")
+    import dask
+
+    with dask.config.set({"distributed.worker.daemon": daemon}):
+        return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                        dashboard_address=":0")
+
+
+@pytest.fixture(scope="module")
+def dask_cluster():
+    """A one-worker, one-thread Dask cluster whose worker may start job processes."""
+    with _dask_cluster(1) as cluster:
+        yield cluster
+
+
+def _kakuro_plugins(cluster) -> list[list[str]]:
+    import distributed
+
+    with distributed.Client(cluster) as client:
+        found = client.run(lambda dask_worker: [n for n in dask_worker.plugins if n.startswith("kakuro-compare")])
+    return list(found.values())
+
+
+def test_dask_runs_give_the_local_statuses(puzzles: Path, campaign, tmp_path: Path, dask_cluster) -> None:
     out = tmp_path / "dask.jsonl"
-    specs = ["cpsat", "test-sleep", "test-abort"]
     argv = [str(puzzles / "caz.txt"), str(puzzles / "nested" / "unsat.jsonl"), "--import", BACKENDS_FILE,
             "--time-limit", str(LIMIT), "--grace", str(GRACE), "-o", str(out)]
-    for spec in specs:
+    for spec in ["cpsat", "test-sleep", "test-abort"]:
         argv += ["-b", spec]
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster:
-        compare.main(argv + ["--dask", cluster.scheduler_address])
+    assert run(argv + ["--dask", dask_cluster.scheduler_address]) == 0
     local = statuses(campaign[1])
     remote = statuses(read_results(out))
     assert len(remote) == 6
     assert remote == {key: local[key] for key in remote}
+    assert _kakuro_plugins(dask_cluster) == [[]]  # the campaign's job processes went with it
+
+
+def test_dask_jobs_run_on_warm_long_lived_processes(puzzles: Path, tmp_path: Path, dask_cluster) -> None:
+    pidfile = tmp_path / "pids.txt"
+    argv = [str(puzzles), "--import", BACKENDS_FILE, "-b", f"test-pid:pidfile={pidfile}", "--repeat", "3",
+            "-o", str(tmp_path / "r.jsonl"), "--dask", dask_cluster.scheduler_address]
+    assert run(argv) == 0
+    assert sum(_pids(pidfile).values()) == 9 and len(_pids(pidfile)) == 1  # one process ran every job
+    assert str(dask_cluster.workers[0].process.pid) not in _pids(pidfile)  # not the Dask worker itself
+
+
+def test_dask_tasks_carry_several_jobs_and_hand_back_those_not_started(dask_cluster) -> None:
+    import distributed
+
+    from kakuro.compare import cluster
+    from kakuro.compare.worker import WorkerConfig
+
+    assert [cluster.chunk_size(n, 2) for n in (1, 16, 32, 100, 10_000)] == [1, 1, 2, 6, cluster.MAX_CHUNK]
+    puzzle = kakuro.read(TWO_SOLUTIONS)[0]
+    jobs = make_jobs([Instance.of("two.txt", 0, puzzle)], [Backend.resolve("cpsat")], repeat=48)
+    with distributed.Client(dask_cluster) as client:  # budget 0: each task hands back all but its first jobs
+        ran = list(cluster.run_dask(jobs, WorkerConfig(("cpsat:model=decomposition,workers=1",)), client,
+                                    lambda: None, budget=0.0))
+    assert sorted(job.repeat for job, _ in ran) == list(range(48))  # every job once
+    assert {attempt.reply.status for _, attempt in ran} == {Status.SOLVED}
+
+
+def test_dask_local_and_daemonic_workers(puzzles: Path, tmp_path: Path, capsys) -> None:
+    pytest.importorskip("distributed")
+    out = tmp_path / "local.jsonl"
+    assert run([str(puzzles / "two.txt"), "-b", "cpsat", "--dask", "local", "-j", "1", "-o", str(out)]) == 0
+    assert [r.status for r in read_results(out)] == [JobStatus.SOLVED]
+    with _dask_cluster(1, daemon=True) as cluster:
+        code = run([str(puzzles / "two.txt"), "-b", "cpsat", "--dask", cluster.scheduler_address,
+                    "-o", str(tmp_path / "daemon.jsonl")])
+    err = capsys.readouterr().err
+    assert code == 1 and "DASK_DISTRIBUTED__WORKER__DAEMON=False" in err and "Traceback" not in err
+    assert not (tmp_path / "daemon.jsonl").exists()  # no empty results file left in the way
+    assert run([str(puzzles / "two.txt"), "-b", "cpsat", "--dask", "tcp://127.0.0.1:9", "-o", str(tmp_path / "x.jsonl")]) == 1
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in capsys.readouterr().err

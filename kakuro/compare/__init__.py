@@ -1,0 +1,53 @@
+"""Head-to-head comparison of backends: `python -m kakuro.compare PATH... -b SPEC ...`.
+
+Every (instance, backend, repeat) is one *job*. Jobs run in long-lived worker processes under
+a wall-clock limit (plus a short grace, then the worker is killed and replaced) and an optional
+memory limit; the parent checks every answer with `puzzle.check` and appends one typed record
+per job to a JSON-lines results file the moment the job ends. `--dask` runs the same jobs on a
+Dask cluster whose workers keep warm job processes of their own.
+
+Modules, bottom up:
+
+    results   Record (the typed, versioned results line), JobStatus, reading and appending
+    jobs      Instance, Backend (name as asked + full spec), Limits, Job; collect, make_jobs
+    worker    WorkerConfig, Reply; the worker process's set-up and run_job
+    verdict   Attempt, Witnesses, judge, overrule: the one home of every status, WRONG included
+    runners   JobPool (pebble: per-job limits, kill on timeout), run_local
+    cluster   the Dask runner: a JobPool per Dask worker (imported only with --dask)
+    progress  the progress bar and its ETA
+    campaign  run_campaign: run, judge, record
+    cli       the command line (`main`)
+
+`kakuro.report` reads results through `results` and `verdict` only.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "results": ("ANSWERED", "FINAL", "KEY_FIELDS", "SCHEMA", "JobStatus", "Record", "ResultsFile", "latest", "read_results"),
+    "jobs": ("DEFAULT_BACKENDS", "DEFAULT_GRACE", "DEFAULT_TIME_LIMIT", "Backend", "Instance", "Job", "Limits", "collect",
+             "make_jobs", "resolve_backends"),
+    "worker": ("Reply", "WorkerConfig"),
+    "verdict": ("Attempt", "Witnesses", "judge", "overrule"),
+    "runners": ("JobPool",),
+    "campaign": ("Campaign", "run_campaign"),
+    "cli": ("main",),
+}
+_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
+__all__ = sorted(_HOME)
+
+
+def __getattr__(name: str) -> Any:
+    """The public names, each loaded from its module on first use: importing one module of
+    this package (as `kakuro.report` imports `results` and `verdict`) loads no other."""
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,7 @@
+"""`python -m kakuro.compare`."""
+
+import sys
+
+from kakuro.compare.cli import main
+
+sys.exit(main())

@@ -1,0 +1,182 @@
+"""A campaign: run jobs on a runner, judge each as it ends, append its record at once.
+
+Ctrl-C or SIGTERM stop a campaign cleanly: the signal only sets a flag, running jobs are
+dropped, and every record already appended stays whole.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import signal
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kakuro.compare.jobs import Job
+from kakuro.compare.progress import ProgressBar
+from kakuro.compare.results import SCHEMA, JobStatus, Record, ResultsFile
+from kakuro.compare.runners import JobPool, run_local
+from kakuro.compare.verdict import Attempt, Witnesses, judge
+from kakuro.compare.worker import WorkerConfig, machine_info, versions
+
+
+Runner = Callable[[Callable[[], None]], Iterator[tuple[Job, Attempt]]]
+"""Given `check_stop` (raises to stop early), yields each job with its attempt as it ends."""
+
+
+@dataclass
+class Campaign:
+    """What a run did: jobs planned, skipped (already in the file), recorded now."""
+
+    planned: int
+    skipped: int
+    recorded: int = 0
+    solved: int = 0
+    interrupted: bool = False
+
+
+class _Stop(Exception):
+    """Raised in the parent when SIGINT or SIGTERM asked the campaign to stop."""
+
+
+class _StopFlag:
+    """SIGINT/SIGTERM handlers that only set a flag, so no write is ever cut in half."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> _StopFlag:
+        if threading.current_thread() is threading.main_thread():
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                self._previous[signum] = signal.signal(signum, self._handle)
+        return self
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.requested = True
+
+    def check(self) -> None:
+        if self.requested:
+            raise _Stop()
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """What a record says about versions and machine when its worker sent no reply."""
+
+    versions: Mapping[str, Mapping[str, str]]
+    """Per full spec."""
+    machine: Mapping[str, Any]
+
+    @classmethod
+    def here(cls, config: WorkerConfig) -> Fallback:
+        return cls({spec: versions(spec) for spec in config.backends}, machine_info())
+
+
+def make_record(job: Job, attempt: Attempt, status: JobStatus, message: str, fallback: Fallback) -> Record:
+    """The record of a finished job."""
+    reply = attempt.reply
+    limits, inst = job.limits, job.instance
+    wall = reply.wall if reply is not None else (limits.kill_after if attempt.kind == "timeout" else None)
+    return Record(
+        schema=SCHEMA,
+        instance=inst.name,
+        source=inst.source,
+        index=inst.index,
+        digest=inst.digest,
+        rows=inst.puzzle.rows,
+        cols=inst.puzzle.cols,
+        backend=job.backend.label,
+        spec=job.backend.spec,
+        seed=job.seed,
+        repeat=job.repeat,
+        status=status,
+        time=reply.time if reply is not None else None,
+        wall=wall,
+        time_limit=limits.time_limit,
+        grace=limits.grace,
+        memory_limit_mb=limits.memory_mb,
+        peak_rss_mb=reply.peak_rss_mb if reply is not None else None,
+        stats=dict(reply.stats) if reply is not None else {},
+        message=message,
+        finished=dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds"),
+        versions=dict(reply.versions if reply is not None and reply.versions else fallback.versions.get(job.backend.spec, {})),
+        machine=dict(reply.machine if reply is not None and reply.machine else fallback.machine),
+    )
+
+
+def run_campaign(
+    jobs: Sequence[Job],
+    config: WorkerConfig,
+    results: ResultsFile,
+    *,
+    workers: int,
+    witnesses: Witnesses | None = None,
+    dask: str | None = None,
+    scheduler_file: str | None = None,
+    isolate: bool = False,
+    progress: bool = False,
+    skipped: int = 0,
+) -> Campaign:
+    """Run `jobs`, judge each answer and append its record to `results` as it ends.
+    `witnesses` (who holds a verified solution of which puzzle) grows as solutions come in.
+    Runs on a local pool of `workers` processes, or on Dask: `dask` is a scheduler address or
+    "local" (a cluster of `workers` workers here), or `scheduler_file` names a scheduler.
+    Stops early (interrupted=True) on SIGINT/SIGTERM; nothing half-written stays behind.
+    Raises KakuroError if the cluster cannot be reached or cannot start its job processes."""
+    witnesses = Witnesses() if witnesses is None else witnesses
+    campaign = Campaign(len(jobs) + skipped, skipped)
+    if not jobs:
+        return campaign
+    fallback = Fallback.here(config)
+    with contextlib.ExitStack() as stack:
+        try:  # the pool first: warming up an engine may touch signal handlers
+            attempts, slots = _runner(stack, jobs, config, workers, dask, scheduler_file, isolate)
+        except KeyboardInterrupt:
+            campaign.interrupted = True
+            return campaign
+        stop = stack.enter_context(_StopFlag())
+        bar = stack.enter_context(ProgressBar.shown(jobs, slots, enabled=progress))
+        try:
+            for job, attempt in attempts(stop.check):
+                status, message = judge(job, attempt, witnesses)
+                if status is JobStatus.SOLVED:
+                    witnesses.add(job.instance.digest, job.backend.label)
+                    campaign.solved += 1
+                record = make_record(job, attempt, status, message, fallback)
+                results.append(record)
+                campaign.recorded += 1
+                bar.advance(job, record)
+                stop.check()
+        except (_Stop, KeyboardInterrupt):
+            campaign.interrupted = True
+    return campaign
+
+
+def _runner(
+    stack: contextlib.ExitStack, jobs: Sequence[Job], config: WorkerConfig, workers: int,
+    dask: str | None, scheduler_file: str | None, isolate: bool,
+) -> tuple[Runner, int]:
+    """The runner the arguments ask for, and how many jobs it runs at once."""
+    if dask is None and scheduler_file is None:
+        pool = JobPool(config, workers, isolate=isolate)
+
+        def local(check_stop: Callable[[], None]) -> Iterator[tuple[Job, Attempt]]:
+            return stack.enter_context(contextlib.closing(run_local(jobs, pool, check_stop)))
+
+        stack.callback(pool.close, wait_for_jobs=False)
+        return local, workers
+    from kakuro.compare import cluster
+
+    client = stack.enter_context(cluster.connect(dask, scheduler_file=scheduler_file, workers=workers))
+
+    def remote(check_stop: Callable[[], None]) -> Iterator[tuple[Job, Attempt]]:
+        return stack.enter_context(contextlib.closing(cluster.run_dask(jobs, config, client, check_stop, isolate=isolate)))
+
+    return remote, cluster.slots(client)

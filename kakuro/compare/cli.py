@@ -1,0 +1,145 @@
+"""`python -m kakuro.compare`: run backends head to head and record every job.
+
+    python -m kakuro.compare instances/ -b cpsat -b fc --time-limit 10 -j 2
+
+Exit status: 0 when every job ran, 1 for bad input (or a results file it will not touch),
+2 for a usage error, 3 when any result is WRONG, 130 when interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from kakuro.arguments import at_least, non_negative_seconds, positive_seconds
+from kakuro.compare.campaign import run_campaign
+from kakuro.compare.jobs import (
+    DEFAULT_BACKENDS,
+    DEFAULT_GRACE,
+    DEFAULT_TIME_LIMIT,
+    Limits,
+    collect,
+    keep_names,
+    make_jobs,
+    resolve_backends,
+)
+from kakuro.compare.results import FINAL, JobStatus, ResultsFile, default_results_path, latest, read_results
+from kakuro.compare.verdict import Witnesses, overrule
+from kakuro.compare.worker import WorkerConfig, import_user_module
+from kakuro.errors import KakuroError
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m kakuro.compare",
+        description="Run backends head to head on puzzle files and folders; every answer is verified by "
+        "puzzle.check and each finished job is appended to a JSON-lines results file.",
+        epilog="Statuses: SOLVED, UNSAT, TIMEOUT, MEMOUT, CRASH, ERROR, WRONG. Exit status: 0 done, 1 bad input, "
+        "2 usage error, 3 some result is WRONG, 130 interrupted. Tables, plots, HTML and LaTeX from a results file: "
+        "python -m kakuro.report FILE",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files, or folders walked recursively for puzzle files")
+    p.add_argument("-b", "--backend", action="append", default=[], metavar="SPEC",
+                   help="backend spec such as cpsat or nmcs:level=2 (repeatable), named in the results as written; "
+                   "'all' = every available backend; "
+                   f"default: {', '.join(DEFAULT_BACKENDS[:1])} plus those of {', '.join(DEFAULT_BACKENDS[1:])} that are available")
+    p.add_argument("--time-limit", type=positive_seconds, default=DEFAULT_TIME_LIMIT, metavar="S",
+                   help=f"seconds per job (default {DEFAULT_TIME_LIMIT:g})")
+    p.add_argument("--grace", type=non_negative_seconds, default=DEFAULT_GRACE, metavar="S",
+                   help=f"seconds past the limit before the worker is killed (default {DEFAULT_GRACE:g})")
+    p.add_argument("--memory", type=at_least(1), default=None, metavar="MB",
+                   help="address-space limit per worker in MiB (RLIMIT_AS; includes the loaded engines)")
+    p.add_argument("--repeat", type=at_least(1), default=1, metavar="R", help="runs per (puzzle, backend); run r uses seed SEED+r")
+    p.add_argument("--seed", type=at_least(0), default=0, help="base seed (default 0)")
+    p.add_argument("-j", "--jobs", type=at_least(1), default=os.cpu_count() or 1, metavar="N",
+                   help="parallel workers (default: the number of cores); with --dask local, the number of Dask workers")
+    p.add_argument("-o", "--out", default=None, metavar="FILE",
+                   help="results file (default: a new results/compare-<time>.jsonl); never overwritten")
+    p.add_argument("--resume", action="store_true", help="continue -o FILE: skip jobs recorded with a final status, re-run crashed ones")
+    p.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
+                   help="import a module (dotted name or .py file) in the parent and every worker first, e.g. to register backends")
+    p.add_argument("--skip-bad", action="store_true", help="skip unreadable puzzle files with a warning instead of stopping")
+    p.add_argument("--isolate", action="store_true",
+                   help="run every job in a fresh worker process (forked from a warmed-up one): nothing a job leaves behind reaches the next")
+    dask = p.add_mutually_exclusive_group()
+    dask.add_argument("--dask", default=None, metavar="ADDRESS",
+                      help="run the jobs on a Dask cluster: a scheduler address such as tcp://host:8786, or 'local'")
+    dask.add_argument("--scheduler-file", default=None, metavar="FILE",
+                      help="run the jobs on the Dask cluster whose scheduler wrote FILE (dask scheduler --scheduler-file FILE)")
+    p.add_argument("--group", choices=("source", "size"), default="source", help="group rows of the summary by file or grid size")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a terminal anyway)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m kakuro.compare`; returns the exit status (see the module docstring)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parser().parse_args(argv)
+    say = lambda text: print(text, file=sys.stderr)  # noqa: E731
+    try:
+        if args.resume and args.out is None:
+            raise KakuroError("--resume needs -o FILE, the results file to continue")
+        if args.imports:
+            cwd = os.getcwd()
+            if cwd not in sys.path:
+                sys.path.insert(0, cwd)
+            for name in args.imports:
+                try:
+                    import_user_module(name)
+                except KakuroError:
+                    raise
+                except Exception as exc:
+                    raise KakuroError(f"--import {name}: {type(exc).__name__}: {exc}") from None
+        backends = resolve_backends(args.backend, warn=say)
+        instances = collect(args.paths, skip_bad=args.skip_bad, warn=say)
+        out = Path(args.out) if args.out else default_results_path()
+        existing = read_results(out, warn=say) if args.resume and out.exists() else []
+        other_limits = sorted({r.time_limit for r in existing} - {args.time_limit})
+        if other_limits:
+            shown = ", ".join(f"{limit:g} s" for limit in other_limits)
+            raise KakuroError(f"{out} holds results with --time-limit {shown}; resume it with that limit, "
+                              f"or write {args.time_limit:g} s results to another -o FILE (the report compares both)")
+        backends = keep_names(backends, ((r.backend, r.spec) for r in existing))
+        limits = Limits(args.time_limit, args.grace, args.memory)
+        jobs = make_jobs(instances, backends, repeat=args.repeat, seed=args.seed, limits=limits)
+        results = ResultsFile(out, resume=args.resume)
+    except KakuroError as exc:
+        say(f"error: {exc}")
+        return 1
+    done = {r.key for r in latest(existing) if r.status in FINAL}
+    todo = [job for job in jobs if job.key not in done]
+    say(f"results: {out}")
+    if args.resume:
+        say(f"resuming {out}: {len(jobs) - len(todo)} of {len(jobs)} jobs already recorded, {len(todo)} to run")
+    witnesses = Witnesses.of(instances, existing)
+    imports = tuple(str(Path(n).resolve()) if Path(n).is_file() else n for n in args.imports)  # workers may run elsewhere
+    config = WorkerConfig(tuple(b.spec for b in backends), imports, args.memory, (os.getcwd(),))
+    workers = args.jobs if args.dask == "local" else max(1, min(args.jobs, len(todo)))
+    with results:
+        try:
+            campaign = run_campaign(
+                todo, config, results, workers=workers, witnesses=witnesses, dask=args.dask,
+                scheduler_file=args.scheduler_file, isolate=args.isolate,
+                progress=not args.no_progress and sys.stderr.isatty(), skipped=len(jobs) - len(todo),
+            )
+        except KakuroError as exc:
+            say(f"error: {exc}")
+            if not args.resume and out.stat().st_size == 0:  # made by this run, and nothing in it
+                out.unlink()
+            return 1
+    from kakuro.report import print_summary
+
+    records = read_results(out, warn=say)
+    print_summary(records, group_by=args.group, title=str(out))
+    print(f"results: {out}")
+    if campaign.interrupted:
+        again = [a for a in argv if a != "--resume"] + ["--resume"] + ([] if args.out else ["-o", str(out)])
+        say(f"interrupted: {campaign.recorded} of {len(todo)} jobs finished and recorded in {out}; "
+            f"continue with: python -m kakuro.compare {shlex.join(again)}")
+        return 130
+    wrong = any(r.status is JobStatus.WRONG for r in overrule(latest(records)))
+    return 3 if wrong else 0

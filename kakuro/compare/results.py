@@ -1,0 +1,288 @@
+"""The results file: one typed `Record` per finished job, one JSON object per line.
+
+A results file is append-only. `ResultsFile.append` writes a record as one line with one write
+call and fsyncs it, so an interrupted campaign loses nothing; an existing file is never
+overwritten (`resume=True` appends to it). Readers take the last record of each job (`latest`):
+a re-run after a crash replaces the earlier record.
+
+Schema history (the `schema` field; a record without one is schema 1):
+
+    1  the first layout; `backend` is the solver's spec without its default options
+    2  `backend` is the spec as it was asked for (`nmcs:level=2` stays so), and `spec` holds
+       every option, defaults included (`get_solver(spec)` rebuilds exactly what ran)
+
+This module is the bottom of `kakuro.compare`: it imports no other part of it, so the report
+can read results without the harness.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+import os
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from kakuro.errors import KakuroError
+
+SCHEMA = 2
+"""Version of the record layout written by this version (see the module docstring)."""
+KEY_FIELDS = ("source", "index", "digest", "backend", "seed", "repeat")
+"""The fields that identify a job in a results file."""
+
+
+class JobStatus(str, enum.Enum):
+    """How a job ended, as the parent verified it (see `kakuro.compare.verdict`)."""
+
+    SOLVED = "SOLVED"
+    UNSAT = "UNSAT"
+    TIMEOUT = "TIMEOUT"
+    MEMOUT = "MEMOUT"
+    CRASH = "CRASH"
+    ERROR = "ERROR"
+    WRONG = "WRONG"
+
+
+ANSWERED = frozenset({JobStatus.SOLVED, JobStatus.UNSAT})
+"""Statuses that count as a correct answer (PAR-2, cactus plots)."""
+FINAL = frozenset(JobStatus) - {JobStatus.CRASH}
+"""Statuses `--resume` does not re-run."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One finished job. Times are seconds, memory MiB; `None` means not measured."""
+
+    source: str
+    """The puzzle file (as given on the command line)."""
+    index: int
+    """0-based position of the puzzle in `source`."""
+    digest: str
+    """`Puzzle.digest()`: the same puzzle has the same digest in any file."""
+    backend: str
+    """The backend's name in tables: its spec as asked for (`nmcs:level=2`)."""
+    seed: int
+    repeat: int
+    status: JobStatus
+    time_limit: float
+    instance: str = ""
+    """The puzzle's id, or `<file stem>#<1-based position>`."""
+    spec: str | None = None
+    """Every option of the backend, defaults included; None in schema-1 records."""
+    time: float | None = None
+    """The backend's own time (solving only, compilation and checking excluded)."""
+    wall: float | None = None
+    """Seconds the job took in its worker (or until it was killed)."""
+    grace: float | None = None
+    memory_limit_mb: int | None = None
+    peak_rss_mb: float | None = None
+    rows: int | None = None
+    cols: int | None = None
+    stats: Mapping[str, Any] = field(default_factory=dict)
+    message: str = ""
+    finished: str = ""
+    """UTC time the parent recorded the job (ISO 8601)."""
+    versions: Mapping[str, str] = field(default_factory=dict)
+    machine: Mapping[str, Any] = field(default_factory=dict)
+    schema: int = SCHEMA
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """The job this record belongs to: the values of `KEY_FIELDS`."""
+        return tuple(getattr(self, name) for name in KEY_FIELDS)
+
+    @property
+    def puzzle_key(self) -> tuple[str, int, str]:
+        """The puzzle this record is about: (source, index, digest)."""
+        return (self.source, self.index, self.digest)
+
+    @property
+    def answered(self) -> bool:
+        """True for SOLVED and UNSAT: a correct answer with a time."""
+        return self.status in ANSWERED
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as one JSON object (field order kept)."""
+        data = asdict(self)
+        data["status"] = self.status.value
+        return {"schema": data.pop("schema"), **data}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Record:
+        """A record from a parsed JSON object of any schema up to `SCHEMA`. Raises ValueError
+        saying what is wrong; unknown fields are ignored."""
+        schema = data.get("schema", 1)
+        if not _is_int(schema) or schema < 1:
+            raise ValueError(f"schema {schema!r} is not a version number")
+        if schema > SCHEMA:
+            raise ValueError(f"schema {schema} is newer than this kakuro reads ({SCHEMA}); upgrade kakuro")
+        try:
+            status = JobStatus(data.get("status"))
+        except ValueError:
+            raise ValueError(f"status {data.get('status')!r} is not one of {', '.join(s.value for s in JobStatus)}") from None
+        values: dict[str, Any] = {"schema": schema, "status": status}
+        for item in fields(cls):
+            if item.name in values or item.name not in data:
+                continue
+            value = data[item.name]
+            check, wanted = _FIELD_CHECKS[item.name]
+            if not check(value):
+                raise ValueError(f"{item.name} {value!r} is not {wanted}")
+            values[item.name] = float(value) if item.name in _FLOATS and value is not None else value
+        missing = [name for name in _REQUIRED if name not in values]
+        if missing:
+            raise ValueError(f"no {', '.join(missing)}")
+        if not values.get("instance"):
+            values["instance"] = f"{Path(values['source']).stem}#{values['index'] + 1}"
+        return cls(**values)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _is_object(value: Any) -> bool:
+    return isinstance(value, dict)
+
+
+def _or_null(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: value is None or check(value)
+
+
+_REQUIRED = ("source", "index", "digest", "backend", "seed", "repeat", "time_limit")
+_FLOATS = frozenset({"time_limit", "time", "wall", "grace", "peak_rss_mb"})
+_FIELD_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "source": (_is_text, "a string"),
+    "index": (_is_int, "a whole number"),
+    "digest": (_is_text, "a string"),
+    "backend": (_is_text, "a string"),
+    "seed": (_is_int, "a whole number"),
+    "repeat": (_is_int, "a whole number"),
+    "time_limit": (_is_number, "a finite number"),
+    "instance": (_is_text, "a string"),
+    "spec": (_or_null(_is_text), "a string or null"),
+    "time": (_or_null(_is_number), "a finite number or null"),
+    "wall": (_or_null(_is_number), "a finite number or null"),
+    "grace": (_or_null(_is_number), "a finite number or null"),
+    "memory_limit_mb": (_or_null(_is_int), "a whole number or null"),
+    "peak_rss_mb": (_or_null(_is_number), "a finite number or null"),
+    "rows": (_or_null(_is_int), "a whole number or null"),
+    "cols": (_or_null(_is_int), "a whole number or null"),
+    "stats": (_is_object, "an object"),
+    "message": (_is_text, "a string"),
+    "finished": (_is_text, "a string"),
+    "versions": (_is_object, "an object"),
+    "machine": (_is_object, "an object"),
+}
+"""For each record field read from JSON: its check and what the check wants, for the message."""
+
+
+def read_results(path: str | os.PathLike[str], *, warn: Callable[[str], None] | None = None) -> list[Record]:
+    """Every record of a results file in order. A line that is not a valid record (torn by a
+    killed writer, edited by hand, written by a newer kakuro) is skipped and reported through
+    `warn` as `file:line: reason`. Raises KakuroError if the file cannot be read."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise KakuroError(f"{path}: no such results file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KakuroError(f"{path}: cannot be read: {exc}") from None
+    records: list[Record] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+            records.append(Record.from_json(data))
+        except json.JSONDecodeError as exc:
+            reason = f"not JSON ({exc.msg})"
+        except ValueError as exc:
+            reason = f"not a result record: {exc}"
+        else:
+            continue
+        if warn is not None:
+            warn(f"{path}:{number}: {reason}; line skipped")
+    return records
+
+
+def latest(records: Iterable[Record]) -> list[Record]:
+    """The last record of each job (a re-run after a crash replaces the earlier one), in the
+    order of those last records."""
+    last: dict[tuple[Any, ...], Record] = {}
+    for record in records:
+        last.pop(record.key, None)
+        last[record.key] = record
+    return list(last.values())
+
+
+class ResultsFile:
+    """An append-only JSON-lines file: `append` writes one line with one write call, then
+    flushes it to disk (fsync). Creating refuses an existing file; `resume` appends to it."""
+
+    def __init__(self, path: str | os.PathLike[str], *, resume: bool = False) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT
+        if not resume:
+            flags |= os.O_EXCL
+        try:
+            self._fd: int | None = os.open(self.path, flags, 0o644)
+        except FileExistsError:
+            raise KakuroError(
+                f"{self.path} already exists and is never overwritten; pass --resume to continue it, or choose another -o"
+            ) from None
+        except OSError as exc:
+            raise KakuroError(f"{self.path}: cannot be opened for writing: {exc.strerror}") from None
+        if resume and self.path.stat().st_size:
+            with open(self.path, "rb") as stream:
+                stream.seek(-1, os.SEEK_END)
+                if stream.read(1) != b"\n":  # a line torn by a killed writer stays on its own
+                    self._write(b"\n")
+
+    def append(self, record: Record) -> None:
+        """Write one record as one line and make it durable before returning."""
+        self._write((json.dumps(record.to_json(), allow_nan=False, default=str) + "\n").encode())
+
+    def _write(self, data: bytes) -> None:
+        if self._fd is None:
+            raise KakuroError(f"{self.path} is closed")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._fd, view):]
+        os.fsync(self._fd)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> ResultsFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def default_results_path(folder: str | os.PathLike[str] = "results") -> Path:
+    """A new `results/compare-YYYYMMDD-HHMMSS[-n].jsonl` that does not exist yet."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    base = Path(folder) / f"compare-{stamp}.jsonl"
+    candidate, n = base, 1
+    while candidate.exists():
+        n += 1
+        candidate = base.with_name(f"compare-{stamp}-{n}.jsonl")
+    return candidate

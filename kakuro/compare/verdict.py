@@ -1,0 +1,143 @@
+"""How a job ended: the one place that decides a `JobStatus`, WRONG included.
+
+    SOLVED   a solution that passed the parent's own `puzzle.check`
+    UNSAT    the backend proved unsatisfiability (and nothing contradicts it)
+    TIMEOUT  killed at the wall-clock limit, or the backend answered UNKNOWN (its limit was
+             reached or an incomplete search gave up; the message says which)
+    MEMOUT   a MemoryError under the memory limit, or a worker death near it
+    CRASH    the worker died (abort, segfault, ...) or the harness lost the job
+    ERROR    the backend reported an error
+    WRONG    the checker rejected the solution, or an UNSAT claim on a puzzle that has a
+             verified solution (a witness: a SOLVED record of the same puzzle, or the puzzle
+             file's own solution)
+
+The harness judges each job as it ends (`judge`, with the witnesses known so far); a report
+applies the same UNSAT rule over whole results files (`overrule`), since a solution found
+later, or in another file, also refutes an earlier claim.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal
+
+from kakuro.compare.results import JobStatus, Record
+from kakuro.errors import InvalidSolutionError
+from kakuro.puzzle import Solution
+from kakuro.solver import Status
+
+if TYPE_CHECKING:
+    from kakuro.compare.jobs import Instance, Job
+    from kakuro.compare.worker import Reply
+
+MEMOUT_FRACTION = 0.9
+"""A worker that dies with at least this share of its memory limit in use is MEMOUT."""
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """How a job ended as its runner saw it: a `reply` from the worker, a `timeout` (killed at
+    the wall-clock limit), a worker that `died` (exit code, last sampled address space in
+    MiB), or `lost` (the harness failed; `message` says how)."""
+
+    kind: Literal["reply", "timeout", "died", "lost"]
+    reply: Reply | None = None
+    exitcode: int | None = None
+    vms_mb: float | None = None
+    message: str = ""
+
+
+class Witnesses:
+    """Who holds a verified solution of each puzzle, by puzzle digest."""
+
+    def __init__(self) -> None:
+        self._holders: dict[str, str] = {}
+
+    def add(self, digest: str, holder: str) -> None:
+        """Record `holder` (a backend name, or a file) unless the puzzle already has one."""
+        self._holders.setdefault(digest, holder)
+
+    def holder(self, digest: str) -> str | None:
+        return self._holders.get(digest)
+
+    @classmethod
+    def of(cls, instances: Iterable[Instance], records: Iterable[Record]) -> Witnesses:
+        """The SOLVED records, then the solutions the puzzle files carry (checked here)."""
+        found = cls()
+        for record in records:
+            if record.status is JobStatus.SOLVED:
+                found.add(record.digest, record.backend)
+        for inst in instances:
+            solution = inst.puzzle.meta.get("solution")
+            if solution is not None and found.holder(inst.digest) is None and inst.puzzle.check(solution) == []:
+                found.add(inst.digest, f"the solution in {inst.source}")
+        return found
+
+
+def refuted(holder: str) -> str:
+    """The message of an UNSAT claim refuted by `holder`'s solution."""
+    return f"claimed unsatisfiable, but {holder} has a verified solution"
+
+
+def judge(job: Job, attempt: Attempt, witnesses: Witnesses) -> tuple[JobStatus, str]:
+    """The status of a finished job and its message. A solution is checked against the
+    parent's own puzzle (`job.instance.puzzle`), never trusted."""
+    limits = job.limits
+    if attempt.kind == "timeout":
+        return JobStatus.TIMEOUT, f"killed at the wall-clock limit ({limits.time_limit:g} s + {limits.grace:g} s grace)"
+    if attempt.kind == "lost":
+        return JobStatus.CRASH, attempt.message or "the harness lost this job"
+    if attempt.kind == "died":
+        how = _exit_text(attempt.exitcode)
+        memory = limits.memory_mb
+        if memory is not None and attempt.vms_mb is not None and attempt.vms_mb >= MEMOUT_FRACTION * memory:
+            return JobStatus.MEMOUT, f"the worker {how} using {attempt.vms_mb:.0f} MiB of its {memory} MiB limit"
+        return JobStatus.CRASH, f"the worker {how}" + (f": {attempt.message}" if attempt.message else "")
+    reply = attempt.reply
+    if reply is None:
+        return JobStatus.CRASH, "the worker sent no reply"
+    if reply.status is Status.SOLVED:
+        puzzle = job.instance.puzzle
+        try:
+            problems = puzzle.check(Solution(puzzle, tuple(reply.values or ())))
+        except (InvalidSolutionError, TypeError, ValueError) as exc:
+            problems = [str(exc)]
+        if problems:
+            return JobStatus.WRONG, "the checker rejected the solution: " + "; ".join(problems[:5])
+        return JobStatus.SOLVED, reply.message
+    if reply.status is Status.UNSATISFIABLE:
+        holder = witnesses.holder(job.instance.digest)
+        if holder is not None:
+            return JobStatus.WRONG, refuted(holder)
+        return JobStatus.UNSAT, reply.message
+    if reply.status is Status.UNKNOWN:
+        return JobStatus.TIMEOUT, reply.message or "the backend stopped without an answer"
+    if reply.memout:
+        return JobStatus.MEMOUT, reply.message
+    if reply.status is Status.ERROR:
+        return JobStatus.ERROR, reply.message
+    return JobStatus.ERROR, f"the backend answered an unknown status {reply.status!r}"
+
+
+def overrule(records: Iterable[Record]) -> list[Record]:
+    """`records` with every UNSAT claim on a puzzle that has a SOLVED record turned WRONG."""
+    current = list(records)
+    witnesses = Witnesses.of((), current)
+    out = []
+    for record in current:
+        holder = witnesses.holder(record.digest) if record.status is JobStatus.UNSAT else None
+        out.append(record if holder is None else replace(record, status=JobStatus.WRONG, message=refuted(holder)))
+    return out
+
+
+def _exit_text(code: int | None) -> str:
+    if code is None:
+        return "died"
+    if code < 0:
+        try:
+            return f"died of {signal.Signals(-code).name}"
+        except ValueError:
+            return f"died of signal {-code}"
+    return f"exited with code {code}"

@@ -1,0 +1,7 @@
+"""`python -m kakuro.report`."""
+
+import sys
+
+from kakuro.report.cli import main
+
+sys.exit(main())

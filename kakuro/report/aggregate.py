@@ -1,0 +1,89 @@
+"""Repeats aggregated: one `PuzzleResult` per (puzzle, backend), the raw runs kept inside.
+
+Rules, for the n runs of one backend on one puzzle:
+
+- WRONG if any run is WRONG (a wrong answer is never outvoted);
+- answered (SOLVED or UNSAT) if more than half of the runs answered (solved by majority);
+  its time is the median time of the answered runs, its spread their min and max;
+- otherwise the most frequent status of the other runs (ties: TIMEOUT, MEMOUT, CRASH, ERROR).
+
+A puzzle is identified by its instance name and digest, so the same puzzle read through two
+paths of one file counts once.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kakuro.compare.results import ANSWERED, JobStatus, Record
+
+PuzzleId = tuple[str, str]
+"""(instance name, digest)."""
+_ORDER = list(JobStatus)
+
+
+@dataclass(frozen=True)
+class PuzzleResult:
+    """All runs of one backend on one puzzle under one time limit. Times are seconds."""
+
+    instance: str
+    digest: str
+    source: str
+    rows: int | None
+    cols: int | None
+    backend: str
+    time_limit: float
+    runs: tuple[Record, ...]
+    status: JobStatus
+    time: float | None
+    """Median time of the answered runs, when answered by majority."""
+    low: float | None
+    high: float | None
+    """Fastest and slowest answered run, when answered by majority."""
+
+    @property
+    def puzzle(self) -> PuzzleId:
+        return (self.instance, self.digest)
+
+    @property
+    def answered(self) -> bool:
+        return self.status in ANSWERED
+
+    @property
+    def score(self) -> float:
+        """PAR-2: the median time if answered, else twice the time limit."""
+        return self.time if self.answered and self.time is not None else 2.0 * self.time_limit
+
+    @property
+    def answered_runs(self) -> int:
+        return sum(run.status in ANSWERED for run in self.runs)
+
+
+def aggregate(records: Iterable[Record]) -> list[PuzzleResult]:
+    """One result per (puzzle, backend, time limit), in the order first seen."""
+    groups: dict[tuple[str, str, str, float], list[Record]] = {}
+    for record in records:
+        groups.setdefault((record.instance, record.digest, record.backend, record.time_limit), []).append(record)
+    return [_combine(runs) for runs in groups.values()]
+
+
+def _combine(runs: list[Record]) -> PuzzleResult:
+    first = runs[0]
+    statuses = Counter(run.status for run in runs)
+    times = sorted(run.time for run in runs if run.status in ANSWERED and run.time is not None)
+    answered = sum(statuses[s] for s in ANSWERED)
+    time = low = high = None
+    if statuses[JobStatus.WRONG]:
+        status = JobStatus.WRONG
+    elif 2 * answered > len(runs):
+        status = JobStatus.SOLVED if statuses[JobStatus.SOLVED] else JobStatus.UNSAT
+        if times:
+            time, low, high = statistics.median(times), times[0], times[-1]
+    else:
+        others = [s for s in _ORDER if s not in ANSWERED and statuses[s]]
+        status = max(others, key=lambda s: (statuses[s], -_ORDER.index(s)))
+    return PuzzleResult(first.instance, first.digest, first.source, first.rows, first.cols, first.backend,
+                        first.time_limit, tuple(runs), status, time, low, high)

@@ -1,0 +1,77 @@
+"""What a report compares: per time limit, the backends on the puzzles they all ran.
+
+Ranking backends over different sets of puzzles misleads (a backend that ran 29 easy puzzles
+beats one that ran 301), so by default (`scope="common"`) a `Section` keeps only the puzzles
+every one of its backends ran, and says how many each one had beyond them. With
+`scope="each"`, every backend keeps all its puzzles and the section says the sets differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from kakuro.compare.results import Record
+from kakuro.report.aggregate import PuzzleId, PuzzleResult, aggregate
+from kakuro.report.runs import by_time_limit, effective
+
+Scope = Literal["common", "each"]
+
+
+@dataclass(frozen=True)
+class Section:
+    """Backends compared under one time limit (seconds)."""
+
+    time_limit: float
+    backends: tuple[str, ...]
+    """In order of first appearance in the records."""
+    results: tuple[PuzzleResult, ...]
+    """One per (puzzle, backend), on the compared puzzles."""
+    runs: tuple[Record, ...]
+    """Every effective record under this limit, compared or not (the raw rows)."""
+    scope: Scope
+    own: Mapping[str, int]
+    """Puzzles each backend ran under this limit."""
+
+    @property
+    def puzzles(self) -> list[PuzzleId]:
+        """The compared puzzles, in order of first appearance."""
+        return list(dict.fromkeys(result.puzzle for result in self.results))
+
+    @property
+    def same_puzzles(self) -> bool:
+        """True when every backend ran the same puzzles (nothing is left out)."""
+        return len(set(self.own.values())) <= 1 and all(n == len(self.puzzles) for n in self.own.values())
+
+    def note(self) -> str:
+        """One sentence saying which puzzles the backends are compared on."""
+        if self.same_puzzles:
+            return f"Every backend ran the same {len(self.puzzles)} puzzles."
+        counts = ", ".join(f"{b} {n}" for b, n in self.own.items())
+        if self.scope == "each":
+            return (f"The backends ran different puzzles ({counts}); each is shown on all of its own, "
+                    "so their rows are not comparable.")
+        return (f"Compared on the {len(self.puzzles)} puzzles all {len(self.backends)} backends ran; "
+                f"puzzles run by only some are left out (puzzles per backend: {counts}).")
+
+
+def sections(
+    records: Sequence[Record],
+    *,
+    time_limit: float | None = None,
+    by_limit: bool = False,
+    scope: Scope = "common",
+) -> list[Section]:
+    """The sections of a report over `records` (any number of results files): the effective
+    runs, per time limit (see `runs.by_time_limit`, which refuses silent mixes)."""
+    out = []
+    for limit, runs in by_time_limit(effective(records), time_limit=time_limit, by_limit=by_limit).items():
+        results = aggregate(runs)
+        backends = tuple(dict.fromkeys(r.backend for r in results))
+        own = {b: sum(r.backend == b for r in results) for b in backends}
+        if scope == "common":
+            shared = set.intersection(*({r.puzzle for r in results if r.backend == b} for b in backends))
+            results = [r for r in results if r.puzzle in shared]
+        out.append(Section(limit, backends, tuple(results), tuple(runs), scope, own))
+    return out

@@ -1,0 +1,143 @@
+"""Plots of a section, titled by campaign, with the time limit drawn.
+
+- cactus: for each backend, its answered puzzles sorted by (median) time: x the number of
+  puzzles answered, y the time on a log scale; the time limit is a dashed line and the legend
+  says how many puzzles each backend answered out of how many.
+- scatter: one point per puzzle, backend A's time against B's on log-log axes with the
+  diagonal; puzzles that one of them did not answer are drawn apart, as crosses in a band
+  beyond the time limit (and WRONG answers as triangles), never mixed with real times.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from kakuro.compare.results import JobStatus
+from kakuro.report.aggregate import PuzzleResult
+from kakuro.report.comparison import Section
+
+UNANSWERED_AT = 2.0
+"""Where an unanswered puzzle is drawn, in multiples of the time limit."""
+SMALLEST = 1e-4
+"""Seconds: shorter times are drawn at this time (log axes have no zero)."""
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "kakuro-report"  # the same plot gives the same SVG
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def cactus(section: Section, backends: list[str], *, title: str) -> Any:
+    """The cactus plot of `backends` (in legend order) over the section's puzzles."""
+    plt = _pyplot()
+    from matplotlib.ticker import MaxNLocator
+
+    figure, axes = plt.subplots(figsize=(6.4, 5.0))
+    limit = section.time_limit
+    total = len(section.puzzles)
+    lowest = limit
+    for backend in backends:
+        mine = [r for r in section.results if r.backend == backend]
+        times = sorted(max(r.time, SMALLEST) for r in mine if r.answered and r.time is not None)
+        if times:
+            lowest = min(lowest, times[0])
+            axes.step(range(1, len(times) + 1), times, where="post", marker="." if len(times) < 40 else None,
+                      label=f"{backend} ({len(times)}/{len(mine)} answered)")
+        else:
+            axes.plot([], [], label=f"{backend} (0/{len(mine)} answered)")
+    axes.axhline(limit, color="black", linestyle="--", linewidth=1)
+    axes.text(0.01, limit, f" time limit {limit:g} s", transform=axes.get_yaxis_transform(), va="bottom", fontsize=8)
+    axes.set_yscale("log")
+    axes.set_ylim(lowest / 2, limit * 2)
+    axes.set_xlim(0, max(total, 1) + 0.5)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_xlabel("puzzles answered (SOLVED or UNSAT)")
+    axes.set_ylabel("median time per puzzle (s, log scale)")
+    axes.set_title(f"{title}\ncactus plot: {total} puzzles, time limit {limit:g} s", fontsize=10)
+    axes.grid(True, which="both", alpha=0.3)
+    _legend_below(axes)
+    figure.tight_layout()
+    return figure
+
+
+def scatter(section: Section, a: str, b: str, *, title: str) -> Any:
+    """Backend `a`'s time (x) against `b`'s (y) on the puzzles both ran."""
+    plt = _pyplot()
+    limit = section.time_limit
+    mine: dict[str, dict[tuple[str, str], PuzzleResult]] = {a: {}, b: {}}
+    for result in section.results:
+        if result.backend in mine:
+            mine[result.backend][result.puzzle] = result
+    shared = [p for p in mine[a] if p in mine[b]]
+    out = limit * UNANSWERED_AT
+    kinds: dict[str, tuple[list[float], list[float]]] = {"both answered": ([], []), "unanswered by one or both": ([], []),
+                                                        "a wrong answer": ([], [])}
+    for puzzle in shared:
+        x, y = (_position(mine[name][puzzle], out) for name in (a, b))
+        wrong = any(mine[name][puzzle].status is JobStatus.WRONG for name in (a, b))
+        kind = "a wrong answer" if wrong else "both answered" if x < out and y < out else "unanswered by one or both"
+        kinds[kind][0].append(x)
+        kinds[kind][1].append(y)
+    figure, axes = plt.subplots(figsize=(5.4, 6.0))
+    times = [v for xs, ys in kinds.values() for v in xs + ys if v < out]
+    low = min(times, default=limit / 10) / 2
+    high = out * 1.4
+    axes.axvspan(limit, high, color="grey", alpha=0.12, linewidth=0)
+    axes.axhspan(limit, high, color="grey", alpha=0.12, linewidth=0)
+    axes.axvline(limit, color="black", linestyle="--", linewidth=1)
+    axes.axhline(limit, color="black", linestyle="--", linewidth=1)
+    axes.plot([low, high], [low, high], color="grey", linewidth=0.8)
+    styles = {"both answered": ("o", "tab:blue"), "unanswered by one or both": ("x", "tab:red"),
+              "a wrong answer": ("v", "black")}
+    for kind, (xs, ys) in kinds.items():
+        if xs:
+            marker, color = styles[kind]
+            axes.scatter(xs, ys, s=16, marker=marker, color=color, alpha=0.75, label=f"{kind} ({len(xs)})")
+    axes.text(out, low * 1.1, "unanswered", rotation=90, ha="center", va="bottom", fontsize=8)
+    axes.text(limit / 1.2, out, "unanswered", ha="right", va="center", fontsize=8)
+    axes.text(limit, low * 1.1, f" limit {limit:g} s", rotation=90, ha="right", va="bottom", fontsize=7)
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlim(low, high)
+    axes.set_ylim(low, high)
+    axes.set_xlabel(f"{a}: median time (s)")
+    axes.set_ylabel(f"{b}: median time (s)")
+    axes.set_title(f"{title}\n{a} vs {b}: {len(shared)} puzzles, time limit {limit:g} s", fontsize=10)
+    axes.grid(True, which="both", alpha=0.3)
+    if shared:
+        _legend_below(axes)
+    figure.tight_layout()
+    return figure
+
+
+def _legend_below(axes: Any) -> None:
+    """The legend under the plot, where it hides no point."""
+    axes.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
+
+
+def _position(result: PuzzleResult, out: float) -> float:
+    if result.answered and result.time is not None:
+        return max(result.time, SMALLEST)
+    return out
+
+
+def render(figure: Any, kind: str) -> bytes:
+    """The figure as `png` (120 dpi) or `svg` bytes, then closes it."""
+    plt = _pyplot()
+    buffer = io.BytesIO()
+    try:
+        figure.savefig(buffer, format=kind, dpi=120, metadata={"Date": None} if kind == "svg" else None)
+    finally:
+        plt.close(figure)
+    return buffer.getvalue()
+
+
+def safe_name(text: str) -> str:
+    """`text` as a file-name part: letters, digits, - and _ kept, anything else `_`."""
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in text)

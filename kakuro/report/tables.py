@@ -1,0 +1,116 @@
+"""The report's tables as data (`Table`), whatever they are rendered to: the summary per
+backend, the summary per group, the per-puzzle table and the raw runs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kakuro.report.comparison import Section
+from kakuro.report.aggregate import PuzzleResult
+from kakuro.report.per_puzzle import per_puzzle
+from kakuro.report.summary import ALL, Row, summarize
+
+Cell = str | int | float | None
+"""A table cell: text, a count, seconds (shown with three decimals), or empty."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """A titled table. `bold` marks cells (row, column) to emphasize (the best ones); `keys`,
+    when given, holds a sort key per cell (numbers sort numerically, None last)."""
+
+    title: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+    bold: frozenset[tuple[int, int]] = frozenset()
+    keys: tuple[tuple[Any, ...], ...] | None = None
+    text_columns: frozenset[int] = field(default_factory=lambda: frozenset({0}))
+    """Columns of text (left-aligned); the others hold numbers."""
+
+
+def seconds(value: float) -> str:
+    """Seconds with three decimals; a time too short for that is `<0.001`, not `0.000`."""
+    return "<0.001" if 0 < value < 0.0005 else f"{value:.3f}"
+
+
+def show(value: Cell) -> str:
+    """A cell as text: seconds (floats) as `seconds` says, None as empty."""
+    if value is None:
+        return ""
+    return seconds(value) if isinstance(value, float) else str(value)
+
+
+def cell_text(result: PuzzleResult | None, *, spread: bool = True) -> str:
+    """A per-puzzle cell: the median time (`0.012`, with the fastest and slowest answered run
+    as `0.012 [0.010, 0.015]` when there are several), else the status in lower case; `-` for
+    a puzzle the backend did not run."""
+    if result is None:
+        return "-"
+    if not result.answered or result.time is None:
+        return result.status.value.lower()
+    text = seconds(result.time)
+    if spread and result.answered_runs > 1 and result.low is not None and result.high is not None:
+        text += f" [{seconds(result.low)}, {seconds(result.high)}]"
+    return text
+
+
+def summary_table(section: Section, rows: Sequence[Row] | None = None) -> Table:
+    """One row per backend, best PAR-2 first (bold). Status columns that are zero for every
+    backend are left out, except solved and wrong."""
+    rows = [row for row in (rows if rows is not None else summarize(section)) if row.group == ALL]
+    nonzero = [n for n in ("unsat", "timeout", "memout", "crash", "error") if any(row.counts[n] for row in rows)]
+    before = ["solved"] + [n for n in nonzero if n == "unsat"]
+    after = ["wrong"] + [n for n in nonzero if n != "unsat"]
+    repeated = any(row.runs != row.puzzles for row in rows)
+    header = ("backend", *before, "puzzles", *(["runs"] if repeated else []), *after, "time (s)", "median (s)", "PAR-2 (s)")
+    body = tuple(
+        (row.backend, *(row.counts[n] for n in before), row.puzzles, *([row.runs] if repeated else []),
+         *(row.counts[n] for n in after), row.time_total, row.time_median, row.par2)
+        for row in rows
+    )
+    best = min((row.par2 for row in rows), default=None)
+    bold = frozenset((i, len(header) - 1) for i, row in enumerate(rows) if row.par2 == best)
+    return Table(f"Backends, time limit {section.time_limit:g} s", header, body, bold)
+
+
+def group_table(section: Section, rows: Sequence[Row], group_by: str) -> Table | None:
+    """The per-group summary (answered = solved + unsat), or None with a single group."""
+    grouped = [row for row in rows if row.group != ALL]
+    if not grouped:
+        return None
+    header = (group_by, "backend", "answered", "puzzles", "wrong", "median (s)", "PAR-2 (s)")
+    body = tuple((row.group, row.backend, row.answered, row.puzzles, row.counts["wrong"], row.time_median, row.par2)
+                 for row in grouped)
+    return Table(f"Per {group_by}, time limit {section.time_limit:g} s", header, body, text_columns=frozenset({0, 1}))
+
+
+def puzzle_table(section: Section, backends: Sequence[str], *, spread: bool = True) -> Table:
+    """A row per puzzle and a column per backend (in `backends` order): the median time, or
+    the status; the best time of each row in bold. Sort keys are PAR-2 scores."""
+    rows = per_puzzle(section, backends)
+    header = ("puzzle", "source", *backends)
+    body, keys, bold = [], [], set()
+    for i, row in enumerate(rows):
+        results = [row.results[b] for b in backends]
+        body.append((row.instance, Path(row.source).stem, *(cell_text(r, spread=spread) for r in results)))
+        keys.append((row.instance, Path(row.source).stem, *(None if r is None else r.score for r in results)))
+        bold.update((i, 2 + j) for j, b in enumerate(backends) if b in row.best)
+    return Table(f"Per puzzle, time limit {section.time_limit:g} s (median time in seconds, best in bold)",
+                 header, tuple(body), frozenset(bold), tuple(keys), frozenset({0, 1}))
+
+
+RUN_COLUMNS = ("puzzle", "source", "backend", "seed", "repeat", "status", "time (s)", "wall (s)", "peak RSS (MiB)",
+               "message")
+
+
+def runs_table(section: Section) -> Table:
+    """Every effective run of the section: the raw rows behind the aggregates."""
+    body = tuple(
+        (r.instance, r.source, r.backend, r.seed, r.repeat, r.status.value, r.time, r.wall, r.peak_rss_mb, r.message)
+        for r in section.runs
+    )
+    return Table(f"All {len(body)} runs, time limit {section.time_limit:g} s", RUN_COLUMNS, body,
+                 text_columns=frozenset({0, 1, 2, 5, 9}))

@@ -1,0 +1,184 @@
+"""Headless Chromium for the HTML report tests, driven through the DevTools protocol.
+
+`chromium_or_skip()` finds Debian's chromium, installs it with apt-get when it is missing (as
+root, within a few minutes), or skips the test saying why. `Page` opens a file in a fresh
+headless browser and records what a reader would see go wrong: console errors, uncaught
+exceptions, log errors (a blocked resource, a violated content security policy) and every
+request that is not to the file itself or a data URI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+NAMES = ("chromium", "chromium-browser")
+INSTALL_TIMEOUT = 600
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync")
+"""What Chromium needs here (a container, no display, no network of its own)."""
+
+
+def _found() -> str | None:
+    return next((path for path in map(shutil.which, NAMES) if path), None)
+
+
+def chromium_or_skip() -> str:
+    """The chromium executable; installs Debian's package if needed, else skips the test."""
+    found = _found()
+    if found:
+        return found
+    if shutil.which("apt-get") is None:
+        pytest.skip("chromium is not installed and there is no apt-get to install it")
+    if os.geteuid() != 0:
+        pytest.skip("chromium is not installed and installing it with apt-get needs root")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    problem = ""
+    for commands in ([["apt-get", "install", "-y", "-q", "chromium"]],
+                     [["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", "chromium"]]):
+        for command in commands:
+            try:
+                done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                problem = f"{' '.join(command)}: {exc}"
+                break
+            if done.returncode != 0:
+                problem = f"{' '.join(command)} failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}"
+                break
+        else:
+            if _found():
+                return str(_found())
+    pytest.skip(f"chromium is not installed and could not be installed: {problem}")
+
+
+class Page:
+    """A headless Chromium showing one file. Use as a context manager."""
+
+    def __init__(self, executable: str, path: Path) -> None:
+        self.url = path.resolve().as_uri()
+        self.problems: list[str] = []
+        """Console errors, exceptions, log errors, outside requests: what should not happen."""
+        self._profile = tempfile.TemporaryDirectory(prefix="kakuro-chromium-")
+        self._process = subprocess.Popen(
+            [executable, *FLAGS, f"--user-data-dir={self._profile.name}", "--remote-debugging-port=0",
+             "--window-size=1280,900", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )
+        self._loop = asyncio.new_event_loop()
+        self._socket: Any = None
+        self._next = 0
+
+    def __enter__(self) -> Page:
+        try:
+            port = self._port()
+            self._loop.run_until_complete(self._open(port))
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._socket is not None:
+            self._socket.close()
+        self._process.kill()
+        self._process.wait(timeout=30)
+        if self._process.stderr is not None:
+            self._process.stderr.close()
+        self._loop.close()
+        self._profile.cleanup()
+
+    def _port(self) -> int:
+        assert self._process.stderr is not None
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = self._process.stderr.readline()
+            if not line and self._process.poll() is not None:
+                raise RuntimeError(f"chromium exited with code {self._process.returncode}")
+            match = re.search(r"DevTools listening on ws://[^:]+:(\d+)/", line)
+            if match:
+                return int(match.group(1))
+        raise RuntimeError("chromium did not open its DevTools port within 60 s")
+
+    async def _open(self, port: int) -> None:
+        from tornado.websocket import websocket_connect
+
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=30) as answer:
+            targets = json.load(answer)
+        page = next(t for t in targets if t.get("type") == "page")
+        self._socket = await websocket_connect(page["webSocketDebuggerUrl"], max_message_size=1 << 28)
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            await self._call(f"{domain}.enable")
+        await self._call("Page.navigate", url=self.url)
+        await self._until("Page.loadEventFired")
+
+    async def _call(self, method: str, **params: Any) -> dict[str, Any]:
+        self._next += 1
+        number = self._next
+        await self._socket.write_message(json.dumps({"id": number, "method": method, "params": params}))
+        while True:
+            message = await self._receive()
+            if message.get("id") == number:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result", {})
+
+    async def _until(self, event: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            message = await asyncio.wait_for(self._receive(), timeout=max(0.1, deadline - time.monotonic()))
+            if message.get("method") == event:
+                return
+        raise TimeoutError(event)
+
+    async def _receive(self) -> dict[str, Any]:
+        text = await self._socket.read_message()
+        if text is None:
+            raise RuntimeError("the DevTools connection closed")
+        message = json.loads(text)
+        self._note(message.get("method"), message.get("params", {}))
+        return message
+
+    def _note(self, method: str | None, params: dict[str, Any]) -> None:
+        if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
+            self.problems.append("console: " + " ".join(str(a.get("value", a.get("description"))) for a in params["args"]))
+        elif method == "Runtime.exceptionThrown":
+            details = params.get("exceptionDetails", {})
+            self.problems.append("exception: " + str(details.get("exception", {}).get("description", details.get("text"))))
+        elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
+            self.problems.append("log: " + params["entry"].get("text", ""))
+        elif method == "Network.requestWillBeSent":
+            url = params.get("request", {}).get("url", "")
+            if url != self.url and not url.startswith("data:"):
+                self.problems.append("request: " + url)
+
+    def evaluate(self, expression: str) -> Any:
+        """The value of a JavaScript expression in the page."""
+        result = self._loop.run_until_complete(self._call("Runtime.evaluate", expression=expression,
+                                                          returnByValue=True, awaitPromise=True))
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def click(self, selector: str) -> None:
+        """A real mouse click (pressed and released) in the middle of the element."""
+        box = self.evaluate(
+            f"(() => {{ const e = document.querySelector({json.dumps(selector)}); e.scrollIntoView({{block: 'center'}});"
+            " const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()"
+        )
+        for kind in ("mousePressed", "mouseReleased"):
+            self._loop.run_until_complete(self._call("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1],
+                                                     button="left", clickCount=1))
+        with contextlib.suppress(TimeoutError, asyncio.TimeoutError):  # collect what the click caused
+            self._loop.run_until_complete(self._until("Never.happens", timeout=0.3))
