@@ -53,10 +53,10 @@ TIMED = (
     "gac",
     "gac:shaving=none",
     "gac:shaving=fixpoint",
-    "rdv",
+    "rdv:consistency=fc",
     "rdv:search=false",
-    "fc",
-    "fc:consistency=gac",
+    "fc:consistency=fc,values=random",
+    "fc:consistency=gac,values=random",
     "cpsat",
     "cpsat:model=table",
     "cpsat:model=automaton",
@@ -67,8 +67,8 @@ TIMED = (
     "choco:model=mdd",
     *BACKTRACK,
 )
-FIGURE_BACKENDS = (*BACKTRACK, "rdv:search=false", "rdv", "gac")
-SHORT = frozenset((*BACKTRACK, "fc"))
+FIGURE_BACKENDS = (*BACKTRACK, "rdv:search=false", "rdv:consistency=fc", "gac")
+SHORT = frozenset((*BACKTRACK, "fc:consistency=fc,values=random"))
 """The weak searches, run with `--short-limit`."""
 
 

@@ -173,8 +173,9 @@ def collect(
     files with a known puzzle extension; hidden files and folders are skipped).
 
     A file that fails to parse raises KakuroError listing every such file with its
-    PuzzleFormatError (file:line:column), before any job starts; with `skip_bad` it is
-    skipped with a warning instead.
+    PuzzleFormatError (file:line:column), before any job starts; with `skip_bad` a bad puzzle
+    (a JSON line, a text block, ...) is skipped with a warning, and so is a file that cannot
+    be read at all.
     """
     extensions = puzzle_extensions()
     files: list[Path] = []
@@ -203,7 +204,7 @@ def collect(
             continue
         seen.add(path.resolve())
         try:
-            puzzles = read(path)
+            puzzles = read(path, skip_bad=(lambda error: warn(f"warning: skipped {error}")) if skip_bad else False)
         except KakuroError as exc:
             problems.append(str(exc) if str(path) in str(exc) else f"{path}: {exc}")
             continue
@@ -1085,7 +1086,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue -o FILE: skip jobs recorded with a final status, re-run crashed ones")
     p.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
                    help="import a module (dotted name or .py file) in the parent and every worker first, e.g. to register backends")
-    p.add_argument("--skip-bad", action="store_true", help="skip unreadable puzzle files with a warning instead of stopping")
+    p.add_argument("--skip-bad", action="store_true", help="skip unreadable puzzles (a bad line of a .jsonl, ...) and files with a warning instead of stopping")
     p.add_argument("--dask", default=None, metavar="ADDRESS", help="run the jobs on a Dask cluster (scheduler address, or 'local')")
     p.add_argument("--group", choices=("source", "size"), default="source", help="group rows of the summary by file or grid size")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a terminal anyway)")

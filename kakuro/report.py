@@ -11,7 +11,7 @@ Columns: `solved` (SOLVED), `unsat` (UNSAT), `total` jobs, `wrong`, `timeout`, `
 (seconds) over its answered jobs (SOLVED or UNSAT); `PAR-2` is the mean over all jobs of that
 time for answered jobs and twice the job's time limit for every other one.
 
-Output files are never overwritten unless `--overwrite` is given.
+Output files are never overwritten unless `--force` is given.
 """
 
 from __future__ import annotations
@@ -229,7 +229,7 @@ def _write_new(path: str | os.PathLike[str], data: bytes, overwrite: bool) -> Pa
         with open(target, "wb" if overwrite else "xb") as stream:
             stream.write(data)
     except FileExistsError:
-        raise KakuroError(f"{target} already exists; choose another name or pass --overwrite") from None
+        raise KakuroError(f"{target} already exists; choose another name or pass --force") from None
     return target
 
 
@@ -330,7 +330,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--markdown", metavar="FILE", help="write the tables as Markdown")
     p.add_argument("--plot", metavar="DIR", help="write cactus.png and a scatter plot of two backends into DIR")
     p.add_argument("--scatter", nargs=2, metavar=("A", "B"), help="the two backends of the scatter plot (default: the first two)")
-    p.add_argument("--overwrite", action="store_true", help="replace existing output files")
+    p.add_argument("--force", dest="overwrite", action="store_true", help="replace existing output files")
+    p.add_argument("--overwrite", dest="overwrite", action="store_true", help=argparse.SUPPRESS)  # the old name
     return p
 
 

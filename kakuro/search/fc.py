@@ -14,7 +14,7 @@ from kakuro.puzzle import Puzzle
 from kakuro.search import kernel
 from kakuro.solver import Deadline, Enumeration, Option, Outcome, Solver, Status, register
 
-CONSISTENCY = Option("fc", "propagation: fc (the paper's forward checking) or gac (exact run reasoning)", choices=("fc", "gac"))
+CONSISTENCY = Option("gac", "propagation after each assignment: gac (exact run-level reasoning, the strongest; refuses value ranges too wide to tabulate) or fc (the paper's forward checking, any range)", choices=("gac", "fc"))
 STATS = ("nodes", "fails", "assignments", "propagations")
 
 
