@@ -61,7 +61,7 @@ TIMED = (
     "cpsat:model=table",
     "cpsat:model=automaton",
     "sat",
-    "choco",
+    "choco:model=decomposition",
     "choco:model=table",
     "choco:model=regular",
     "choco:model=mdd",

@@ -71,6 +71,13 @@ def test_native_searches_default_to_run_level_reasoning(name: str) -> None:
     assert kakuro.get_solver(name).settings["consistency"] == "gac"
 
 
+def test_other_measured_defaults() -> None:
+    assert kakuro.get_solver("fc").settings["values"] == "ascending"
+    assert kakuro.get_solver("backtrack").settings["variant"] == "run-ordering"
+    assert kakuro.get_solver("choco").settings["model"] == "mdd"
+    assert kakuro.get_solver("cpsat").settings["model"] == "decomposition"
+
+
 def test_nmcs_default_solves_hard_published_puzzles(shared_data: Path) -> None:
     """Published puzzles that need shaving (12x12 to 14x14): the default decides each at once."""
     wanted = {"janko-329", "janko-350", "janko-380", "janko-460"}

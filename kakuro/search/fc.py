@@ -25,7 +25,7 @@ class ForwardChecking(Solver):
     description = "depth-first forward checking, smallest domain first (Cazenave 2010)"
     complete = True
     options = {
-        "values": Option("random", "value order: random (the paper's) or ascending", choices=("random", "ascending")),
+        "values": Option("ascending", "value order: ascending (measured the faster) or random (the paper's; the seed picks the order)", choices=("ascending", "random")),
         "consistency": CONSISTENCY,
     }
 
