@@ -23,7 +23,7 @@ from kakuro.errors import KakuroError, OutputExistsError
 from kakuro.formats import FORMATS, dumps, text
 from kakuro.formats.solution import read_solution
 from kakuro.puzzle import GridCell, Puzzle
-from kakuro.solver import BackendInfo, Count, Option, Result, Status
+from kakuro.solver import BackendInfo, Count, Option, Result, Solver, Status
 
 DEFAULT_TIME_LIMIT = 60.0
 """Seconds per puzzle for solve, count and render unless --time-limit is given."""
@@ -155,34 +155,47 @@ def _pick(puzzles: list[Puzzle], index: int, source: str) -> Puzzle:
 
 
 # --------------------------------------------------------------------- solve
-def _add_solve(commands: Any) -> None:
-    command = commands.add_parser("solve", help="solve a puzzle and print its solution")
+def _add_per_puzzle(command: argparse.ArgumentParser, verb: str, backend_help: str, format_help: str) -> None:
+    """The arguments `solve` and `count` share: FILE, backend, limits, seed, output format and
+    which puzzles of the file."""
     command.add_argument("file", metavar="FILE", help="a puzzle file (any format) or a puzz.link URL")
     command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
-                         help="backend spec name[:key=value,...] (default: %(default)s)")
+                         help=f"{backend_help} (default: %(default)s)")
     _add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds per puzzle")
     command.add_argument("--seed", type=_count(0), metavar="N", help="random seed (non-negative)")
-    command.add_argument("--format", choices=("text", "json"), default="text",
-                         help="text (a grid) or json (one object per puzzle, one a line)")
+    command.add_argument("--format", choices=("text", "json"), default="text", help=format_help)
     which = command.add_mutually_exclusive_group()
-    which.add_argument("--index", type=_count(1), default=1, metavar="K", help="solve the K-th puzzle (default 1)")
-    which.add_argument("--all", action="store_true", help="solve every puzzle of the file")
+    which.add_argument("--index", type=_count(1), default=1, metavar="K", help=f"{verb} the K-th puzzle (default 1)")
+    which.add_argument("--all", action="store_true", help=f"{verb} every puzzle of the file")
+
+
+def _for_each_puzzle(args: argparse.Namespace, handle: Callable[[Solver, Puzzle], Status]) -> int:
+    """Run `handle` on the chosen puzzles of FILE (it prints and returns the status); the exit
+    code is the worst over them."""
+    puzzles = _read(args.file)
+    chosen = puzzles if args.all else [_pick(puzzles, args.index, args.file)]
+    solver = kakuro.get_solver(args.backend)
+    codes = [_EXIT_CODES[handle(solver, puzzle)] for puzzle in chosen]
+    return min(codes, key=_SEVERITY.index)
+
+
+def _add_solve(commands: Any) -> None:
+    command = commands.add_parser("solve", help="solve a puzzle and print its solution")
+    _add_per_puzzle(command, "solve", "backend spec name[:key=value,...]",
+                    "text (a grid) or json (one object per puzzle, one a line)")
     command.set_defaults(run=_run_solve)
 
 
 def _run_solve(args: argparse.Namespace) -> int:
-    puzzles = _read(args.file)
-    chosen = puzzles if args.all else [_pick(puzzles, args.index, args.file)]
-    solver = kakuro.get_solver(args.backend)
-    codes = []
-    for puzzle in chosen:
+    def handle(solver: Solver, puzzle: Puzzle) -> Status:
         result = solver.solve(puzzle, time_limit=args.time_limit, seed=args.seed)
         if args.format == "json":
             print(json.dumps(_result_record(puzzle, result)))
         else:
             _print_result(puzzle, result)
-        codes.append(_EXIT_CODES[result.status])
-    return min(codes, key=_SEVERITY.index)
+        return result.status
+
+    return _for_each_puzzle(args, handle)
 
 
 def _solved_grid(puzzle: Puzzle, result: Result) -> list[list[GridCell]]:
@@ -264,34 +277,23 @@ def _add_count(commands: Any) -> None:
         "\"exactly N\" when the search finished or \"at least N\" when it stopped at the limit or the time "
         "limit. Exit 0 when a solution exists, 3 when none does, 4 when the time ran out first.",
     )
-    command.add_argument("file", metavar="PUZZLE", help="a puzzle file (any format) or a puzz.link URL")
-    command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
-                         help="a complete backend spec (default: %(default)s)")
+    _add_per_puzzle(command, "count", "a complete backend spec",
+                    "text (one line per puzzle) or json (one object per puzzle, one a line)")
     command.add_argument("--limit", type=_count(1), default=2, metavar="N",
                          help="stop after N solutions (default: %(default)s, enough to tell unique from not)")
-    _add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds per puzzle")
-    command.add_argument("--seed", type=_count(0), metavar="N", help="random seed (non-negative)")
-    command.add_argument("--format", choices=("text", "json"), default="text",
-                         help="text (one line per puzzle) or json (one object per puzzle, one a line)")
-    which = command.add_mutually_exclusive_group()
-    which.add_argument("--index", type=_count(1), default=1, metavar="K", help="count the K-th puzzle (default 1)")
-    which.add_argument("--all", action="store_true", help="count every puzzle of the file")
     command.set_defaults(run=_run_count)
 
 
 def _run_count(args: argparse.Namespace) -> int:
-    puzzles = _read(args.file)
-    chosen = puzzles if args.all else [_pick(puzzles, args.index, args.file)]
-    solver = kakuro.get_solver(args.backend)
-    codes = []
-    for puzzle in chosen:
+    def handle(solver: Solver, puzzle: Puzzle) -> Status:
         found = solver.count_solutions(puzzle, limit=args.limit, time_limit=args.time_limit, seed=args.seed)
         if args.format == "json":
             print(json.dumps(_count_record(puzzle, found)))
         else:
             print(_count_line(puzzle, found, args.limit))
-        codes.append(_EXIT_CODES[found.status])
-    return min(codes, key=_SEVERITY.index)
+        return found.status
+
+    return _for_each_puzzle(args, handle)
 
 
 def _count_line(puzzle: Puzzle, found: Count, limit: int) -> str:

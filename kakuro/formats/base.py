@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from kakuro.errors import InvalidPuzzleError, PuzzleFormatError
-from kakuro.puzzle import DEFAULT_VALUES, Puzzle
+from kakuro.puzzle import DEFAULT_VALUES, GridCell, Puzzle
 
 T = TypeVar("T")
 
@@ -55,6 +55,17 @@ def gather(attempts: Iterable[Callable[[], Puzzle]], on_bad: BadPuzzle | None, *
     if not puzzles and not skipped:
         raise PuzzleFormatError(empty, file=file, line=1, column=1)
     return puzzles
+
+
+def cell_token(cell: GridCell, *, black: str, empty: str, clue: Callable[[int | None, int | None], str]) -> str:
+    """One grid cell written in a format: `black` for a black cell, `empty` for an empty white
+    cell, the digit of a given, `clue(down, across)` for a clue cell (a missing half is None)."""
+    if cell == "#" or cell is None:
+        return black
+    if isinstance(cell, int):
+        return str(cell) if cell else empty
+    down, across = cell  # type: ignore[misc]
+    return clue(down, across)
 
 
 def line_column(text: str, offset: int) -> tuple[int, int]:

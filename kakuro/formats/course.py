@@ -32,7 +32,7 @@ from functools import partial
 from typing import Any
 
 from kakuro.errors import KakuroError, PuzzleFormatError
-from kakuro.formats.base import BadPuzzle, building, gather, line_column, parse_number
+from kakuro.formats.base import BadPuzzle, building, cell_token, gather, line_column, parse_number
 from kakuro.puzzle import DEFAULT_VALUES, GridCell, Puzzle
 
 NAME = "course"
@@ -217,9 +217,8 @@ def _dump_one(puzzle: Puzzle) -> str:
 
 
 def _token(cell: GridCell) -> str:
-    if cell == "#" or cell is None:
-        return "*"
-    if isinstance(cell, int):
-        return str(cell) if cell else "?"
-    down, across = cell  # type: ignore[misc]
+    return cell_token(cell, black="*", empty="?", clue=_clue)
+
+
+def _clue(down: int | None, across: int | None) -> str:
     return ("" if down is None else f"C{down}") + ("" if across is None else f"F{across}")

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 from kakuro.errors import PuzzleFormatError
-from kakuro.formats.base import BadPuzzle, Header, building, gather, header_lines, parse_number
+from kakuro.formats.base import BadPuzzle, Header, building, cell_token, gather, header_lines, parse_number
 from kakuro.puzzle import GridCell, Puzzle
 
 NAME = "simonis"
@@ -277,9 +277,8 @@ def _dump_one(puzzle: Puzzle, number: int) -> str:
 
 
 def _cell(cell: GridCell) -> str:
-    if cell == "#" or cell is None:
-        return "x/x"
-    if isinstance(cell, int):
-        return str(cell) if cell else _WHITE
-    down, across = cell  # type: ignore[misc]
+    return cell_token(cell, black="x/x", empty=_WHITE, clue=_clue)
+
+
+def _clue(down: int | None, across: int | None) -> str:
     return f"{_WHITE if down is None else down}/{_WHITE if across is None else across}"

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 
 from kakuro.errors import PuzzleFormatError
-from kakuro.formats.base import BadPuzzle, Header, building, gather, header_lines, parse_number
+from kakuro.formats.base import BadPuzzle, Header, building, cell_token, gather, header_lines, parse_number
 from kakuro.puzzle import GridCell, Puzzle
 
 NAME = "text"
@@ -179,9 +179,8 @@ def render_grid(grid: Sequence[Sequence[GridCell]]) -> list[str]:
 
 def token(cell: GridCell) -> str:
     """The text of one grid cell: `#`, `_` (empty white), a digit, or a `down\\across` clue."""
-    if cell == "#" or cell is None:
-        return "#"
-    if isinstance(cell, int):
-        return str(cell) if cell else "_"
-    down, across = cell  # type: ignore[misc]
+    return cell_token(cell, black="#", empty="_", clue=_clue)
+
+
+def _clue(down: int | None, across: int | None) -> str:
     return f"{'' if down is None else down}\\{'' if across is None else across}"
