@@ -155,7 +155,7 @@ def warm(spec: str) -> float:
     started = time.perf_counter()
     solver = kakuro.get_solver(spec)
     solver.warm_up()
-    if spec.startswith("choco:model="):
+    if solver.name == "choco" and solver.settings["model"] != "decomposition":  # the models with tables
         from kakuro.models import choco
 
         choco.precompile(kinds=(solver.settings["model"],))
