@@ -10,7 +10,7 @@ two trees alternate task by task, so both see the same machine load. Tasks:
 
 - `janko-gac`: read the 999 janko puzzles (../shared/data) and solve each with `gac`;
 - `empty8-nmcs`: Cazenave's empty 8x8 grids, values 1..9 (`kakuro.generate.cazenave`, seeds
-  0..N-1), `nmcs:level=2`, seed = the problem's index, 10 s each;
+  0..N-1), `nmcs:level=2,consistency=fc` (the paper's), seed = the problem's index, 10 s each;
 - `instances` (with `--against` only): every native backend configuration on every puzzle of
   instances/ (seed 3, 0.5 s each); a job that finished in both trees must give the same
   status, solution and counters (nodes, fails, samples, ...).
@@ -33,14 +33,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
-NATIVE_SPECS = (
-    "fc", "fc:values=ascending", "fc:consistency=gac", "gac", "gac:shaving=none", "gac:shaving=once",
-    "rdv", "rdv:consistency=gac", "rdv:search=false",
-    "backtrack", "backtrack:variant=run-ordering", "backtrack:variant=value-ordering",
+NATIVE_SPECS = (  # every option that changed its default since f7480fb is named, so both trees run the same
+    "fc:consistency=fc,values=random", "fc:consistency=fc,values=ascending", "fc:consistency=gac,values=random",
+    "gac", "gac:shaving=none", "gac:shaving=once",
+    "rdv:consistency=fc", "rdv:consistency=gac", "rdv:search=false",
+    "backtrack:variant=plain", "backtrack:variant=run-ordering", "backtrack:variant=value-ordering",
     "backtrack:variant=decisive", "backtrack:variant=projected-pruning",
-    "sampling", "sampling:consistency=gac", "nmcs:level=1", "nmcs", "nmcs:consistency=gac",
-    "nmcs:strategy=max-inference,selection=cells", "flat", "flat:consistency=gac", "uct",
-    "uct:consistency=gac", "uct:strategy=naive,selection=values", "sahs",
+    "sampling:consistency=fc", "sampling:consistency=gac", "nmcs:level=1,consistency=fc", "nmcs:consistency=fc",
+    "nmcs:consistency=gac", "nmcs:strategy=max-inference,selection=cells,consistency=fc", "flat:consistency=fc",
+    "flat:consistency=gac", "uct:consistency=fc", "uct:consistency=gac",
+    "uct:strategy=naive,selection=values,consistency=fc", "sahs",
 )
 COUNTERS = ("nodes", "fails", "samples", "assignments", "restarts", "propagations", "probes", "iterations")
 
@@ -85,7 +87,7 @@ def worker(task: str, problems: int) -> None:
     elif task == "empty8-nmcs":
         puzzles = [cazenave(8, 9, 100, seed=s)[0] for s in range(problems)]
         start = time.perf_counter()
-        rows = _solve_all(puzzles, "nmcs:level=2", 10.0, lambda i: i)
+        rows = _solve_all(puzzles, "nmcs:level=2,consistency=fc", 10.0, lambda i: i)
         out = {"rows": rows, "read": 0.0, "wall": time.perf_counter() - start}
     elif task == "instances":
         puzzles = []

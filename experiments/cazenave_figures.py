@@ -43,10 +43,10 @@ HOLES = tuple(range(0, 101, 10))
 """Percentages of empty cells."""
 
 ALGORITHMS = {
-    "Nested Level 2": "nmcs:level=2",
-    "Nested Level 1": "nmcs:level=1",
-    "Forward Checking": "fc",
-    "Iterative Sampling": "sampling",
+    "Nested Level 2": "nmcs:level=2,consistency=fc",
+    "Nested Level 1": "nmcs:level=1,consistency=fc",
+    "Forward Checking": "fc:consistency=fc,values=random",
+    "Iterative Sampling": "sampling:consistency=fc",
 }
 """The paper's names and our specs, in the paper's order of strength (best first)."""
 

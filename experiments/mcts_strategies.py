@@ -74,7 +74,8 @@ def speedup(count: int, limit: float, seed: int) -> None:
     kakuro.get_solver("nmcs").ensure_warm()
     print(f"nmcs root parallelism: {count} Cazenave 10x10 grids, values 1..11, 66 % empty, {limit:g} s each\n")
     print("| spec | solved | total time |\n|---|---:|---:|")
-    for spec in ("nmcs:level=1", "nmcs:level=1,workers=2", "nmcs:level=2", "nmcs:level=2,workers=2"):
+    for spec in ("nmcs:level=1,consistency=fc", "nmcs:level=1,workers=2,consistency=fc", "nmcs:level=2,consistency=fc",
+                 "nmcs:level=2,workers=2,consistency=fc"):
         solved, total = 0, 0.0
         for k, p in enumerate(puzzles):
             result = kakuro.solve(p, spec, time_limit=limit, seed=k)

@@ -53,22 +53,22 @@ TIMED = (
     "gac",
     "gac:shaving=none",
     "gac:shaving=fixpoint",
-    "rdv",
+    "rdv:consistency=fc",
     "rdv:search=false",
-    "fc",
-    "fc:consistency=gac",
+    "fc:consistency=fc,values=random",
+    "fc:consistency=gac,values=random",
     "cpsat",
     "cpsat:model=table",
     "cpsat:model=automaton",
     "sat",
-    "choco",
+    "choco:model=decomposition",
     "choco:model=table",
     "choco:model=regular",
     "choco:model=mdd",
     *BACKTRACK,
 )
-FIGURE_BACKENDS = (*BACKTRACK, "rdv:search=false", "rdv", "gac")
-SHORT = frozenset((*BACKTRACK, "fc"))
+FIGURE_BACKENDS = (*BACKTRACK, "rdv:search=false", "rdv:consistency=fc", "gac")
+SHORT = frozenset((*BACKTRACK, "fc:consistency=fc,values=random"))
 """The weak searches, run with `--short-limit`."""
 
 
@@ -155,7 +155,7 @@ def warm(spec: str) -> float:
     started = time.perf_counter()
     solver = kakuro.get_solver(spec)
     solver.ensure_warm()
-    if spec.startswith("choco:model="):
+    if solver.name == "choco" and solver.settings["model"] != "decomposition":  # the models with tables
         from kakuro.models import choco
 
         choco.precompile(kinds=(solver.settings["model"],))

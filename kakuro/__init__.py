@@ -37,7 +37,37 @@ def solve(
     seed: int | None = None,
     **options: Any,
 ) -> Result:
-    """Solve `puzzle` with a backend spec such as "nmcs:level=2"; limits are in seconds."""
+    """Solve `puzzle` and return a `Result`; never raises for an unsolvable puzzle.
+
+    Arguments:
+        puzzle: a `Puzzle` (from `kakuro.read`, `Puzzle.from_grid` or `Puzzle.all_white`).
+        backend: a spec string `name[:key=value,...]` such as "cpsat", "nmcs:level=2" or
+            "gac:shaving=once", or a `Solver`; default "cpsat". `kakuro backends NAME` (or
+            `kakuro.backend_info(NAME)`) lists a backend's options with their defaults.
+        time_limit: seconds of solving (compilation and engine import are not counted);
+            None means no limit, which incomplete backends (sampling, nmcs, flat, uct, sahs)
+            refuse with BackendOptionError because they could search forever.
+        seed: a non-negative int for the backends that draw random numbers (default 0).
+        **options: backend options, overriding the spec's (e.g. `level=3`).
+
+    Returns a frozen `Result`: `status` is one of
+        Status.SOLVED: `solution` holds a `Solution` that passed `puzzle.check`;
+        Status.UNSATISFIABLE: the backend proved there is no solution (complete backends, or
+            propagation before any search);
+        Status.UNKNOWN: the time limit was reached, or an incomplete search gave up
+            (`message` says which);
+        Status.ERROR: the backend failed or returned an invalid solution (`message`).
+    `time` is the solving time in seconds (`time.perf_counter`), `backend` the spec string
+    with its non-default options, and `stats` a mapping in one vocabulary
+    (`kakuro.solver.STATS`): `nodes`, `fails`, `assignments`, `propagations`, `samples`,
+    `restarts`, `root_solved`, `branches`, `conflicts`, `decisions`, `num_vars`,
+    `num_clauses`, `num_constraints`, `num_tuples`, `build_time`, plus backend-specific keys;
+    a missing key means "not reported", never 0.
+
+    Raises: UnknownBackendError, BackendOptionError (an unknown option, a bad value, a bad
+    `time_limit` or `seed`), BackendUnavailableError (engine not installed, with the pip
+    command), TypeError for something that is not a Puzzle.
+    """
     return get_solver(backend).solve(puzzle, time_limit=time_limit, seed=seed, **options)
 
 
@@ -50,7 +80,18 @@ def count_solutions(
     seed: int | None = None,
     **options: Any,
 ) -> Count:
-    """Count solutions up to `limit` with a complete backend (see `Count.exhausted`)."""
+    """Find up to `limit` distinct solutions (each checked) with a complete backend.
+
+    Arguments: `puzzle`, `backend`, `time_limit`, `seed` and `**options` as for `kakuro.solve`;
+    `limit` (a positive int, default 2, enough to tell unique from not) stops the search at
+    that many solutions. Incomplete backends raise UnsupportedOperationError.
+
+    Returns a frozen `Count`: `count` solutions in `solutions`; `exhausted` True when the
+    search finished, so the count is exact; `bound` says "exactly N" or "at least N" (also
+    shown by `str()` and `repr()`); `unique` is True only for exactly one. `status` is
+    SOLVED (at least one found), UNSATISFIABLE (none exist), UNKNOWN (the time limit came
+    before the first) or ERROR; `time`, `stats`, `message` and `backend` as in `Result`.
+    """
     return get_solver(backend).count_solutions(puzzle, limit=limit, time_limit=time_limit, seed=seed, **options)
 
 

@@ -1,9 +1,11 @@
-"""The `kakuro` command line: solve, check, convert, render, backends, generate.
+"""The `kakuro` command line: solve, count, check, convert, render, backends, generate.
 
 Each subcommand is one `_add_*` function that declares its arguments and one `_run_*`
 function that does the work; `generate` has its own subcommands (one per generator).
 Exit codes: 0 solved (or done), 1 error (bad input, an invalid solution), 2 usage,
-3 unsatisfiable, 4 limit reached. Errors print one line, never a traceback.
+3 unsatisfiable, 4 limit reached. Errors print one line, never a traceback. Every solve has a
+time limit (DEFAULT_TIME_LIMIT unless `--time-limit` says otherwise), and no file is replaced
+without `--force`.
 """
 
 from __future__ import annotations
@@ -17,11 +19,16 @@ from pathlib import Path
 from typing import Any
 
 import kakuro
-from kakuro.errors import KakuroError
+from kakuro.errors import KakuroError, OutputExistsError
 from kakuro.formats import FORMATS, dumps, text
 from kakuro.formats.solution import read_solution
 from kakuro.puzzle import GridCell, Puzzle
-from kakuro.solver import Result, Solver, Status
+from kakuro.solver import BackendInfo, Count, Option, Result, Solver, Status
+
+DEFAULT_TIME_LIMIT = 60.0
+"""Seconds per puzzle for solve, count and render unless --time-limit is given."""
+DEFAULT_GENERATE_LIMIT = 600.0
+"""Seconds per unique puzzle for `generate classic` unless --time-limit is given."""
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -63,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"kakuro {kakuro.__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_solve(commands)
+    _add_count(commands)
     _add_check(commands)
     _add_convert(commands)
     _add_render(commands)
@@ -91,6 +99,17 @@ def _float_where(accept: Callable[[float], bool], requirement: str) -> Callable[
 
 
 _positive_float = _float_where(lambda v: 0 < v < float("inf"), "a positive number")
+
+
+def _time_limit(text: str) -> float | None:
+    """An argparse type: seconds (a positive number), or `none` for no limit (refused by the
+    incomplete backends, which could search forever)."""
+    return None if text.strip().lower() == "none" else _positive_float(text)
+
+
+def _add_time_limit(command: argparse.ArgumentParser, default: float, what: str) -> None:
+    command.add_argument("--time-limit", type=_time_limit, default=default, metavar="S",
+                         help=f"{what} (default: %(default)g; 'none' for no limit)")
 _percentage = _float_where(lambda v: 0 <= v <= 100, "a percentage from 0 to 100")
 
 
@@ -122,6 +141,12 @@ def _read(source: str, format: str | None = None) -> list[Puzzle]:
     return kakuro.read(Path(source), format=format)
 
 
+def _refuse_existing(path: str, force: bool) -> None:
+    """Stop before any work when OUT exists and --force was not given."""
+    if not force and os.path.lexists(path):
+        raise OutputExistsError(path)
+
+
 def _pick(puzzles: list[Puzzle], index: int, source: str) -> Puzzle:
     """The `index`-th (1-based) puzzle of a file."""
     if index > len(puzzles):
@@ -130,34 +155,47 @@ def _pick(puzzles: list[Puzzle], index: int, source: str) -> Puzzle:
 
 
 # --------------------------------------------------------------------- solve
-def _add_solve(commands: Any) -> None:
-    command = commands.add_parser("solve", help="solve a puzzle and print its solution")
+def _add_per_puzzle(command: argparse.ArgumentParser, verb: str, backend_help: str, format_help: str) -> None:
+    """The arguments `solve` and `count` share: FILE, backend, limits, seed, output format and
+    which puzzles of the file."""
     command.add_argument("file", metavar="FILE", help="a puzzle file (any format) or a puzz.link URL")
     command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
-                         help="backend spec name[:key=value,...] (default: %(default)s)")
-    command.add_argument("--time-limit", type=_positive_float, metavar="S", help="seconds per puzzle")
+                         help=f"{backend_help} (default: %(default)s)")
+    _add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds per puzzle")
     command.add_argument("--seed", type=_count(0), metavar="N", help="random seed (non-negative)")
-    command.add_argument("--format", choices=("text", "json"), default="text",
-                         help="text (a grid) or json (one object per puzzle, one a line)")
+    command.add_argument("--format", choices=("text", "json"), default="text", help=format_help)
     which = command.add_mutually_exclusive_group()
-    which.add_argument("--index", type=_count(1), default=1, metavar="K", help="solve the K-th puzzle (default 1)")
-    which.add_argument("--all", action="store_true", help="solve every puzzle of the file")
+    which.add_argument("--index", type=_count(1), default=1, metavar="K", help=f"{verb} the K-th puzzle (default 1)")
+    which.add_argument("--all", action="store_true", help=f"{verb} every puzzle of the file")
+
+
+def _for_each_puzzle(args: argparse.Namespace, handle: Callable[[Solver, Puzzle], Status]) -> int:
+    """Run `handle` on the chosen puzzles of FILE (it prints and returns the status); the exit
+    code is the worst over them."""
+    puzzles = _read(args.file)
+    chosen = puzzles if args.all else [_pick(puzzles, args.index, args.file)]
+    solver = _warm(kakuro.get_solver(args.backend))
+    codes = [_EXIT_CODES[handle(solver, puzzle)] for puzzle in chosen]
+    return min(codes, key=_SEVERITY.index)
+
+
+def _add_solve(commands: Any) -> None:
+    command = commands.add_parser("solve", help="solve a puzzle and print its solution")
+    _add_per_puzzle(command, "solve", "backend spec name[:key=value,...]",
+                    "text (a grid) or json (one object per puzzle, one a line)")
     command.set_defaults(run=_run_solve)
 
 
 def _run_solve(args: argparse.Namespace) -> int:
-    puzzles = _read(args.file)
-    chosen = puzzles if args.all else [_pick(puzzles, args.index, args.file)]
-    solver = _warm(kakuro.get_solver(args.backend))
-    codes = []
-    for puzzle in chosen:
+    def handle(solver: Solver, puzzle: Puzzle) -> Status:
         result = solver.solve(puzzle, time_limit=args.time_limit, seed=args.seed)
         if args.format == "json":
             print(json.dumps(_result_record(puzzle, result)))
         else:
             _print_result(puzzle, result)
-        codes.append(_EXIT_CODES[result.status])
-    return min(codes, key=_SEVERITY.index)
+        return result.status
+
+    return _for_each_puzzle(args, handle)
 
 
 def _warm(solver: Solver) -> Solver:
@@ -241,6 +279,64 @@ def _console() -> Any:
     return Console(file=sys.stdout, highlight=False, soft_wrap=True)
 
 
+# --------------------------------------------------------------------- count
+def _add_count(commands: Any) -> None:
+    command = commands.add_parser(
+        "count",
+        help="count solutions (is the puzzle unique?)",
+        description="Counts the solutions of a puzzle up to --limit with a complete backend and says "
+        "\"exactly N\" when the search finished or \"at least N\" when it stopped at the limit or the time "
+        "limit. Exit 0 when a solution exists, 3 when none does, 4 when the time ran out first.",
+    )
+    _add_per_puzzle(command, "count", "a complete backend spec",
+                    "text (one line per puzzle) or json (one object per puzzle, one a line)")
+    command.add_argument("--limit", type=_count(1), default=2, metavar="N",
+                         help="stop after N solutions (default: %(default)s, enough to tell unique from not)")
+    command.set_defaults(run=_run_count)
+
+
+def _run_count(args: argparse.Namespace) -> int:
+    def handle(solver: Solver, puzzle: Puzzle) -> Status:
+        found = solver.count_solutions(puzzle, limit=args.limit, time_limit=args.time_limit, seed=args.seed)
+        if args.format == "json":
+            print(json.dumps(_count_record(puzzle, found)))
+        else:
+            print(_count_line(puzzle, found, args.limit))
+        return found.status
+
+    return _for_each_puzzle(args, handle)
+
+
+def _count_line(puzzle: Puzzle, found: Count, limit: int) -> str:
+    name = puzzle.id or "puzzle"
+    noun = "solution" if found.count == 1 else "solutions"
+    if found.status is Status.ERROR:
+        return f"{name}: error ({found.backend}): {found.message}"
+    if found.exhausted:
+        verdict = {0: "no solution", 1: "exactly 1 solution: unique"}.get(found.count, f"exactly {found.count} {noun}")
+    elif found.count >= limit:
+        verdict = f"at least {found.count} {noun} (stopped at --limit {limit})"
+    elif found.count:
+        verdict = f"at least {found.count} {noun} (time limit reached)"
+    else:
+        verdict = "unknown: the time limit came before the first solution"
+    return f"{name}: {verdict} in {found.time:.3f} s ({found.backend})"
+
+
+def _count_record(puzzle: Puzzle, found: Count) -> dict[str, Any]:
+    return {
+        "id": puzzle.id,
+        "status": found.status.value,
+        "count": found.count,
+        "exhausted": found.exhausted,
+        "bound": found.bound,
+        "time": found.time,
+        "backend": found.backend,
+        "stats": dict(found.stats),
+        "message": found.message,
+    }
+
+
 # --------------------------------------------------------------------- check
 def _add_check(commands: Any) -> None:
     command = commands.add_parser(
@@ -270,19 +366,28 @@ def _run_check(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------- convert
 def _add_convert(commands: Any) -> None:
-    command = commands.add_parser("convert", help="convert puzzles from one format to another")
+    command = commands.add_parser(
+        "convert",
+        help="convert puzzles from one format to another",
+        description="Reads every puzzle of IN (or only the K-th with --index: the export formats .cnf, "
+        ".mzn and .json hold one puzzle each) and writes them to OUT.",
+    )
     command.add_argument("source", metavar="IN", help="the puzzle file to read (format detected)")
     command.add_argument("target", metavar="OUT", help="the file to write (format from its extension)")
     command.add_argument("--to", choices=sorted(FORMATS), metavar="FORMAT",
                          help=f"output format: {', '.join(sorted(FORMATS))}")
     command.add_argument("--from", dest="source_format", choices=sorted(FORMATS), metavar="FORMAT",
                          help="input format (default: detected)")
+    command.add_argument("--index", type=_count(1), metavar="K", help="convert only the K-th puzzle of IN")
     command.add_argument("--force", action="store_true", help="replace OUT if it exists")
     command.set_defaults(run=_run_convert)
 
 
 def _run_convert(args: argparse.Namespace) -> int:
+    _refuse_existing(args.target, args.force)
     puzzles = _read(args.source, format=args.source_format)
+    if args.index is not None:
+        puzzles = [_pick(puzzles, args.index, args.source)]
     path = kakuro.write(puzzles, args.target, format=args.to, overwrite=args.force)
     print(f"wrote {len(puzzles)} puzzle(s) to {path}")
     return EXIT_OK
@@ -302,7 +407,7 @@ def _add_render(commands: Any) -> None:
     command.add_argument("--solution", nargs="?", const="", metavar="FILE", help="draw the solution (from FILE, or solved)")
     command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
                          help="backend that solves the puzzle for --solution without FILE (default: %(default)s)")
-    command.add_argument("--time-limit", type=_positive_float, metavar="S", help="seconds for that solve")
+    _add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds for that solve")
     command.add_argument("--index", type=_count(1), default=1, metavar="K", help="draw the K-th puzzle (default 1)")
     command.add_argument("--force", action="store_true", help="replace OUT if it exists")
     command.set_defaults(run=_run_render)
@@ -311,6 +416,7 @@ def _add_render(commands: Any) -> None:
 def _run_render(args: argparse.Namespace) -> int:
     from kakuro.render import render
 
+    _refuse_existing(args.output, args.force)
     puzzle = _pick(_read(args.file), args.index, args.file)
     solution = None
     if args.solution:
@@ -333,30 +439,88 @@ def _run_render(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------- backends
 def _add_backends(commands: Any) -> None:
-    command = commands.add_parser("backends", help="list the backends and whether they can run here")
+    command = commands.add_parser(
+        "backends",
+        help="list the backends, or show one backend's options",
+        description="Without NAME: every backend, whether it can run here (engine version, or why not), "
+        "whether it is complete, and its options with their defaults. With NAME: that backend's "
+        "capabilities and each option's default, accepted values and meaning.",
+    )
+    command.add_argument("name", nargs="?", metavar="NAME", help="a backend name, e.g. cpsat")
     command.set_defaults(run=_run_backends)
 
 
 def _run_backends(args: argparse.Namespace) -> int:
-    headers = ("name", "available", "version", "complete", "reason")
+    if args.name is not None:
+        print("\n".join(_backend_details(kakuro.backend_info(args.name)[0])))
+        return EXIT_OK
+    headers = ("name", "available", "version", "complete", "options")
+    infos = kakuro.backend_info()
     rows = [
-        (info.name, "yes" if info.available else "no", info.version, "yes" if info.complete else "no", info.reason)
-        for info in kakuro.backend_info()
+        (info.name, "yes" if info.available else "no", info.version or "-", "yes" if info.complete else "no",
+         " ".join(f"{key}={_shown(option.default)}" for key, option in info.options.items()) or "-")
+        for info in infos
     ]
+    notes = [f"{info.name} is not available: {info.reason}" for info in infos if not info.available]
+    notes.append("kakuro backends NAME shows a backend's options: accepted values and meaning")
     console = _console()
     if console is None:
         widths = [max(len(str(row[i])) for row in (headers, *rows)) for i in range(len(headers))]
         for row in (headers, *rows):
             print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)).rstrip())
+        print("\n" + "\n".join(notes))
         return EXIT_OK
     from rich.table import Table
 
-    table = Table(*headers)
+    table = Table(*headers, caption="\n".join(notes))
     for row in rows:
         style = None if row[1] == "yes" else "dim"
         table.add_row(*row, style=style)
     console.print(table)
     return EXIT_OK
+
+
+def _backend_details(info: BackendInfo) -> list[str]:
+    """The lines `kakuro backends NAME` prints."""
+    availability = f"available, version {info.version}" if info.available else f"not available: {info.reason}"
+    lines = [
+        f"{info.name}: {info.description}",
+        f"  engine:      {availability}",
+        "  complete:    " + ("yes: proves unsatisfiability and counts solutions" if info.complete
+                             else "no: finds solutions, never proves there is none"),
+        f"  seed:        {'used' if info.supports_seed else 'ignored (deterministic)'}",
+        f"  time limit:  {'required (it could search forever)' if info.needs_time_limit else 'optional'}",
+    ]
+    if not info.options:
+        return [*lines, "  options:     none"]
+    lines.append("  options (spec: " + info.name + ":key=value,...):")
+    for key, option in info.options.items():
+        lines.append(f"    {key} = {_shown(option.default)}  ({_accepted(option)})")
+        if option.help:
+            lines.append(f"        {option.help}")
+    return lines
+
+
+def _accepted(option: Option) -> str:
+    """The values an option accepts, in words."""
+    if option.choices is not None:
+        return "one of " + ", ".join(_shown(choice) for choice in option.choices)
+    kind = {bool: "true or false", int: "an integer", float: "a number", str: "a text"}[type(option.default)]
+    if option.minimum is not None and option.maximum is not None:
+        return f"{kind} from {_shown(option.minimum)} to {_shown(option.maximum)}"
+    if option.minimum is not None:
+        return f"{kind} of at least {_shown(option.minimum)}"
+    if option.maximum is not None:
+        return f"{kind} of at most {_shown(option.maximum)}"
+    return kind
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and value.is_integer():
+        return f"{value:g}"
+    return str(value)
 
 
 # --------------------------------------------------------------------- generate
@@ -387,6 +551,8 @@ def _add_generate_cazenave(kinds: Any) -> None:
 def _run_generate_cazenave(args: argparse.Namespace) -> int:
     from kakuro.generate import cazenave
 
+    _refuse_output(args)
+
     puzzles = cazenave(size=args.size, values=args.values, holes=args.holes, count=args.count, seed=args.seed)
     return _emit(puzzles, args)
 
@@ -412,7 +578,7 @@ def _add_generate_classic(kinds: Any) -> None:
                          "it), gac (arc consistency does) or gac+shaving (shaving is needed too)")
     command.add_argument("--count", type=_count(1), default=1, metavar="K", help="number of puzzles (default 1)")
     command.add_argument("--seed", type=_count(0), default=0, metavar="S", help="random seed (default 0)")
-    command.add_argument("--time-limit", type=_positive_float, metavar="S", help="seconds per unique puzzle (default none)")
+    _add_time_limit(command, DEFAULT_GENERATE_LIMIT, "seconds per unique puzzle")
     _add_output(command)
     command.set_defaults(run=_run_generate_classic)
 
@@ -420,6 +586,8 @@ def _add_generate_classic(kinds: Any) -> None:
 def _run_generate_classic(args: argparse.Namespace) -> int:
     from kakuro.generate import classic
     from kakuro.search.engine import compile
+
+    _refuse_output(args)
 
     unique = args.unique or args.grade is not None
     if unique and sys.stderr.isatty() and compile.is_cold("root:gac", "shave:gac", "local"):
@@ -429,6 +597,12 @@ def _run_generate_classic(args: argparse.Namespace) -> int:
                       unique=unique, longest=args.longest, time_limit=args.time_limit,
                       grade=args.grade)
     return _emit(puzzles, args)
+
+
+def _refuse_output(args: argparse.Namespace) -> None:
+    """Stop before generating when -o names an existing file and --force was not given."""
+    if args.output is not None:
+        _refuse_existing(args.output, args.force)
 
 
 def _emit(puzzles: list[Puzzle], args: argparse.Namespace) -> int:

@@ -74,3 +74,17 @@ class BackendUnavailableError(KakuroError, ImportError):
 
 class UnsupportedOperationError(KakuroError):
     """An operation a backend cannot do, e.g. counting solutions with an incomplete search."""
+
+
+class OutputExistsError(KakuroError, FileExistsError):
+    """A file the toolkit was asked to write already exists and replacing it was not allowed.
+
+    The message names both ways to allow it: `--force` on the command line, `overwrite=True`
+    in the library.
+    """
+
+    def __init__(self, path: object) -> None:
+        self.path = path
+        super().__init__(
+            f"{path} already exists; choose another name, or replace it with --force (overwrite=True in Python)"
+        )

@@ -351,7 +351,8 @@ def _find_runs(p: Puzzle) -> tuple[Run, ...]:
                 continue
             neighbours = ((r - dr, c - dc) in white) or ((r + dr, c + dc) in white)
             if neighbours:
-                raise InvalidPuzzleError(f"cell {(r, c)} is in an {name} run that has no clue", cell=(r, c))
+                article = "an" if name == "across" else "a"
+                raise InvalidPuzzleError(f"cell {(r, c)} is in {article} {name} run that has no clue", cell=(r, c))
         if not any(covered[i]):
             raise InvalidPuzzleError(f"cell {(r, c)} belongs to no run", cell=(r, c))
     return tuple(runs)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from kakuro.errors import KakuroError
+from kakuro.errors import KakuroError, OutputExistsError
 from kakuro.puzzle import Puzzle, Solution
 
 CELL = 40
@@ -160,7 +160,7 @@ def render(
     if kind not in (".svg", ".png"):
         raise KakuroError(f"{target}: a picture is .svg or .png, not {kind or 'no extension'}")
     if target.exists() and not overwrite:
-        raise KakuroError(f"{target} already exists; choose another name or allow overwriting")
+        raise OutputExistsError(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     if kind == ".svg":
         target.write_text(to_svg(puzzle, solution), encoding="utf-8")

@@ -15,9 +15,13 @@ one clock (`time.perf_counter`), calls `_solve`, re-checks any solution with `pu
 and returns a frozen `Result`. Unsatisfiability and reached limits are results; bad input and
 misuse are exceptions. Status handling lives here, never in a backend.
 
-Stats vocabulary (a missing key means "not reported", never zero): `nodes`, `fails`,
-`propagations`, `samples`, `assignments`, `restarts`, `root_solved`, `branches`, `conflicts`,
-`decisions`, `num_vars`, `num_clauses`, `num_constraints`, `num_tuples`, `build_time` (s).
+Time limits: `time_limit` is in seconds of solving (None: no limit). A complete backend
+always ends on its own; an incomplete one (`complete = False`: the Monte-Carlo searches and
+harmony search restart until they find a solution and can never prove there is none) is
+refused without a limit (BackendOptionError), since it might never return. The command line
+always passes one (its default is in `kakuro solve --help`).
+
+Stats vocabulary (a missing key means "not reported", never zero): see `STATS`.
 """
 
 from __future__ import annotations
@@ -43,6 +47,27 @@ from kakuro.errors import (
 from kakuro.puzzle import Puzzle, Solution
 
 Stat = int | float | bool | str
+
+STATS: Mapping[str, str] = MappingProxyType({
+    "nodes": "search nodes (assignments tried by a depth-first search)",
+    "fails": "dead ends: assignments undone after a wipe-out",
+    "assignments": "values assigned, propagation included",
+    "propagations": "propagator runs (a run revised, a clause propagated)",
+    "samples": "Monte-Carlo playouts",
+    "restarts": "restarts of an incomplete search",
+    "root_solved": "True when propagation before any search decided the puzzle",
+    "branches": "branches of an external engine (CP-SAT, Choco)",
+    "conflicts": "conflicts of a SAT or CP-SAT engine",
+    "decisions": "decisions of a SAT engine",
+    "num_vars": "variables of the model handed to the engine",
+    "num_clauses": "clauses of a SAT model",
+    "num_constraints": "constraints of a CP model",
+    "num_tuples": "allowed tuples of table constraints",
+    "build_time": "seconds spent building the model (within `time`)",
+})
+"""The shared stats vocabulary, name -> meaning. A backend may add its own keys (e.g.
+`passes` and `forced` for rdv, `iterations` for sahs, `workers` for nmcs); a missing key
+means "not reported", never zero."""
 
 
 class Status(enum.Enum):
@@ -78,7 +103,8 @@ class Count:
     """The outcome of `count_solutions`: `count` solutions found (each checked) up to `limit`.
 
     `exhausted` is True when the search finished, so `count` is exact; False when it stopped
-    at `limit` (there are at least `count`) or at the time limit (status UNKNOWN).
+    at `limit` or at the time limit, so there are at least `count`. `bound` says which in
+    words ("exactly 1", "at least 2"), and so do `str()` and `repr()`.
     """
 
     status: Status
@@ -94,6 +120,19 @@ class Count:
     def unique(self) -> bool:
         """True only when exactly one solution exists (search finished)."""
         return self.count == 1 and self.exhausted
+
+    @property
+    def bound(self) -> str:
+        """"exactly N" when the search finished, "at least N" when it stopped early."""
+        return f"{'exactly' if self.exhausted else 'at least'} {self.count}"
+
+    def __str__(self) -> str:
+        noun = "solution" if self.count == 1 else "solutions"
+        return f"{self.bound} {noun} ({self.status.value}, {self.time:.3f} s, {self.backend or 'unnamed backend'})"
+
+    def __repr__(self) -> str:
+        return (f"Count({self.bound}, status={self.status.value}, time={self.time:.3f}, "
+                f"backend={self.backend!r}, message={self.message!r})")
 
 
 @dataclass
@@ -256,8 +295,9 @@ class Solver:
         seed: int | None = None,
         **options: Any,
     ) -> Result:
-        """Solve `puzzle` within `time_limit` seconds (None: no limit); `options` override the
-        instance's. Any returned solution has passed `puzzle.check`."""
+        """Solve `puzzle` within `time_limit` seconds (None: no limit, refused for an incomplete
+        backend); `options` override the instance's. Any returned solution has passed
+        `puzzle.check`. See `kakuro.solve` for the statuses and stats."""
         settings, deadline, seed = self._prepare(puzzle, time_limit, seed, options)
         spec = self._spec(settings)
         start = time.perf_counter()
@@ -321,6 +361,12 @@ class Solver:
         return Count(status, len(solutions), exhausted, tuple(solutions), elapsed, stats, "", spec)
 
     @classmethod
+    def needs_time_limit(cls) -> bool:
+        """True when a solve might never end on its own (an incomplete search): such a
+        backend refuses `time_limit=None`."""
+        return not cls.complete
+
+    @classmethod
     def warm_up(cls) -> None:
         """Pay the backend's one-time costs (engine import and start-up) now, outside any timed
         run. `ensure_warm` calls it once per process."""
@@ -382,6 +428,12 @@ class Solver:
         if time_limit is not None:
             if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0:
                 raise BackendOptionError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
+        elif self.needs_time_limit():
+            raise BackendOptionError(
+                f"backend {self.name!r} is incomplete: it searches until it finds a solution and cannot prove "
+                "that there is none, so without a limit it might never return; pass time_limit= (seconds; "
+                "--time-limit on the command line)"
+            )
         if seed is None:
             seed = 0
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -469,7 +521,8 @@ def backends() -> list[str]:
 
 @dataclass(frozen=True)
 class BackendInfo:
-    """What `kakuro backends` lists for one backend."""
+    """What `kakuro backends` lists for one backend: availability (with the engine's version,
+    or the reason and the pip command), capabilities and declared options."""
 
     name: str
     available: bool
@@ -477,18 +530,30 @@ class BackendInfo:
     reason: str
     complete: bool
     description: str
+    options: Mapping[str, Option] = field(default_factory=dict)
+    """Option name -> Option (default, help, choices, minimum, maximum)."""
+    supports_seed: bool = True
+    supports_time_limit: bool = True
+    needs_time_limit: bool = False
+    """True when `time_limit=None` is refused (an incomplete search)."""
 
 
-def backend_info() -> list[BackendInfo]:
-    """Availability, engine version and capabilities of every registered backend."""
+def backend_info(*names: str) -> list[BackendInfo]:
+    """Availability, engine version, capabilities and options of the named backends (default:
+    every registered one); UnknownBackendError for a name that is not registered."""
     infos = []
-    for name in backends():
-        cls = _REGISTRY[name]
+    for name in names or tuple(backends()):
+        cls = backend_class(name)
+        common = dict(
+            complete=cls.complete, description=cls.description, options=cls.options,
+            supports_seed=cls.supports_seed, supports_time_limit=cls.supports_time_limit,
+            needs_time_limit=cls.needs_time_limit(),
+        )
         try:
             version = cls.engine.version() if cls.engine else "built-in"
-            infos.append(BackendInfo(name, True, version, "", cls.complete, cls.description))
+            infos.append(BackendInfo(name, True, version, "", **common))
         except BackendUnavailableError as exc:
-            infos.append(BackendInfo(name, False, "", str(exc), cls.complete, cls.description))
+            infos.append(BackendInfo(name, False, "", str(exc), **common))
     return infos
 
 

@@ -110,10 +110,10 @@ def test_gac_models_solve_most_shared_puzzles_at_the_root(shared_sample: list[Pu
 def test_time_limit_is_honoured_in_search_and_counting(hard: Puzzle) -> None:
     for call in (kakuro.solve, kakuro.count_solutions):
         start = time.perf_counter()
-        result = call(hard, "choco", time_limit=0.4)
+        result = call(hard, "choco:model=decomposition", time_limit=0.4)
         elapsed = time.perf_counter() - start
         assert result.status is Status.UNKNOWN and 0.3 < elapsed < 1.4, (call.__name__, elapsed)
-    assert not kakuro.count_solutions(hard, "choco", time_limit=0.2).exhausted
+    assert not kakuro.count_solutions(hard, "choco:model=decomposition", time_limit=0.2).exhausted
 
 
 def test_time_limit_stops_building_a_large_table(hard: Puzzle) -> None:
@@ -133,17 +133,18 @@ def test_gac_models_refute_the_hard_grid_at_the_root(model: str, hard: Puzzle) -
 
 @pytest.mark.parametrize("search", sorted(SEARCHES))
 def test_every_search_strategy_solves_and_counts(search: str, cazenave: Puzzle, two_solutions: Puzzle) -> None:
-    result = kakuro.solve(cazenave, f"choco:search={search}", time_limit=20, seed=3)
+    result = kakuro.solve(cazenave, f"choco:model=decomposition,search={search}", time_limit=20, seed=3)
     assert result.solved, result.message
-    count = kakuro.count_solutions(two_solutions, f"choco:search={search}", limit=5, time_limit=20)
+    count = kakuro.count_solutions(two_solutions, f"choco:model=decomposition,search={search}", limit=5, time_limit=20)
     assert (count.count, count.exhausted) == (2, True)
 
 
 def test_seed_drives_random_search(cazenave: Puzzle) -> None:
     """The grid has many solutions: seeds lead random search to different ones, reproducibly."""
-    found = {seed: kakuro.solve(cazenave, "choco:search=random", seed=seed, time_limit=20).solution for seed in (1, 2, 3, 4)}
+    found = {seed: kakuro.solve(cazenave, "choco:model=decomposition,search=random", seed=seed, time_limit=20).solution
+             for seed in (1, 2, 3, 4)}
     assert len(set(found.values())) > 1
-    assert kakuro.solve(cazenave, "choco:search=random", seed=2, time_limit=20).solution == found[2]
+    assert kakuro.solve(cazenave, "choco:model=decomposition,search=random", seed=2, time_limit=20).solution == found[2]
 
 
 def test_options_are_validated() -> None:

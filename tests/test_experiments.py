@@ -104,7 +104,7 @@ def test_rdv_comparison_tiny_run(capsys, tmp_path):
     out = capsys.readouterr().out
     assert code == 0
     assert ("| n | `plain` | `run-ordering` | `value-ordering` | `decisive` | `projected-pruning` | "
-            "`rdv:search=false` | `rdv` | `gac` | grades | black |") in out
+            "`rdv:search=false` | `rdv:consistency=fc` | `gac` | grades | black |") in out
     assert "| 2x2 |" in out and "| 3x3 |" in out
     assert "invalid answers or backend errors: 0" in out
     assert len(log.read_text().splitlines()) == 2 * 8

@@ -297,6 +297,9 @@ TEXT_SEED = "id: t\nvalues: 1..9\n#   3\\  4\\\n\\3  _   _\n\\4  _   1\n"
 JSON_SEED = json.dumps({"id": "j", "grid": [["#", [3, None], [4, None]], [[None, 3], 0, 0], [[None, 4], 0, 1]], "values": [1, 9]})
 SIMONIS_SEED = "% id: s\ndata(generated,1,-,3,3,\n[](\n[](x/x, 3/x, 4/x),\n   [](x/3, x, x),\n   [](x/4, x, 1)\n)).\n"
 PUZZLINK_SEED = "# id: p\n" + VECTOR + "\n"
+COURSE_SEED = "3,3\n*,C3,C4\nF3,?,?\nF4,?,1\n"
+BOARD_JSON_SEED = json.dumps([COURSE_SEED, {"id": "b", "height": 3, "width": 3, "cells": "*,C3,C4\nF3,?,?\nF4,?,1"}])
+KAKUROS_SEED = "# a comment line\n\n\\   3\\  4\\\n\\3  ___ ___\n\\4  ___ 1\n"
 PIECES = ["\\", "#", "_", "x", "/", "(", ")", "[", "]", "[]", "{", "}", ",", ":", ".", "-", "\n", " ", "0", "9",
           "99999999", "３", "٣", "1_0", "+5", '"', "null", "data(", "?kakuro/", "%", "/*", "\x00", "\ufeff", "\r"]
 
@@ -340,7 +343,8 @@ def test_any_bytes_give_puzzles_or_a_format_error(source: bytes) -> None:
 
 
 @FUZZ
-@given(st.sampled_from([TEXT_SEED, JSON_SEED, SIMONIS_SEED, PUZZLINK_SEED]).flatmap(mutations))
+@given(st.sampled_from([TEXT_SEED, JSON_SEED, SIMONIS_SEED, PUZZLINK_SEED, COURSE_SEED, BOARD_JSON_SEED,
+                        KAKUROS_SEED]).flatmap(mutations))
 def test_mutated_puzzles_give_puzzles_or_a_format_error(source: str) -> None:
     check_reader(source)
     check_reader(source.encode("utf-8", "surrogatepass"))
@@ -356,5 +360,6 @@ def test_each_reader_gives_puzzles_or_a_format_error(source: str, format: str) -
 
 
 def test_the_seeds_are_valid() -> None:
-    for seed in (TEXT_SEED, JSON_SEED, SIMONIS_SEED, PUZZLINK_SEED):
+    for seed in (TEXT_SEED, JSON_SEED, SIMONIS_SEED, PUZZLINK_SEED, COURSE_SEED, KAKUROS_SEED):
         assert len(kakuro.read(seed)) == 1
+    assert len(kakuro.read(BOARD_JSON_SEED)) == 2

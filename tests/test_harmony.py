@@ -82,6 +82,6 @@ def test_paper_fitness_can_call_an_invalid_grid_solved_and_the_checker_catches_i
 
 def test_root_solved_puzzles_need_no_iterations() -> None:
     puzzle = Puzzle.all_white([3], [1, 2], values=(1, 9))
-    result = kakuro.solve(puzzle, "sahs")
+    result = kakuro.solve(puzzle, "sahs", time_limit=10)
     assert result.solved and result.stats["root_solved"] and result.stats["iterations"] == 0
     assert mask_of(result.solution.values) == mask_of([1, 2])

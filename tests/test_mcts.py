@@ -1,5 +1,7 @@
 """The Monte-Carlo family of issue 4 (flat, uct, and the `strategy` / `selection` options of
-sampling, flat, uct and nmcs): only valid answers, reproducible with a seed, time limits."""
+sampling, flat, uct and nmcs): only valid answers, reproducible with a seed, time limits.
+Most specs name `consistency=fc`, the papers' forward checking, under which the searches have
+real work to do (the default, `gac`, decides most of these grids at the root)."""
 
 from __future__ import annotations
 
@@ -34,7 +36,8 @@ def with_options(spec: str, extra: str) -> str:
 GRIDS = cazenave(6, 7, 50, count=2, seed=11) + cazenave(8, 9, 50, count=2, seed=12)
 
 
-@pytest.mark.parametrize("spec", ["flat", "flat:consistency=gac", "nmcs:level=1", "flat:playouts=1"])
+@pytest.mark.parametrize("spec", ["flat:consistency=fc", "flat:consistency=gac", "nmcs:level=1,consistency=fc",
+                                  "flat:playouts=1,consistency=fc"])
 def test_priority_flat_and_nested_solve_8x8_half_holes(spec: str) -> None:
     """The issue's target: with `priority`, flat and nested searches solve the 50 %-holes grids."""
     for p in cazenave(8, 9, 50, count=5, seed=21):
@@ -44,7 +47,8 @@ def test_priority_flat_and_nested_solve_8x8_half_holes(spec: str) -> None:
 
 
 @pytest.mark.parametrize("playing", PLAYING)
-@pytest.mark.parametrize("algorithm", ["sampling", "flat:playouts=3", "uct:playouts=30", "nmcs:level=1"])
+@pytest.mark.parametrize("algorithm", ["sampling:consistency=fc", "flat:playouts=3,consistency=fc",
+                                       "uct:playouts=30,consistency=fc", "nmcs:level=1,consistency=fc"])
 def test_every_configuration_returns_only_valid_solutions(algorithm: str, playing: str) -> None:
     spec = with_options(algorithm, playing)
     for p in GRIDS:
@@ -54,7 +58,7 @@ def test_every_configuration_returns_only_valid_solutions(algorithm: str, playin
             assert p.check(result.solution) == [], (p.id, spec)
 
 
-@pytest.mark.parametrize("spec", ["flat", "uct", "flat:consistency=gac", "uct:consistency=gac"])
+@pytest.mark.parametrize("spec", ["flat:consistency=fc", "uct:consistency=fc", "flat:consistency=gac", "uct:consistency=gac"])
 def test_flat_and_uct_solve_easy_grids(spec: str) -> None:
     for p in cazenave(5, 6, 60, count=3, seed=5):
         result = kakuro.solve(p, spec, time_limit=10, seed=2)
@@ -64,8 +68,10 @@ def test_flat_and_uct_solve_easy_grids(spec: str) -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    ["flat", "uct", "flat:strategy=max-inference,selection=cells", "uct:strategy=max-inference,selection=values",
-     "nmcs:level=1,strategy=max-inference,selection=values", "sampling:strategy=naive,selection=cells"],
+    ["flat:consistency=fc", "uct:consistency=fc", "flat:strategy=max-inference,selection=cells,consistency=fc",
+     "uct:strategy=max-inference,selection=values,consistency=fc",
+     "nmcs:level=1,strategy=max-inference,selection=values,consistency=fc",
+     "sampling:strategy=naive,selection=cells,consistency=fc"],
 )
 def test_a_seed_reproduces_the_run(spec: str) -> None:
     puzzle = cazenave(5, 6, 80, seed=9)[0]
@@ -78,12 +84,12 @@ def test_a_seed_reproduces_the_run(spec: str) -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    ["flat", "uct", "flat:consistency=gac", "uct:consistency=gac", "flat:strategy=naive,selection=values",
-     "uct:strategy=max-inference,selection=cells", "nmcs:strategy=naive,selection=cells",
-     "sampling:strategy=max-inference,selection=values"],
+    ["flat:consistency=fc", "uct:consistency=fc", "flat:consistency=gac", "uct:consistency=gac",
+     "flat:strategy=naive,selection=values,consistency=fc", "uct:strategy=max-inference,selection=cells,consistency=fc",
+     "nmcs:strategy=naive,selection=cells,consistency=fc", "sampling:strategy=max-inference,selection=values,consistency=fc"],
 )
 def test_a_short_time_limit_is_honoured(spec: str, hard: Puzzle) -> None:
-    if "gac" in spec:  # run-level reasoning refutes `hard` at the root
+    if "consistency=gac" in spec:  # run-level reasoning refutes `hard` at the root
         hard = Puzzle.all_white([96] * 12, [96] * 11 + [97], values=(1, 15), id="hard-for-gac")
     start = time.perf_counter()
     result = kakuro.solve(hard, spec, time_limit=0.2, seed=1)
@@ -116,18 +122,18 @@ def test_defaults_keep_cazenaves_playout() -> None:
     """Default options give the same runs as before the options existed (priority, priority)."""
     puzzle = cazenave(6, 7, 80, seed=4)[0]
     for name in ("sampling", "nmcs"):
-        plain = kakuro.solve(puzzle, name, time_limit=30, seed=6)
-        explicit = kakuro.solve(puzzle, f"{name}:strategy=priority,selection=priority", time_limit=30, seed=6)
+        plain = kakuro.solve(puzzle, f"{name}:consistency=fc", time_limit=30, seed=6)
+        explicit = kakuro.solve(puzzle, f"{name}:consistency=fc,strategy=priority,selection=priority", time_limit=30, seed=6)
         assert plain.solution == explicit.solution and dict(plain.stats) == dict(explicit.stats)
 
 
 def test_root_parallel_nmcs_returns_valid_solutions_and_honours_the_limit(hard: Puzzle) -> None:
     for p in cazenave(8, 9, 66, count=3, seed=5):
-        result = kakuro.solve(p, "nmcs:workers=2", time_limit=10, seed=0)
+        result = kakuro.solve(p, "nmcs:workers=2,consistency=fc", time_limit=10, seed=0)
         assert result.status is Status.SOLVED and p.check(result.solution) == []
         assert result.stats["workers"] == 2
     start = time.perf_counter()
-    result = kakuro.solve(hard, "nmcs:workers=2,level=1", time_limit=0.2, seed=1)
+    result = kakuro.solve(hard, "nmcs:workers=2,level=1,consistency=fc", time_limit=0.2, seed=1)
     assert result.status is Status.UNKNOWN
     assert result.time < 0.25 + 0.1 and time.perf_counter() - start < 0.25 + 0.5
 
@@ -137,7 +143,7 @@ def test_uct_does_not_replay_proven_losses() -> None:
     forward checking cannot see: UCT marks those moves lost, so a game ends after a handful
     of assignments instead of spending its whole playout budget replaying them."""
     puzzle = Puzzle.all_white([4, 4], [3, 5], values=(1, 3), id="unsat-2x2")
-    result = kakuro.solve(puzzle, "uct:playouts=1000", time_limit=0.2, seed=1)
+    result = kakuro.solve(puzzle, "uct:playouts=1000,consistency=fc", time_limit=0.2, seed=1)
     assert result.status is Status.UNKNOWN and not result.stats["root_solved"]
     games = result.stats["restarts"] + 1
     assert result.stats["assignments"] / games < 100

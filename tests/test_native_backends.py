@@ -14,16 +14,19 @@ from kakuro.generate import cazenave
 from kakuro.search.engine import compile
 from tests.conftest import shared_data_or_skip
 
-COMPLETE = ["fc", "fc:values=ascending", "fc:consistency=gac", "fc:values=ascending,consistency=gac"]
+FC = "fc:consistency=fc,values=random"
+"""The paper's forward checking, named explicitly (the backend's defaults are stronger)."""
+COMPLETE = [FC, "fc:consistency=fc,values=ascending", "fc:consistency=gac,values=random", "fc:values=ascending,consistency=gac"]
 INCOMPLETE = [
-    "sampling",
+    "sampling:consistency=fc",
     "sampling:consistency=gac",
-    "nmcs:level=1",
-    "nmcs",
+    "nmcs:level=1,consistency=fc",
+    "nmcs:consistency=fc",
     "nmcs:consistency=gac",
     "nmcs:level=3,consistency=gac",
 ]
-RANDOMIZED = ["fc", "fc:consistency=gac", "sampling", "nmcs:level=1", "nmcs:level=2,consistency=gac"]
+RANDOMIZED = [FC, "fc:consistency=gac,values=random", "sampling:consistency=fc", "nmcs:level=1,consistency=fc",
+              "nmcs:level=2,consistency=gac"]
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled() -> None:
@@ -119,7 +122,7 @@ def test_a_sample_of_real_puzzles_agrees_with_cpsat(real) -> None:
 
 def test_the_papers_forward_checking_solves_small_real_puzzles(real) -> None:
     for p in [p for p in real["krazydad"] if "6x6" in p.id][::5]:
-        result = kakuro.solve(p, "fc", time_limit=20, seed=0)
+        result = kakuro.solve(p, FC, time_limit=20, seed=0)
         assert result.status is Status.SOLVED, p.id
         assert result.solution.to_grid() == [list(row) for row in p.meta["solution"]], p.id
 
@@ -157,7 +160,7 @@ def test_a_short_time_limit_is_honoured(spec: str, hard: Puzzle) -> None:
 
 
 def test_counting_honours_the_time_limit(hard: Puzzle) -> None:
-    c = kakuro.count_solutions(hard, "fc", limit=2, time_limit=0.2)
+    c = kakuro.count_solutions(hard, FC, limit=2, time_limit=0.2)
     assert (c.status, c.count, c.exhausted) == (Status.UNKNOWN, 0, False)
     assert c.time < 0.35
 
@@ -174,16 +177,16 @@ def test_a_seed_reproduces_the_run(spec: str) -> None:
 
 def test_different_seeds_sample_differently() -> None:
     puzzle = cazenave(5, 6, 100, seed=9)[0]
-    stats = {tuple(sorted(kakuro.solve(puzzle, "sampling", time_limit=30, seed=s).stats.items())) for s in range(4)}
+    stats = {tuple(sorted(kakuro.solve(puzzle, "sampling:consistency=fc", time_limit=30, seed=s).stats.items())) for s in range(4)}
     assert len(stats) > 1
 
 
 def test_stats_use_the_shared_vocabulary(cazenave: Puzzle) -> None:
-    fc = kakuro.solve(cazenave, "fc", seed=1).stats
+    fc = kakuro.solve(cazenave, FC, seed=1).stats
     assert {"nodes", "fails", "assignments", "root_solved"} <= set(fc) and "propagations" not in fc
     gac = kakuro.solve(cazenave, "fc:consistency=gac", seed=1).stats
     assert gac["propagations"] > 0
-    nmcs = kakuro.solve(cazenave, "nmcs", seed=1).stats
+    nmcs = kakuro.solve(cazenave, "nmcs", time_limit=10, seed=1).stats
     assert {"samples", "assignments", "restarts"} <= set(nmcs) and "nodes" not in nmcs
 
 
@@ -192,30 +195,32 @@ def test_a_range_starting_at_zero_is_supported() -> None:
     rows, cols = [sum(r) for r in grid], [sum(c) for c in zip(*grid)]
     puzzle = Puzzle.all_white(rows, cols, values=(0, 5))
     cp = kakuro.count_solutions(puzzle, "cpsat", limit=10)
-    for spec in ("fc", "fc:consistency=gac"):
+    for spec in (FC, "fc:consistency=gac"):
         c = kakuro.count_solutions(puzzle, spec, limit=10)
         assert (c.count, c.exhausted) == (cp.count, cp.exhausted) and cp.count >= 1
-    for spec in ("sampling", "nmcs", "nmcs:consistency=gac"):
+    for spec in ("sampling:consistency=fc", "nmcs:consistency=fc", "nmcs:consistency=gac"):
         assert kakuro.solve(puzzle, spec, time_limit=10, seed=0).solved
 
 
 def test_wide_ranges_need_fc_and_gac_says_so() -> None:
     puzzle = cazenave(4, 62, 60, seed=3)[0]
-    for spec in ("fc", "nmcs"):
+    for spec in (FC, "nmcs:consistency=fc"):
         result = kakuro.solve(puzzle, spec, time_limit=10, seed=0)
         assert result.solved, spec
     # the paper's forward checking rarely hits wide sums at random: sampling only has to run
-    assert kakuro.solve(puzzle, "sampling", time_limit=0.2, seed=0).status in (Status.SOLVED, Status.UNKNOWN)
+    assert kakuro.solve(puzzle, "sampling:consistency=fc", time_limit=0.2, seed=0).status in (Status.SOLVED, Status.UNKNOWN)
     empty = Puzzle.all_white([150] * 8, [150] * 8, values=(1, 62))
-    with pytest.raises(KakuroError, match="consistency=fc"):
-        kakuro.solve(empty, "nmcs:consistency=gac", time_limit=1)
+    for spec in ("nmcs:consistency=gac", "nmcs", "fc"):  # the defaults are gac: they say so too
+        with pytest.raises(KakuroError, match="consistency=fc"):
+            kakuro.solve(empty, spec, time_limit=1)
 
 
 def test_options_are_validated() -> None:
     for bad in ("nmcs:level=0", "nmcs:level=9", "fc:values=descending", "sampling:consistency=ac3", "fc:level=2"):
         with pytest.raises(kakuro.BackendOptionError):
             kakuro.get_solver(bad)
-    assert kakuro.get_solver("nmcs:level=1,consistency=gac").spec == "nmcs:level=1,consistency=gac"
+    assert kakuro.get_solver("nmcs:level=1,consistency=fc").spec == "nmcs:level=1,consistency=fc"
+    assert kakuro.get_solver("nmcs:level=1,consistency=gac").spec == "nmcs:level=1"  # the default is not repeated
 
 
 def test_warm_up_is_paid_once() -> None:

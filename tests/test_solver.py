@@ -71,7 +71,7 @@ def test_missing_engine_names_the_pip_command(temporary_backends, cazenave: Puzz
         engine = Engine("no_such_module_for_kakuro", pip="no-such-package")
 
     with pytest.raises(BackendUnavailableError, match="pip install no-such-package"):
-        kakuro.solve(cazenave, "needs-missing-engine")
+        kakuro.solve(cazenave, "needs-missing-engine", time_limit=10)
     info = {i.name: i for i in kakuro.backend_info()}
     assert not info["needs-missing-engine"].available and "pip install" in info["needs-missing-engine"].reason
 
@@ -82,7 +82,7 @@ def test_wrong_answers_become_errors_not_solutions(temporary_backends, cazenave:
         def _solve(self, puzzle, opts, deadline, seed):
             return Outcome(Status.SOLVED, [1] * puzzle.size)
 
-    result = kakuro.solve(cazenave, "liar")
+    result = kakuro.solve(cazenave, "liar", time_limit=10)
     assert result.status is Status.ERROR and result.solution is None
     assert "invalid solution" in result.message
 
@@ -93,7 +93,7 @@ def test_backend_crashes_become_error_results(temporary_backends, cazenave: Puzz
         def _solve(self, puzzle, opts, deadline, seed):
             raise RuntimeError("boom")
 
-    result = kakuro.solve(cazenave, "crasher")
+    result = kakuro.solve(cazenave, "crasher", time_limit=10)
     assert result.status is Status.ERROR and "boom" in result.message
 
 

@@ -62,7 +62,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue -o FILE: skip jobs recorded with a final status, re-run crashed ones")
     p.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
                    help="import a module (dotted name or .py file) in the parent and every worker first, e.g. to register backends")
-    p.add_argument("--skip-bad", action="store_true", help="skip unreadable puzzle files with a warning instead of stopping")
+    p.add_argument("--skip-bad", action="store_true", help="skip unreadable puzzles (a bad line of a .jsonl, ...) and files with a warning instead of stopping")
     p.add_argument("--isolate", action="store_true",
                    help="run every job in a fresh worker process (forked from a warmed-up one): nothing a job leaves behind reaches the next")
     dask = p.add_mutually_exclusive_group()

@@ -122,8 +122,9 @@ def collect(
     files with a known puzzle extension; hidden files and folders are skipped).
 
     A file that fails to parse raises KakuroError listing every such file with its
-    PuzzleFormatError (file:line:column), before any job starts; with `skip_bad` it is
-    skipped with a warning instead.
+    PuzzleFormatError (file:line:column), before any job starts; with `skip_bad` a bad puzzle
+    (a JSON line, a text block, ...) is skipped with a warning, and so is a file that cannot
+    be read at all.
     """
     extensions = puzzle_extensions()
     files: list[Path] = []
@@ -152,7 +153,7 @@ def collect(
             continue
         seen.add(path.resolve())
         try:
-            puzzles = read(path)
+            puzzles = read(path, skip_bad=(lambda error: warn(f"warning: skipped {error}")) if skip_bad else False)
         except KakuroError as exc:
             problems.append(str(exc) if str(path) in str(exc) else f"{path}: {exc}")
             continue

@@ -2,6 +2,11 @@
 
 `read(source)` takes a path or the text itself and returns every puzzle in it;
 `write(puzzles, path)` never replaces an existing file unless told to.
+
+Detection when reading: a given `format=` wins; then an extension that belongs to one format
+(`.jsonl`, `.ecl`, `.puzzlink`, `.kakuro`, ...); for a generic extension (`.txt`, `.kak`,
+`.json`, `.dat`, none) or text given directly, the content decides (`course`, `jsonl`,
+`simonis`, `puzzlink` recognise their own), and `text` is the fallback.
 """
 
 from __future__ import annotations
@@ -9,36 +14,65 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+import warnings
 from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
 
-from kakuro.errors import KakuroError, PuzzleFormatError
-from kakuro.formats import dimacs, jsonl, minizinc, puzzlink, simonis, text, xcsp
-from kakuro.formats.base import line_column
+from kakuro.errors import KakuroError, OutputExistsError, PuzzleFormatError
+from kakuro.formats import course, dimacs, jsonl, minizinc, puzzlink, simonis, text, xcsp
+from kakuro.formats.base import BadPuzzle, line_column
 from kakuro.puzzle import Puzzle
 
 FORMATS: dict[str, ModuleType] = {
-    module.NAME: module for module in (jsonl, simonis, puzzlink, text, dimacs, minizinc, xcsp)
+    module.NAME: module for module in (course, jsonl, simonis, puzzlink, text, dimacs, minizinc, xcsp)
 }
 """Format name -> module. Detection tries them in this order; `text` is the fallback.
 Export formats (DIMACS, MiniZinc, XCSP3 JSON) set `parse = None`: written, never read; their
 `sniff` recognises their own output only so that reading it fails with a clear message."""
 
+GENERIC_EXTENSIONS = frozenset({".txt", ".kak", ".json", ".dat", ""})
+"""Extensions several formats use: reading such a file goes by its content. (Writing still
+takes the format whose EXTENSIONS list the extension: `.txt`/`.kak` text, `.json` xcsp.)"""
+
+
+class SkippedPuzzleWarning(UserWarning):
+    """A puzzle that `read(..., skip_bad=True)` could not read and skipped (the message is its
+    PuzzleFormatError: file, line, column)."""
+
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 """Refuse larger inputs: no real collection of puzzles comes near this."""
 
 
-def read(source: str | os.PathLike[str] | bytes, *, format: str | None = None) -> list[Puzzle]:
+def read(
+    source: str | os.PathLike[str] | bytes,
+    *,
+    format: str | None = None,
+    skip_bad: bool | BadPuzzle = False,
+) -> list[Puzzle]:
     """Every puzzle in a file (path) or in a text; the format is detected unless given.
 
     A str holding a newline, or naming no existing file, is read as puzzle text.
     Raises PuzzleFormatError (file, line, column) for anything that is not a valid puzzle.
+    `skip_bad=True` skips each puzzle that cannot be read (a JSON line, a text block, a
+    Simonis fact, a puzz.link URL, a course grid) with a `SkippedPuzzleWarning` naming it, and
+    returns the others (possibly none); a callable instead receives each PuzzleFormatError.
+    A file that cannot be read at all (missing, not UTF-8, an export format) still raises.
     """
     name, data = _load(source)
     content = _decode(data, name)
     module = _choose(format, name, content)
-    return module.parse(content, name)
+    return module.parse(content, name, on_bad=_bad_handler(skip_bad))
+
+
+def _bad_handler(skip_bad: bool | BadPuzzle) -> BadPuzzle | None:
+    if skip_bad is True:
+        return lambda error: warnings.warn(str(error), SkippedPuzzleWarning, stacklevel=5)
+    if skip_bad is False:
+        return None
+    if not callable(skip_bad):
+        raise TypeError(f"skip_bad takes True, False or a callable, not {skip_bad!r}")
+    return skip_bad
 
 
 def write(
@@ -55,7 +89,7 @@ def write(
     module = _choose(format, str(target), None)
     payload = dumps(items, module.NAME)
     if target.exists() and not overwrite:
-        raise KakuroError(f"{target} already exists; choose another name or pass overwrite=True")
+        raise OutputExistsError(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
@@ -65,7 +99,10 @@ def write(
         if overwrite:
             os.replace(temporary, target)
         else:
-            os.link(temporary, target)  # fails if the target appeared meanwhile: nothing is lost
+            try:
+                os.link(temporary, target)  # fails if the target appeared meanwhile: nothing is lost
+            except FileExistsError:
+                raise OutputExistsError(target) from None
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
@@ -108,9 +145,10 @@ def _choose(format: str | None, name: str | None, content: str | None) -> Module
         suffix = Path(name).suffix.lower()
         for module in FORMATS.values():
             if suffix in module.EXTENSIONS:
-                if not reading or _can_read(module):
+                if not reading or (_can_read(module) and suffix not in GENERIC_EXTENSIONS):
                     return module
-                export_only = export_only or module
+                if not _can_read(module):
+                    export_only = export_only or module
     if content is None:
         raise KakuroError(f"cannot tell the format of {name!r} from its extension; pass format=")
     for module in FORMATS.values():

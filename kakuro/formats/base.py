@@ -1,20 +1,25 @@
 """Helpers every format module shares: positions in a text, ASCII numbers, error wrapping.
 
 A format module provides `NAME`, `EXTENSIONS`, `sniff(text) -> bool`,
-`parse(text, file) -> list[Puzzle]` and `dumps(puzzles) -> str`.
+`parse(text, file, *, on_bad=None) -> list[Puzzle]` and `dumps(puzzles) -> str`. A reader
+that holds several puzzles reads each through `gather`, so that with `on_bad` one bad puzzle
+(a line, a block, a fact) is reported and skipped instead of failing the whole file.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 from kakuro.errors import InvalidPuzzleError, PuzzleFormatError
-from kakuro.puzzle import DEFAULT_VALUES, Puzzle
+from kakuro.puzzle import DEFAULT_VALUES, GridCell, Puzzle
 
 T = TypeVar("T")
+
+BadPuzzle = Callable[[PuzzleFormatError], None]
+"""Called with the error of each puzzle that cannot be read, which is then skipped."""
 
 ASCII_NUMBER = re.compile(r"[0-9]+")
 HEADER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
@@ -31,6 +36,36 @@ def parse_number(text: str, *, file: str | None, line: int, column: int, what: s
     if len(text) > MAX_NUMBER_DIGITS:
         raise PuzzleFormatError(f"{what} has more than {MAX_NUMBER_DIGITS} digits", file=file, line=line, column=column, text=text[:20])
     return int(text)
+
+
+def gather(attempts: Iterable[Callable[[], Puzzle]], on_bad: BadPuzzle | None, *, file: str | None, empty: str) -> list[Puzzle]:
+    """Run each attempt (one per puzzle of a file). Without `on_bad` the first PuzzleFormatError
+    propagates; with it, each is handed to `on_bad` and that puzzle skipped. A file with no
+    puzzle at all raises PuzzleFormatError(`empty`) unless `on_bad` was given one."""
+    puzzles: list[Puzzle] = []
+    skipped = 0
+    for attempt in attempts:
+        try:
+            puzzles.append(attempt())
+        except PuzzleFormatError as exc:
+            if on_bad is None:
+                raise
+            on_bad(exc)
+            skipped += 1
+    if not puzzles and not skipped:
+        raise PuzzleFormatError(empty, file=file, line=1, column=1)
+    return puzzles
+
+
+def cell_token(cell: GridCell, *, black: str, empty: str, clue: Callable[[int | None, int | None], str]) -> str:
+    """One grid cell written in a format: `black` for a black cell, `empty` for an empty white
+    cell, the digit of a given, `clue(down, across)` for a clue cell (a missing half is None)."""
+    if cell == "#" or cell is None:
+        return black
+    if isinstance(cell, int):
+        return str(cell) if cell else empty
+    down, across = cell  # type: ignore[misc]
+    return clue(down, across)
 
 
 def line_column(text: str, offset: int) -> tuple[int, int]:

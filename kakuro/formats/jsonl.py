@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from kakuro.errors import PuzzleFormatError
-from kakuro.formats.base import building
+from kakuro.formats.base import BadPuzzle, building, gather
 from kakuro.puzzle import DEFAULT_VALUES, Puzzle
 
 NAME = "jsonl"
@@ -28,14 +29,14 @@ def sniff(text: str) -> bool:
     return text.lstrip().startswith("{")
 
 
-def parse(text: str, file: str | None = None) -> list[Puzzle]:
-    puzzles = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            puzzles.append(_parse_line(line, number, file))
-    if not puzzles:
-        raise PuzzleFormatError("no puzzle found (no JSON object)", file=file, line=1, column=1)
-    return puzzles
+def parse(text: str, file: str | None = None, *, on_bad: BadPuzzle | None = None) -> list[Puzzle]:
+    """Every line's puzzle; an error names its line (with `on_bad`, a bad line is skipped)."""
+    attempts = (
+        partial(_parse_line, line, number, file)
+        for number, line in enumerate(text.splitlines(), start=1)
+        if line.strip()
+    )
+    return gather(attempts, on_bad, file=file, empty="no puzzle found (no JSON object)")
 
 
 def _parse_line(line: str, number: int, file: str | None) -> Puzzle:

@@ -21,10 +21,11 @@ text format. The URL itself has no room for givens, value ranges other than 1..9
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 
 from kakuro.errors import KakuroError, PuzzleFormatError
-from kakuro.formats.base import Header, building, header_lines, parse_number
+from kakuro.formats.base import BadPuzzle, Header, building, gather, header_lines, parse_number
 from kakuro.puzzle import DEFAULT_VALUES, MAX_SIDE, GridCell, Puzzle
 
 NAME = "puzzlink"
@@ -53,23 +54,31 @@ def sniff(text: str) -> bool:
     return False
 
 
-def parse(text: str, file: str | None = None) -> list[Puzzle]:
-    """Every URL of `text` (one a line; `#` comments before a URL are its header)."""
-    puzzles = []
+def parse(text: str, file: str | None = None, *, on_bad: BadPuzzle | None = None) -> list[Puzzle]:
+    """Every URL of `text` (one a line; `#` comments before a URL are its header). With
+    `on_bad` a bad URL (or a bad header before it) is reported and skipped."""
+
+    def attempts() -> Iterator[Callable[[], Puzzle]]:
+        comments: list[tuple[int, int, str]] = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            stripped = line.strip()
+            if not stripped:
+                continue
+            indent = len(line) - len(line.lstrip())
+            if stripped.startswith("#"):
+                comments.append((number, indent + 2, stripped[1:]))
+                continue
+            yield partial(_parse_commented_url, stripped, comments, file, number, indent + 1)
+            comments = []
+
+    return gather(attempts(), on_bad, file=file, empty="no puzzle found (no puzz.link URL)")
+
+
+def _parse_commented_url(url: str, comments: list[tuple[int, int, str]], file: str | None, line: int, column: int) -> Puzzle:
     header = Header()
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if not stripped:
-            continue
-        indent = len(line) - len(line.lstrip())
-        if stripped.startswith("#"):
-            header.take(stripped[1:], file=file, line=number, column=indent + 2)
-            continue
-        puzzles.append(_parse_url(stripped, header, file, number, indent + 1))
-        header = Header()
-    if not puzzles:
-        raise PuzzleFormatError("no puzzle found (no puzz.link URL)", file=file, line=1, column=1)
-    return puzzles
+    for number, start, comment in comments:
+        header.take(comment, file=file, line=number, column=start)
+    return _parse_url(url, header, file, line, column)
 
 
 def _parse_url(url: str, header: Header, file: str | None, line: int, column: int) -> Puzzle:
@@ -142,13 +151,20 @@ def _parse_url(url: str, header: Header, file: str | None, line: int, column: in
         if i >= len(body):
             raise fail(f"the URL ends before the clue of {where}", start + i)
         total = clue(start + i)
-        if total is None:
-            raise fail(f"{where} has no clue", start + i, body[i])
-        grid[r][c] = [total, None] if r == 0 else [None, total]
+        if total is not None:
+            grid[r][c] = [total, None] if r == 0 else [None, total]
         places[r][c] = (line, column + start + i)
         i += 1
     if i < len(body):
         raise fail("unexpected text after the last clue", start + i, body[i : i + 20])
+    unclued = _unclued_run(grid)
+    if unclued is not None:
+        (r, c), where = unclued
+        offset = places[r][c][1] - column
+        raise fail(
+            f"{where} has no sum: puzz.link allows runs of two or more cells without one, kakuro's puzzles do not",
+            offset, url[offset],
+        )
 
     def locate(position: tuple[int, int] | None) -> tuple[int, int | None]:
         return places[position[0]][position[1]] if position is not None else (line, column)
@@ -156,6 +172,25 @@ def _parse_url(url: str, header: Header, file: str | None, line: int, column: in
     return building(
         lambda: Puzzle.from_grid(grid, values=header.values, id=header.id, meta=header.meta), file=file, locate=locate
     )
+
+
+def _unclued_run(grid: list[list[GridCell]]) -> tuple[tuple[int, int], str] | None:
+    """The first run of two or more white cells whose clue cell has no sum for it: the clue
+    cell's position and a description, or None."""
+    rows, cols = len(grid), len(grid[0])
+    for r in range(rows):
+        for c in range(cols):
+            cell = grid[r][c]
+            if cell == 0:
+                continue
+            for (dr, dc), half, name in (((0, 1), 1, "across"), ((1, 0), 0, "down")):
+                length = 0
+                while r + dr * (length + 1) < rows and c + dc * (length + 1) < cols and grid[r + dr * (length + 1)][c + dc * (length + 1)] == 0:
+                    length += 1
+                total = None if cell == "#" else cell[half]  # type: ignore[index]
+                if length >= 2 and total is None:
+                    return (r, c), f"the {name} run of {length} cells after grid cell ({r}, {c})"
+    return None
 
 
 def _char(total: int | None) -> str:

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 from kakuro.errors import PuzzleFormatError
-from kakuro.formats.base import Header, building, header_lines, parse_number
+from kakuro.formats.base import BadPuzzle, Header, building, cell_token, gather, header_lines, parse_number
 from kakuro.puzzle import GridCell, Puzzle
 
 NAME = "simonis"
@@ -69,15 +69,20 @@ def sniff(text: str) -> bool:
     return _FACT.match(text, layout.end() if layout else 0) is not None
 
 
-def parse(text: str, file: str | None = None) -> list[Puzzle]:
-    """Every `data(...)` fact of `text`; PuzzleFormatError names the line and column of a problem."""
+def parse(text: str, file: str | None = None, *, on_bad: BadPuzzle | None = None) -> list[Puzzle]:
+    """Every `data(...)` fact of `text`; PuzzleFormatError names the line and column of a
+    problem. With `on_bad` a bad fact is skipped up to the next `data(` (a character no fact
+    can hold still stops the whole file)."""
     reader = _Reader(text, file)
-    puzzles = []
-    while reader.peek() is not None:
-        puzzles.append(reader.fact())
-    if not puzzles:
-        raise PuzzleFormatError("no puzzle found (no data(...) fact)", file=file, line=1, column=1)
-    return puzzles
+
+    def facts() -> Iterator[Callable[[], Puzzle]]:
+        while reader.peek() is not None:
+            start = reader.position
+            yield reader.fact
+            if reader.position == start or reader.failed:
+                reader.skip_past(start)
+
+    return gather(facts(), on_bad, file=file, empty="no puzzle found (no data(...) fact)")
 
 
 class _Reader:
@@ -89,6 +94,7 @@ class _Reader:
         self.tokens: list[_Token] = []
         self.comments: dict[int, list[_Token]] = {}  # token index -> comments just before it
         self.position = 0
+        self.failed = False
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self._lex()
 
@@ -151,7 +157,26 @@ class _Reader:
             header.take(comment.text[1:], file=self.file, line=line, column=column + 1)
         return header
 
+    def skip_past(self, start: int) -> None:
+        """Move to the first `data (` after token `start` (the start of a fact that failed)."""
+        self.failed = False
+        position = start + 1
+        while position < len(self.tokens) and not (
+            self.tokens[position].text == "data"
+            and position + 1 < len(self.tokens)
+            and self.tokens[position + 1].text == "("
+        ):
+            position += 1
+        self.position = position
+
     def fact(self) -> Puzzle:
+        """The fact at the cursor; on an error `failed` is set and the cursor is left inside it."""
+        self.failed = True
+        puzzle = self._fact()
+        self.failed = False
+        return puzzle
+
+    def _fact(self) -> Puzzle:
         header = self.header()
         self.expect("data")
         self.expect("(")
@@ -252,9 +277,8 @@ def _dump_one(puzzle: Puzzle, number: int) -> str:
 
 
 def _cell(cell: GridCell) -> str:
-    if cell == "#" or cell is None:
-        return "x/x"
-    if isinstance(cell, int):
-        return str(cell) if cell else _WHITE
-    down, across = cell  # type: ignore[misc]
+    return cell_token(cell, black="x/x", empty=_WHITE, clue=_clue)
+
+
+def _clue(down: int | None, across: int | None) -> str:
     return f"{_WHITE if down is None else down}/{_WHITE if across is None else across}"

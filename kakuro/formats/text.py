@@ -3,20 +3,27 @@
 One puzzle is a block of lines; blocks are separated by blank lines. Each grid line holds one
 token per grid position, separated by whitespace, ',', tabs or '|':
 
-- black: `#`, `x` or `X`
+- black: `#`, `x`, `X` or a lone backslash `\\`
 - clue: `16\\` (down sum), `\\17` (across sum), `16\\17` (both)
-- white: `_`, `.` or `0`; a digit (or a number, for wider ranges) is a given
+- white: `_` (or a run of underscores, `_____`), `.` or `0`; a digit (or a number, for wider
+  ranges) is a given
 - optional header lines before the grid: `values: 1..12` (default 1..9), `id: NAME`,
-  and any other `key: text` kept as metadata.
+  and any other `key: text` kept as metadata;
+- comment lines before the grid: a line that starts with `#`, is not a row of cells and holds
+  no backslash (so `# x x` is a row, `# from kakuros.com` a comment, and `# 3\\ oops` an
+  error); `# key: value` is a header line. A block of comments alone (a file's preamble, as
+  kakuros.com-style `.kakuro` files and picat-style grids have) is skipped, its header lines
+  going to the next puzzle.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 
 from kakuro.errors import PuzzleFormatError
-from kakuro.formats.base import Header, building, header_lines, parse_number
+from kakuro.formats.base import BadPuzzle, Header, building, cell_token, gather, header_lines, parse_number
 from kakuro.puzzle import GridCell, Puzzle
 
 NAME = "text"
@@ -25,6 +32,7 @@ EXTENSIONS = (".txt", ".kakuro", ".kak")
 _TOKEN = re.compile(r"[^\s,|]+")
 _BLACK = {"#", "x", "X"}
 _EMPTY = {"_", ".", "0"}
+_UNDERSCORES = re.compile(r"_+")
 
 Block = list[tuple[int, str]]
 """The non-blank (line number, line) pairs of one puzzle."""
@@ -35,12 +43,20 @@ def sniff(text: str) -> bool:
     return True
 
 
-def parse(text: str, file: str | None = None) -> list[Puzzle]:
-    """Every puzzle block of `text`; PuzzleFormatError names the line and column of a problem."""
-    puzzles = [_parse_block(block, file) for block in _blocks(text)]
-    if not puzzles:
-        raise PuzzleFormatError("no puzzle found (the text is empty)", file=file, line=1, column=1)
-    return puzzles
+def parse(text: str, file: str | None = None, *, on_bad: BadPuzzle | None = None) -> list[Puzzle]:
+    """Every puzzle block of `text`; PuzzleFormatError names the line and column of a problem
+    (with `on_bad`, a bad block is reported and skipped)."""
+
+    def attempts() -> Iterator[Callable[[], Puzzle]]:
+        preamble: Block = []
+        for block in _blocks(text):
+            if all(_is_comment(line) for _, line in block):
+                preamble += block  # comments alone: their header lines go to the next puzzle
+                continue
+            yield partial(_parse_block, preamble + block, file)
+            preamble = []
+
+    return gather(attempts(), on_bad, file=file, empty="no puzzle found (the text is empty)")
 
 
 def parse_grid(text: str, file: str | None = None) -> list[list[GridCell]]:
@@ -74,6 +90,10 @@ def _read_block(block: Block, file: str | None) -> tuple[Header, list[list[GridC
     for number, line in block:
         if not rows and header.take(line, file=file, line=number):
             continue
+        if not rows and _is_comment(line):
+            at = line.index("#") + 1
+            header.take(line[at:], file=file, line=number, column=at + 1)
+            continue
         tokens = list(_TOKEN.finditer(line))
         row = [_parse_token(t.group(), file, number, t.start() + 1) for t in tokens]
         if rows and len(row) != len(rows[0]):
@@ -104,10 +124,24 @@ def _parse_block(block: Block, file: str | None) -> Puzzle:
     )
 
 
+def _is_comment(line: str) -> bool:
+    """True for a line that starts with `#`, is not a row of cells and holds no backslash (a
+    mistyped row, which has clues, is reported as an error instead of being taken for a
+    comment)."""
+    if not line.lstrip().startswith("#") or "\\" in line:
+        return False
+    try:
+        for match in _TOKEN.finditer(line):
+            _parse_token(match.group(), None, 1, 1)
+    except PuzzleFormatError:
+        return True
+    return False
+
+
 def _parse_token(token: str, file: str | None, line: int, column: int) -> GridCell:
     if token in _BLACK:
         return "#"
-    if token in _EMPTY:
+    if token in _EMPTY or _UNDERSCORES.fullmatch(token):
         return 0
     if "\\" in token:
         down, sep, across = token.partition("\\")
@@ -121,7 +155,7 @@ def _parse_token(token: str, file: str | None, line: int, column: int) -> GridCe
             raise PuzzleFormatError("a given digit cannot start with 0", file=file, line=line, column=column, text=token[:20])
         return parse_number(token, file=file, line=line, column=column, what="a given digit")
     raise PuzzleFormatError(
-        "unknown cell: use #, x or X (black), D\\A, D\\ or \\A (clue), _ . or 0 (white) or a digit",
+        "unknown cell: use #, x, X or \\ (black), D\\A, D\\ or \\A (clue), _ . or 0 (white) or a digit",
         file=file, line=line, column=column, text=token[:20],
     )
 
@@ -145,9 +179,8 @@ def render_grid(grid: Sequence[Sequence[GridCell]]) -> list[str]:
 
 def token(cell: GridCell) -> str:
     """The text of one grid cell: `#`, `_` (empty white), a digit, or a `down\\across` clue."""
-    if cell == "#" or cell is None:
-        return "#"
-    if isinstance(cell, int):
-        return str(cell) if cell else "_"
-    down, across = cell  # type: ignore[misc]
+    return cell_token(cell, black="#", empty="_", clue=_clue)
+
+
+def _clue(down: int | None, across: int | None) -> str:
     return f"{'' if down is None else down}\\{'' if across is None else across}"

@@ -391,7 +391,7 @@ class Choco(Solver):
     supports_seed = True
     engine = Engine("pychoco", pip="pychoco")
     options = {
-        "model": Option("decomposition", "how each run is modelled", choices=MODELS),
+        "model": Option("mdd", "how each run is modelled: mdd (one GAC constraint per run, the fastest), regular, table, or decomposition (AllDifferent + sum: weaker, but the only one for value ranges too wide to tabulate)", choices=MODELS),
         "algo": Option("CT+", "table algorithm (model=table)", choices=TABLE_ALGORITHMS),
         "search": Option("default", "Choco search strategy (the seed feeds search=random)", choices=tuple(SEARCHES)),
     }

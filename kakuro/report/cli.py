@@ -51,7 +51,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="DIR", help="write cactus.png and scatter plots (PNG) into DIR")
     p.add_argument("--scatter", nargs=2, metavar=("A", "B"),
                    help="the two backends of the scatter plot (default: the best against the next ones)")
-    p.add_argument("--force", "--overwrite", dest="force", action="store_true", help="replace existing output files")
+    p.add_argument("--force", action="store_true", help="replace existing output files")
+    p.add_argument("--overwrite", dest="force", action="store_true", help=argparse.SUPPRESS)  # its old name
     return p
 
 

@@ -56,7 +56,7 @@ class Backtracking(EnumeratingSolver):
     description = "stack-based backtracking and its variants (Panov & Koceski 2013, Davies 2009)"
     complete = True
     supports_seed = False
-    options = {"variant": Option("plain", "which published variant", choices=VARIANTS)}
+    options = {"variant": Option("run-ordering", "which published variant: plain (Davies' solver), run-ordering (domains start from the digit sets of each cell's runs; the strongest), value-ordering, decisive or projected-pruning", choices=VARIANTS)}
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         strength = _strength(settings["variant"])

@@ -38,8 +38,8 @@ from kakuro.search.native import TIME_LIMIT_REACHED, start
 from kakuro.solver import Deadline, Option, Outcome, Solver, Status, register
 
 STATS = ("samples", "assignments", "restarts", "propagations")
-STRATEGY = Option("priority", "playing strategy", choices=tuple(STRATEGIES))
-SELECTION = Option("priority", "random move selection", choices=tuple(SELECTIONS))
+STRATEGY = Option("priority", "playing strategy: priority (always play in a smallest-domain cell, Cazenave's), naive (the chosen move only) or max-inference (then every cell left with one value)", choices=tuple(STRATEGIES))
+SELECTION = Option("priority", "random move: priority (a value of a smallest-domain cell), values (a uniform free cell and value pair) or cells (a uniform free cell, then a value)", choices=tuple(SELECTIONS))
 PLAYING = {"strategy": STRATEGY, "selection": SELECTION}
 COMMON = {"consistency": CONSISTENCY, **PLAYING}
 

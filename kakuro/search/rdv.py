@@ -128,21 +128,21 @@ class ReducingDomainValues(EnumeratingSolver):
     """The Reducing Domain Values reduction, then (by default) depth-first search.
 
     `search=true` (default): the reduced domains are the root of a depth-first search,
-    smallest domain first, values ascending (the engine's search), propagating by forward
-    checking (`consistency=fc`, default) or exact run reasoning (`consistency=gac`, which
-    subsumes the reduction), so the backend is complete: it proves unsatisfiability and counts
+    smallest domain first, values ascending (the engine's search), propagating by exact run
+    reasoning (`consistency=gac`, default, which subsumes the reduction) or forward checking
+    (`consistency=fc`), so the backend is complete: it proves unsatisfiability and counts
     solutions. `search=false`: the paper's algorithm alone, answering UNKNOWN when the
     reduction stalls (and, when counting, `exhausted=False`), so that setting is incomplete.
     `complete` (a class attribute) describes the default; `search=false` never claims more
     than the reduction proved.
     """
 
-    description = "Reducing Domain Values (Panov & Koceski 2013), then forward-checking search"
+    description = "Reducing Domain Values (Panov & Koceski 2013), then depth-first search"
     complete = True
     supports_seed = False
     options = {
         "search": Option(True, "search after the reduction (false: the paper's algorithm, incomplete)"),
-        "consistency": Option("fc", "propagation during the search: fc or gac", choices=("fc", "gac")),
+        "consistency": Option("gac", "propagation during the search after the reduction: gac (exact run-level reasoning, the strongest) or fc (forward checking)", choices=("gac", "fc")),
     }
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:

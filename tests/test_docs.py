@@ -1,0 +1,143 @@
+"""The commands of README.md and REPRODUCTION.md are run, so the documentation cannot rot.
+
+Convention (README.md, "Command line", says it too):
+
+- every line of a ```console block is a shell command that must exit 0; lines starting with
+  `#` are comments. Each block runs in a fresh temporary folder, its lines in order (a block
+  may use the files its earlier lines wrote). The folder holds copies of the repository's
+  `instances/`, `experiments/` and `benchmarks/`, and `../shared` points at the shared data
+  as it does beside a checkout; `kakuro` and `python` run this interpreter on the tree under
+  test (`python -m kakuro`, PYTHONPATH set to it);
+- long commands are run in their `--quick` form: a line that runs an `experiments/` or
+  `benchmarks/` script without `--quick` gets `--quick` added (their full modes take minutes
+  to hours); a command that comes out the same as one already run is not run twice;
+- every ```python block is executed too, in such a folder;
+- other blocks are not run: ```sh holds the set-up commands (install, run the tests), which
+  CI runs itself (`.ci/run`), ```text holds synopses and output.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCUMENTS = ("README.md", "REPRODUCTION.md")
+COPIED = ("instances", "experiments", "benchmarks")
+SCRIPT = re.compile(r"^python\s+(experiments|benchmarks)/\S+\.py\b")
+FENCE = re.compile(r"^```(\S*)\s*$")
+COMMAND_SECONDS = 1200
+
+
+@dataclass(frozen=True)
+class Block:
+    document: str
+    line: int
+    kind: str
+    lines: tuple[tuple[int, str], ...]
+    """(line number in the document, text) of each non-blank line."""
+
+    @property
+    def name(self) -> str:
+        return f"{self.document}:{self.line}"
+
+
+def blocks(document: str) -> list[Block]:
+    """The fenced blocks of a document, with their info string."""
+    found: list[Block] = []
+    kind, start, body = None, 0, []
+    for number, line in enumerate((ROOT / document).read_text(encoding="utf-8").splitlines(), start=1):
+        fence = FENCE.match(line)
+        if fence and kind is None:
+            kind, start, body = fence.group(1), number, []
+        elif line.startswith("```") and kind is not None:
+            found.append(Block(document, start, kind, tuple(body)))
+            kind = None
+        elif kind is not None and line.strip():
+            body.append((number, line))
+    return found
+
+
+def as_run(command: str) -> str:
+    """The command as this test runs it: scripts of experiments/ and benchmarks/ with --quick."""
+    if SCRIPT.match(command) and "--quick" not in command.split("#")[0].split():
+        code, hash_, comment = command.partition("#")
+        return code.rstrip() + " --quick" + (f"  {hash_}{comment}" if hash_ else "")
+    return command
+
+
+def runnable(kind: str) -> list[Block]:
+    return [block for document in DOCUMENTS for block in blocks(document) if block.kind == kind]
+
+
+def workspace(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A folder like a checkout's root, and the environment the commands run in."""
+    folder = tmp_path / "checkout"
+    folder.mkdir()
+    for name in COPIED:
+        shutil.copytree(ROOT / name, folder / name, ignore=shutil.ignore_patterns("__pycache__", "results"))
+    shared = ROOT.parent / "shared"
+    if shared.is_dir():
+        (tmp_path / "shared").symlink_to(shared)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name, line in (("python", f'exec "{sys.executable}" "$@"'), ("kakuro", f'exec "{sys.executable}" -m kakuro "$@"')):
+        shim = bin_dir / name
+        shim.write_text(f"#!/bin/sh\n{line}\n")
+        shim.chmod(shim.stat().st_mode | stat.S_IEXEC)
+    env = dict(os.environ)
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
+    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["MPLBACKEND"] = "Agg"
+    return folder, env
+
+
+CONSOLE = runnable("console")
+PYTHON = runnable("python")
+
+
+def test_the_documents_have_runnable_blocks() -> None:
+    assert {block.document for block in CONSOLE} == set(DOCUMENTS)
+    assert PYTHON, "README.md's quick start is a python block"
+    assert as_run("python experiments/x.py --tables 5   # note") == "python experiments/x.py --tables 5 --quick  # note"
+    assert as_run("python experiments/x.py --quick") == "python experiments/x.py --quick"
+    assert as_run("kakuro solve f.txt") == "kakuro solve f.txt"
+
+
+_already_run: set[str] = set()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("block", CONSOLE, ids=lambda block: block.name)
+def test_console_block_runs(block: Block, tmp_path: Path) -> None:
+    folder, env = workspace(tmp_path)
+    for number, line in block.lines:
+        if line.lstrip().startswith("#"):
+            continue
+        command = as_run(line.strip())
+        if command in _already_run:
+            continue
+        done = subprocess.run(["bash", "-c", command], cwd=folder, env=env, capture_output=True, text=True,
+                              timeout=COMMAND_SECONDS)
+        assert done.returncode == 0, (
+            f"{block.document}:{number}: `{command}` exited {done.returncode}\n"
+            f"stdout: {done.stdout[-2000:]}\nstderr: {done.stderr[-2000:]}"
+        )
+        _already_run.add(command)
+
+
+@pytest.mark.parametrize("block", PYTHON, ids=lambda block: block.name)
+def test_python_block_runs(block: Block, tmp_path: Path) -> None:
+    folder, env = workspace(tmp_path)
+    code = "\n".join(line for _, line in block.lines)
+    done = subprocess.run([sys.executable, "-c", code], cwd=folder, env=env, capture_output=True, text=True,
+                          timeout=COMMAND_SECONDS)
+    assert done.returncode == 0, f"{block.name}: exited {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
