@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import kakuro
-from kakuro.errors import KakuroError, OutputExistsError
+from kakuro.errors import KakuroError
+from kakuro.files import refuse_existing
 from kakuro.formats import FORMATS, dumps, text
 from kakuro.formats.solution import read_solution
 from kakuro.puzzle import GridCell, Puzzle
@@ -139,12 +140,6 @@ def _read(source: str, format: str | None = None) -> list[Puzzle]:
     if "?kakuro/" in source and not os.path.exists(source):
         return kakuro.read(source, format=format)
     return kakuro.read(Path(source), format=format)
-
-
-def _refuse_existing(path: str, force: bool) -> None:
-    """Stop before any work when OUT exists and --force was not given."""
-    if not force and os.path.lexists(path):
-        raise OutputExistsError(path)
 
 
 def _pick(puzzles: list[Puzzle], index: int, source: str) -> Puzzle:
@@ -384,7 +379,7 @@ def _add_convert(commands: Any) -> None:
 
 
 def _run_convert(args: argparse.Namespace) -> int:
-    _refuse_existing(args.target, args.force)
+    refuse_existing(args.target, args.force)
     puzzles = _read(args.source, format=args.source_format)
     if args.index is not None:
         puzzles = [_pick(puzzles, args.index, args.source)]
@@ -416,7 +411,7 @@ def _add_render(commands: Any) -> None:
 def _run_render(args: argparse.Namespace) -> int:
     from kakuro.render import render
 
-    _refuse_existing(args.output, args.force)
+    refuse_existing(args.output, args.force)
     puzzle = _pick(_read(args.file), args.index, args.file)
     solution = None
     if args.solution:
@@ -602,7 +597,7 @@ def _run_generate_classic(args: argparse.Namespace) -> int:
 def _refuse_output(args: argparse.Namespace) -> None:
     """Stop before generating when -o names an existing file and --force was not given."""
     if args.output is not None:
-        _refuse_existing(args.output, args.force)
+        refuse_existing(args.output, args.force)
 
 
 def _emit(puzzles: list[Puzzle], args: argparse.Namespace) -> int:

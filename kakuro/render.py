@@ -8,12 +8,14 @@ givens are bold, solution digits (when a solution is drawn) are blue. One layout
 
 from __future__ import annotations
 
+import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from kakuro.errors import KakuroError, OutputExistsError
+from kakuro.errors import KakuroError
+from kakuro.files import refuse_existing, write_new
 from kakuro.puzzle import Puzzle, Solution
 
 CELL = 40
@@ -118,8 +120,8 @@ def to_svg(puzzle: Puzzle, solution: Solution | None = None) -> str:
     return "\n".join(parts) + "\n"
 
 
-def to_png(puzzle: Puzzle, path: Path, solution: Solution | None = None, dpi: int = 100) -> None:
-    """Draw the picture with matplotlib (Agg) into a PNG file at `path`."""
+def to_png(puzzle: Puzzle, solution: Solution | None = None, dpi: int = 100) -> bytes:
+    """The picture drawn with matplotlib (Agg), as PNG bytes."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -143,8 +145,10 @@ def to_png(puzzle: Puzzle, path: Path, solution: Solution | None = None, dpi: in
                 shape.x, shape.y, shape.text, fontsize=shape.size * points_per_unit, color=shape.colour,
                 ha="center", va="baseline", fontweight="bold" if shape.bold else "normal",
             )
-    figure.savefig(path, dpi=dpi, facecolor=PAPER)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=dpi, facecolor=PAPER)
     pyplot.close(figure)
+    return buffer.getvalue()
 
 
 def render(
@@ -159,11 +163,6 @@ def render(
     kind = target.suffix.lower()
     if kind not in (".svg", ".png"):
         raise KakuroError(f"{target}: a picture is .svg or .png, not {kind or 'no extension'}")
-    if target.exists() and not overwrite:
-        raise OutputExistsError(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if kind == ".svg":
-        target.write_text(to_svg(puzzle, solution), encoding="utf-8")
-    else:
-        to_png(puzzle, target, solution)
-    return target
+    refuse_existing(target, overwrite)  # before drawing
+    data = to_svg(puzzle, solution) if kind == ".svg" else to_png(puzzle, solution)
+    return write_new(target, data, overwrite=overwrite)

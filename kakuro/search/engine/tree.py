@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kakuro.search.engine.compile import compiled, entry_point
+from kakuro.search.engine.compile import entry_point
 from kakuro.search.engine.propagate import assign, root_propagate
 from kakuro.search.engine.state import (
     EXHAUSTED, FAILS, LIMIT, NFREE, NODES, STOP, STOPPED, TRAIL, WARM_UP_PUZZLE, State, arm, build_state,
