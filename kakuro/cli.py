@@ -36,6 +36,7 @@ EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_UNSATISFIABLE = 3
 EXIT_LIMIT = 4
+EXIT_INTERRUPTED = 130
 
 _EXIT_CODES = {
     Status.SOLVED: EXIT_OK,
@@ -59,6 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KakuroError as exc:
         print(f"kakuro: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("kakuro: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 def build_parser() -> argparse.ArgumentParser:

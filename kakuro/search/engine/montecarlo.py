@@ -26,7 +26,7 @@ from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, instan
 from kakuro.search.engine.playout import MAX_MOVES_PER_CELL, candidate_moves, configure, play_move, playout
 from kakuro.search.engine.propagate import root_propagate
 from kakuro.search.engine.state import (
-    NFREE, RESTARTS, SOLVED, STOP, STOPPED, TRAIL, WARM_UP_PUZZLE, State, arm, build_state, capture, random_below,
+    NFREE, RESTARTS, SOLVED, STOP, STOPPED, TRAIL, WARM_UP_PUZZLE, State, arm, build_state, capture, raise_if_interrupted, random_below,
     undo,
 )
 
@@ -489,7 +489,9 @@ def new_game(st: State, algorithm: str, *, level: int = 1, playouts: int = 1, c:
 def run(st: State, algorithm: str, **settings: Any) -> int:
     """`restarts` of `algorithm` from the current state with fresh buffers (`new_game`'s
     settings): SOLVED (the solution in `sol`) or STOPPED."""
-    return int(restarts(st, new_game(st, algorithm, **settings)))
+    code = int(restarts(st, new_game(st, algorithm, **settings)))
+    raise_if_interrupted(st)
+    return code
 
 
 def warm_up(algorithm: str, consistency: str) -> None:
