@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import kakuro
+from kakuro.arguments import at_least, number_where
 from kakuro.errors import KakuroError
 from kakuro.files import refuse_existing
 from kakuro.formats import FORMATS, dumps, text
@@ -85,25 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # --------------------------------------------------------------------- argument types
-def _float_where(accept: Callable[[float], bool], requirement: str) -> Callable[[str], float]:
-    """An argparse type: a number written in ASCII (no '_', no other scripts' digits) that
-    `accept` admits; `requirement` completes "must be ..." in the error."""
-
-    def parse(text: str) -> float:
-        try:
-            if not text.isascii() or "_" in text:
-                raise ValueError(text)
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if not accept(value):
-            raise argparse.ArgumentTypeError(f"{text!r} must be {requirement}")
-        return value
-
-    return parse
-
-
-_positive_float = _float_where(lambda v: 0 < v < float("inf"), "a positive number")
+_positive_float = number_where(lambda v: 0 < v < float("inf"), "a positive number")
 
 
 def _time_limit(text: str) -> float | None:
@@ -115,18 +98,7 @@ def _time_limit(text: str) -> float | None:
 def _add_time_limit(command: argparse.ArgumentParser, default: float, what: str) -> None:
     command.add_argument("--time-limit", type=_time_limit, default=default, metavar="S",
                          help=f"{what} (default: %(default)g; 'none' for no limit)")
-_percentage = _float_where(lambda v: 0 <= v <= 100, "a percentage from 0 to 100")
-
-
-def _count(minimum: int) -> Callable[[str], int]:
-    """An argparse type: an integer of at least `minimum`, written with ASCII digits."""
-
-    def parse(text: str) -> int:
-        if not text.isascii() or not text.isdigit() or int(text) < minimum:
-            raise argparse.ArgumentTypeError(f"{text!r} must be an integer of at least {minimum}")
-        return int(text)
-
-    return parse
+_percentage = number_where(lambda v: 0 <= v <= 100, "a percentage from 0 to 100")
 
 
 def _target_grade(text: str) -> str:
@@ -161,10 +133,10 @@ def _add_per_puzzle(command: argparse.ArgumentParser, verb: str, backend_help: s
     command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
                          help=f"{backend_help} (default: %(default)s)")
     _add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds per puzzle")
-    command.add_argument("--seed", type=_count(0), metavar="N", help="random seed (non-negative)")
+    command.add_argument("--seed", type=at_least(0), metavar="N", help="random seed (non-negative)")
     command.add_argument("--format", choices=("text", "json"), default="text", help=format_help)
     which = command.add_mutually_exclusive_group()
-    which.add_argument("--index", type=_count(1), default=1, metavar="K", help=f"{verb} the K-th puzzle (default 1)")
+    which.add_argument("--index", type=at_least(1), default=1, metavar="K", help=f"{verb} the K-th puzzle (default 1)")
     which.add_argument("--all", action="store_true", help=f"{verb} every puzzle of the file")
 
 
@@ -289,7 +261,7 @@ def _add_count(commands: Any) -> None:
     )
     _add_per_puzzle(command, "count", "a complete backend spec",
                     "text (one line per puzzle) or json (one object per puzzle, one a line)")
-    command.add_argument("--limit", type=_count(1), default=2, metavar="N",
+    command.add_argument("--limit", type=at_least(1), default=2, metavar="N",
                          help="stop after N solutions (default: %(default)s, enough to tell unique from not)")
     command.set_defaults(run=_run_count)
 
@@ -347,7 +319,7 @@ def _add_check(commands: Any) -> None:
     )
     command.add_argument("puzzle", metavar="PUZZLE", help="the puzzle file")
     command.add_argument("solution", metavar="SOLUTION", help="the solution file (JSON or text grid)")
-    command.add_argument("--index", type=_count(1), default=1, metavar="K", help="check the K-th puzzle of PUZZLE")
+    command.add_argument("--index", type=at_least(1), default=1, metavar="K", help="check the K-th puzzle of PUZZLE")
     command.set_defaults(run=_run_check)
 
 
@@ -377,7 +349,7 @@ def _add_convert(commands: Any) -> None:
                          help=f"output format: {', '.join(sorted(FORMATS))}")
     command.add_argument("--from", dest="source_format", choices=sorted(FORMATS), metavar="FORMAT",
                          help="input format (default: detected)")
-    command.add_argument("--index", type=_count(1), metavar="K", help="convert only the K-th puzzle of IN")
+    command.add_argument("--index", type=at_least(1), metavar="K", help="convert only the K-th puzzle of IN")
     command.add_argument("--force", action="store_true", help="replace OUT if it exists")
     command.set_defaults(run=_run_convert)
 
@@ -407,7 +379,7 @@ def _add_render(commands: Any) -> None:
     command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
                          help="backend that solves the puzzle for --solution without FILE (default: %(default)s)")
     _add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds for that solve")
-    command.add_argument("--index", type=_count(1), default=1, metavar="K", help="draw the K-th puzzle (default 1)")
+    command.add_argument("--index", type=at_least(1), default=1, metavar="K", help="draw the K-th puzzle (default 1)")
     command.add_argument("--force", action="store_true", help="replace OUT if it exists")
     command.set_defaults(run=_run_render)
 
@@ -538,11 +510,11 @@ def _add_output(command: argparse.ArgumentParser) -> None:
 
 def _add_generate_cazenave(kinds: Any) -> None:
     command = kinds.add_parser("cazenave", help="Cazenave (2010) all-white n x n grids with holes")
-    command.add_argument("--size", type=_count(1), required=True, metavar="N", help="grid side")
-    command.add_argument("--values", type=_count(1), required=True, metavar="V", help="values 1..V")
+    command.add_argument("--size", type=at_least(1), required=True, metavar="N", help="grid side")
+    command.add_argument("--values", type=at_least(1), required=True, metavar="V", help="values 1..V")
     command.add_argument("--holes", type=_percentage, required=True, metavar="P", help="percentage of empty cells")
-    command.add_argument("--count", type=_count(1), default=1, metavar="K", help="number of puzzles (default 1)")
-    command.add_argument("--seed", type=_count(0), default=0, metavar="S", help="random seed (default 0)")
+    command.add_argument("--count", type=at_least(1), default=1, metavar="K", help="number of puzzles (default 1)")
+    command.add_argument("--seed", type=at_least(0), default=0, metavar="S", help="random seed (default 0)")
     _add_output(command)
     command.set_defaults(run=_run_generate_cazenave)
 
@@ -566,17 +538,17 @@ def _add_generate_classic(kinds: Any) -> None:
         "or gac+shaving: the weakest reasoning that solves it) is written to the puzzle's "
         "metadata, and --grade asks for one.",
     )
-    command.add_argument("--rows", type=_count(3), required=True, metavar="R", help="grid rows, clue row included")
-    command.add_argument("--cols", type=_count(3), required=True, metavar="C", help="grid columns, clue column included")
-    command.add_argument("--density", type=_float_where(lambda x: 0.1 <= x <= 0.6, "a black share from 0.1 to 0.6"),
+    command.add_argument("--rows", type=at_least(3), required=True, metavar="R", help="grid rows, clue row included")
+    command.add_argument("--cols", type=at_least(3), required=True, metavar="C", help="grid columns, clue column included")
+    command.add_argument("--density", type=number_where(lambda x: 0.1 <= x <= 0.6, "a black share from 0.1 to 0.6"),
                          default=0.3, metavar="D", help="share of black interior cells (default 0.3)")
-    command.add_argument("--longest", type=_count(4), default=5, metavar="L", help="longest run, 4..9 (default 5)")
+    command.add_argument("--longest", type=at_least(4), default=5, metavar="L", help="longest run, 4..9 (default 5)")
     command.add_argument("--unique", action="store_true", help="search until the solution is unique")
     command.add_argument("--grade", type=_target_grade, metavar="G",
                          help="the difficulty grade wanted (implies --unique): rdv (Panov and Koceski's rules solve "
                          "it), gac (arc consistency does) or gac+shaving (shaving is needed too)")
-    command.add_argument("--count", type=_count(1), default=1, metavar="K", help="number of puzzles (default 1)")
-    command.add_argument("--seed", type=_count(0), default=0, metavar="S", help="random seed (default 0)")
+    command.add_argument("--count", type=at_least(1), default=1, metavar="K", help="number of puzzles (default 1)")
+    command.add_argument("--seed", type=at_least(0), default=0, metavar="S", help="random seed (default 0)")
     _add_time_limit(command, DEFAULT_GENERATE_LIMIT, "seconds per unique puzzle")
     _add_output(command)
     command.set_defaults(run=_run_generate_classic)
