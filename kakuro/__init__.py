@@ -26,7 +26,7 @@ from kakuro.solver import Count, Result, Solver, Status, backend_info, backends,
 
 __version__ = "0.1.0"
 
-DEFAULT_BACKEND = "cpsat"
+DEFAULT_BACKEND = "auto"
 
 
 def solve(

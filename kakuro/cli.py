@@ -515,6 +515,8 @@ def _add_generate_cazenave(kinds: Any) -> None:
     command.add_argument("--holes", type=_percentage, required=True, metavar="P", help="percentage of empty cells")
     command.add_argument("--count", type=at_least(1), default=1, metavar="K", help="number of puzzles (default 1)")
     command.add_argument("--seed", type=at_least(0), default=0, metavar="S", help="random seed (default 0)")
+    command.add_argument("--unsatisfiable", action="store_true",
+                         help="move one row sum by one: no solution, though every run alone can be satisfied")
     _add_output(command)
     command.set_defaults(run=_run_generate_cazenave)
 
@@ -524,7 +526,8 @@ def _run_generate_cazenave(args: argparse.Namespace) -> int:
 
     _refuse_output(args)
 
-    puzzles = cazenave(size=args.size, values=args.values, holes=args.holes, count=args.count, seed=args.seed)
+    puzzles = cazenave(size=args.size, values=args.values, holes=args.holes, count=args.count, seed=args.seed,
+                       unsatisfiable=args.unsatisfiable)
     return _emit(puzzles, args)
 
 
