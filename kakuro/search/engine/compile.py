@@ -44,6 +44,7 @@ KERNELS: dict[str, tuple[str, tuple[str, ...]]] = {
     "shave:gac": ("propagate", ("shave", "gac")),
     "harmony": ("harmony", ()),
     "local": ("local", ()),
+    "refute:gac": ("explain", ("gac",)),
     **{f"root:{s}": ("propagate", ("root", s)) for s in STRENGTHS},
     **{f"depth_first:{s}": ("tree", (s,)) for s in STRENGTHS},
     **{f"{game}:{s}": ("montecarlo", (game, s)) for game in ("sampling", "nested", "flat", "uct") for s in ("fc", "gac")},

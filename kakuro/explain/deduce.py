@@ -1,0 +1,157 @@
+"""The deduction: apply the simplest technique that makes progress, one step at a time.
+
+After every step the deduction starts again from the simplest technique, as a person would.
+To keep that cheap, each technique keeps the runs (or cells, or region sums) it has not looked
+at since they last changed: a technique that found nothing in a run is not asked again about
+that run until one of its cells loses a candidate. The order of `RULES` is the order of
+`kakuro.explain.techniques.TECHNIQUES`.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kakuro.explain.assumptions import contradiction, search
+from kakuro.explain.board import Board
+from kakuro.explain.combination_rules import (
+    combination_digits, combination_placement, intersection, required_digit, unique_combination,
+)
+from kakuro.explain.finding import Finding, to_step
+from kakuro.explain.rating import rate
+from kakuro.explain.regions import RegionSum, region_arithmetic, region_sums
+from kakuro.explain.singles import last_cell, naked_single
+from kakuro.explain.subsets import hidden_subset, naked_subset
+from kakuro.explain.trace import SEVERAL, SOLVED, UNSATISFIABLE, Explanation, Step
+from kakuro.puzzle import Puzzle, Solution
+
+RUN, CELL, REGION, BOARD = "run", "cell", "region", "board"
+"""What a technique looks at once: one run, one cell, one region sum, or the whole board."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    technique: str
+    scope: str
+    find: Callable[..., Finding | None]
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("unique-combination", RUN, unique_combination),
+    Rule("naked-single", CELL, naked_single),
+    Rule("last-cell", RUN, last_cell),
+    Rule("intersection", CELL, intersection),
+    Rule("combination-digits", RUN, combination_digits),
+    Rule("required-digit", RUN, required_digit),
+    Rule("naked-subset", RUN, naked_subset),
+    Rule("hidden-subset", RUN, hidden_subset),
+    Rule("combination-placement", RUN, combination_placement),
+    Rule("region-arithmetic", REGION, region_arithmetic),
+    Rule("contradiction", BOARD, contradiction),
+    Rule("search", BOARD, search),
+)
+
+
+def explain(puzzle: Puzzle) -> Explanation:
+    """The step-by-step deduction of `puzzle` with named human techniques, simplest first
+    (`kakuro.explain.techniques`), its end status, solution and rating. Every removal is sound;
+    a `search` step is taken only when no technique applies. Raises KakuroError for puzzles
+    whose runs have too many combinations to reason about by hand (wide value ranges)."""
+    board = Board(puzzle)
+    steps: list[Step] = []
+    deduction = Deduction(board)
+    for step in deduction.steps():
+        steps.append(step)
+    return finish(puzzle, board, tuple(steps), deduction.chose)
+
+
+def finish(puzzle: Puzzle, board: Board, steps: tuple[Step, ...], chose: bool) -> Explanation:
+    """The explanation of a finished deduction on `board`."""
+    if board.wiped_out() is not None:
+        return Explanation(puzzle, steps, UNSATISFIABLE, None, rate(steps))
+    solution = puzzle.solution([d.bit_length() - 1 for d in board.cands])
+    return Explanation(puzzle, steps, SEVERAL if chose else SOLVED, solution, rate(steps))
+
+
+class Deduction:
+    """The deduction on `board` (changed in place as steps are taken)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.chose = False
+        """True once a `search` step chose between several solutions."""
+        n_runs, n_cells = len(board.run_cells), len(board.cands)
+        self.regions: list[RegionSum] | None = None
+        self.cell_regions: list[list[int]] = []
+        self.pending: list[list[int]] = []
+        self.waiting: list[bytearray] = []
+        for rule in RULES:
+            size = {RUN: n_runs, CELL: n_cells}.get(rule.scope, 0)
+            self.pending.append(list(range(size)))
+            self.waiting.append(bytearray([1]) * size)
+
+    def steps(self) -> Iterator[Step]:
+        """Take steps until every cell is placed (and the runs check) or a cell is emptied."""
+        board = self.board
+        while board.wiped_out() is None and not (board.solved() and not board.puzzle.check(self._solution())):
+            finding = self.next_finding()
+            if finding is None:
+                return
+            yield self.take(finding)
+
+    def take(self, finding: Finding) -> Step:
+        """Apply a finding: remove its candidates, make the changed cells pending again."""
+        step = to_step(self.board, finding)
+        self.chose = self.chose or finding.chosen
+        for removal in step.removed:
+            for v in removal.values:
+                self.board.cands[removal.cell] &= ~(1 << v)
+        self.changed([r.cell for r in step.removed])
+        return step
+
+    def changed(self, cells: Sequence[int]) -> None:
+        board = self.board
+        runs = {r for c in cells for r in board.cell_runs[c]}
+        regions = {k for c in cells for k in self.cell_regions[c]} if self.regions is not None else set()
+        for i, rule in enumerate(RULES):
+            items: Any = {RUN: runs, CELL: cells, REGION: regions}.get(rule.scope, ())
+            waiting, pending = self.waiting[i], self.pending[i]
+            for item in items:
+                if not waiting[item]:
+                    waiting[item] = 1
+                    heapq.heappush(pending, item)
+
+    def next_finding(self) -> Finding | None:
+        """The finding of the simplest technique that applies (lowest run, cell or region
+        first within a technique), or None."""
+        for i, rule in enumerate(RULES):
+            if rule.scope == BOARD:
+                found = rule.find(self.board)
+                if found is not None:
+                    return found
+                continue
+            if rule.scope == REGION and self.regions is None:
+                self._find_regions(i)
+            pending, waiting = self.pending[i], self.waiting[i]
+            subject: Callable[[int], Any] = (lambda k: self.regions[k]) if rule.scope == REGION else (lambda k: k)  # type: ignore[index]
+            while pending:
+                item = heapq.heappop(pending)
+                waiting[item] = 0
+                found = rule.find(self.board, subject(item))
+                if found is not None:
+                    return found
+        return None
+
+    def _find_regions(self, rule_index: int) -> None:
+        self.regions = region_sums(self.board.puzzle)
+        self.cell_regions = [[] for _ in self.board.cands]
+        for k, region in enumerate(self.regions):
+            for c in region.cells:
+                self.cell_regions[c].append(k)
+        self.pending[rule_index] = list(range(len(self.regions)))
+        self.waiting[rule_index] = bytearray([1]) * len(self.regions)
+
+    def _solution(self) -> Solution:
+        return self.board.puzzle.solution([d.bit_length() - 1 for d in self.board.cands])
