@@ -4,6 +4,10 @@
     >>> puzzle = kakuro.read("instances/examples/cazenave-2010-table1.txt")[0]
     >>> result = kakuro.solve(puzzle, "cpsat", time_limit=10)
     >>> result.status, puzzle.check(result.solution)
+    >>> explanation = kakuro.explain(puzzle)      # human techniques, step by step, and a rating
+
+`kakuro.explain` is the function; its types and tools live in the package of the same name
+(`from kakuro.explain import Explanation, hint`).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from kakuro.errors import (
     UnknownBackendError,
     UnsupportedOperationError,
 )
+from kakuro.explain import explain
 from kakuro.formats import read, write
 from kakuro.puzzle import Puzzle, Run, Solution
 from kakuro.solver import Count, Result, Solver, Status, backend_info, backends, get_solver, register
@@ -114,6 +119,7 @@ __all__ = [
     "backend_info",
     "backends",
     "count_solutions",
+    "explain",
     "get_solver",
     "read",
     "register",

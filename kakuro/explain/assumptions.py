@@ -5,6 +5,8 @@ decides a cell when nothing else does).
 `contradiction` asks the engine for every value whose assumption propagates to a wipe-out
 (`kakuro.search.engine.explain.refutations`) and takes the one whose wipe-out comes soonest
 (fewest domain changes first), then replays that one chain in Python to say what happens.
+The engine is imported when one of them is first needed (most puzzles never need it), so
+`import kakuro` stays free of numba.
 """
 
 from __future__ import annotations
@@ -15,11 +17,7 @@ from kakuro.combos import feasible_values
 from kakuro.explain.board import Board, and_list, is_single, single_value
 from kakuro.explain.finding import Finding
 from kakuro.explain.trace import Placement
-from kakuro.search.engine import compile
-from kakuro.search.engine.explain import refuted_values
-from kakuro.search.engine.propagate import root_propagate
-from kakuro.search.engine.state import arm, build_state, load_domains
-from kakuro.search.native import enumerate_solutions
+from kakuro.puzzle import Puzzle
 from kakuro.solver import Deadline
 
 SHOWN_PLACEMENTS = 6
@@ -29,6 +27,11 @@ SHOWN_PLACEMENTS = 6
 def contradiction(board: Board) -> Finding | None:
     """A value whose assumption, with exact reasoning on every run, leaves some run unable to
     reach its sum: that value is removed."""
+    from kakuro.search.engine import compile
+    from kakuro.search.engine.explain import refuted_values
+    from kakuro.search.engine.propagate import root_propagate
+    from kakuro.search.engine.state import arm, build_state, load_domains
+
     compile.ensure("root:gac", "refute:gac")
     st = build_state(board.puzzle, "gac")
     load_domains(st, board.cands)
@@ -43,10 +46,10 @@ def contradiction(board: Board) -> Finding | None:
     name = board.cell_name(cell)
     then = ""
     if placed:
-        shown = [f"{board.cell_name(c)} = {v}" for c, v in placed[:SHOWN_PLACEMENTS]]
+        shown = and_list([f"{board.cell_name(c)} = {v}" for c, v in placed[:SHOWN_PLACEMENTS]])
         if len(placed) > SHOWN_PLACEMENTS:
-            shown.append(f"{len(placed) - SHOWN_PLACEMENTS} more")
-        then = f"place {and_list(shown)} and "
+            shown += f" (and {len(placed) - SHOWN_PLACEMENTS} more)"
+        then = f"place {shown}, and "
     runs = tuple(dict.fromkeys((*board.cell_runs[cell], *((failed,) if failed is not None else ()))))
     ending = f"leave {board.run_name(failed)} with no way to reach its sum" if failed is not None else "wipe out a run"
     reason = (f"if {name} were {value}, exact reasoning on each run would {then}{ending}, "
@@ -92,8 +95,7 @@ def search(board: Board) -> Finding | None:
     opens = sorted((c for c, d in enumerate(board.cands) if d & (d - 1)), key=lambda c: (board.cands[c].bit_count(), c))
     if not opens:
         return None
-    compile.ensure("root:gac", "depth_first:gac")
-    found = enumerate_solutions(board.puzzle, "gac", 2, Deadline(), 0, (), domains=board.cands).solutions
+    found = solutions(board.puzzle, board.cands, 2)
     if not found:
         c = opens[0]
         reason = (f"no technique applies, and a search through the candidates finds no solution at all, "
@@ -113,3 +115,14 @@ def search(board: Board) -> Finding | None:
                   f"{board.cell_name(c)} is {v} in one and {w} in another; {v} is chosen")
     return Finding("search", reason, (c,), tuple(board.cell_runs[c]), {c: board.cands[c] & ~(1 << v)},
                    assumption=Placement(c, v), chosen=len(found) > 1)
+
+
+def solutions(puzzle: Puzzle, candidates: list[int], limit: int) -> list[list[int]]:
+    """Up to `limit` solutions of `puzzle` within `candidates` (bitmasks, cell order), by the
+    engine's search maintaining GAC."""
+    from kakuro.search.engine import compile
+    from kakuro.search.native import enumerate_solutions
+
+    compile.ensure("root:gac", "depth_first:gac")
+    found = enumerate_solutions(puzzle, "gac", limit, Deadline(), 0, (), domains=candidates).solutions
+    return [[int(v) for v in solution] for solution in found]

@@ -99,16 +99,25 @@ class Board:
 
     # ----------------------------------------------------------------- words
     def cell_name(self, c: int) -> str:
-        r, col = self.puzzle.cells[c]
-        return f"r{r}c{col}"
+        return cell_name(self.puzzle, c)
 
     def cells_name(self, cells: Iterable[int]) -> str:
         return and_list([self.cell_name(c) for c in cells])
 
     def run_name(self, r: int) -> str:
-        """E.g. "the across 16 in 2 at r2c1" (direction, clue, length, first cell)."""
-        run = self.puzzle.runs[r]
-        return f"the {run.direction} {run.total} in {len(run)} at {self.cell_name(run.cells[0])}"
+        return run_name(self.puzzle, r)
+
+
+def cell_name(puzzle: Puzzle, c: int) -> str:
+    """E.g. "r3c4": the grid position of white cell `c`."""
+    r, col = puzzle.cells[c]
+    return f"r{r}c{col}"
+
+
+def run_name(puzzle: Puzzle, r: int) -> str:
+    """E.g. "the across 16 in 2 at r2c1": direction, clue, length and first cell of run `r`."""
+    run = puzzle.runs[r]
+    return f"the {run.direction} {run.total} in {len(run)} at {cell_name(puzzle, run.cells[0])}"
 
 
 def digits(mask: int) -> str:

@@ -39,23 +39,21 @@ def intersection(board: Board, c: int) -> Finding | None:
         return None
     runs = board.cell_runs[c]
     allowed = d
-    uses = []
+    parts = []
     for r in runs:
         placed = board.placed_digits(r)
         used = union_of(m for m in board.tables[r] if m & placed == placed) & ~placed
-        uses.append(used)
         allowed &= used
+        given = f" with {digits(placed)} placed" if placed else ""
+        parts.append((used, f"{board.run_name(r)}, whose combinations{given} use {digits(used)}"))
     if allowed == d:
         return None
-    parts = []
-    for r, used in zip(runs, uses):
-        placed = board.placed_digits(r)
-        given = f" with {digits(placed)} placed" if placed else ""
-        parts.append(f"{board.run_name(r)}, whose combinations{given} use {digits(used)}")
-    if len(runs) == 2:
-        reason = f"{board.cell_name(c)} lies in {parts[0]}, and in {parts[1]}: only {digits(allowed)} is in both"
+    restricting = [words for used, words in parts if d & ~used]
+    if len(restricting) == 2:
+        reason = (f"{board.cell_name(c)} lies in {restricting[0]}, and in {restricting[1]}: only "
+                  f"{digits(allowed)} is in both")
     else:
-        reason = f"{board.cell_name(c)} lies in {parts[0]} alone"
+        reason = f"{board.cell_name(c)} lies in {restricting[0]}, so it cannot be {either(d & ~allowed)}"
     return Finding("intersection", reason, (c,), tuple(runs), {c: d & ~allowed})
 
 
@@ -71,7 +69,7 @@ def combination_digits(board: Board, r: int) -> Finding | None:
     if not removals:
         return None
     gone = union_of(removals.values())
-    reason = f"{_fitting_words(board, r, fits)}, and none of them holds {either(gone)} in an open cell"
+    reason = f"{_fitting_words(board, r, fits)}, so its open cells cannot be {either(gone)}"
     return Finding("combination-digits", reason, tuple(board.run_cells[r]), (r,), removals)
 
 
@@ -110,12 +108,13 @@ def combination_placement(board: Board, r: int) -> Finding | None:
         return None
     placeable = [m for m in board.tables[r]
                  if any(feasible_values(board.totals[r], [d & m for d in domains], board.puzzle.values))]
-    clauses = [f"{board.cell_name(c)} cannot be {either(m)}" for c, m in sorted(removals.items())]
+    clauses = [f"{'any of ' if m & (m - 1) else ''}{digits(m)} in {board.cell_name(c)}" for c, m in sorted(removals.items())]
     if not placeable:
         reason = f"no combination of {board.run_name(r)} can be spread over its cells' candidates"
     else:
+        verb = "works" if len(placeable) == 1 else "work"
         reason = (f"spreading each combination of {board.run_name(r)} over its cells' candidates, only "
-                  f"{_combination_list(placeable)} work, and in none of them {and_list(clauses)}")
+                  f"{_combination_list(placeable)} {verb}, and none of them puts {and_list(clauses, 'or')}")
     return Finding("combination-placement", reason, tuple(cells), (r,), removals)
 
 
@@ -123,7 +122,8 @@ def _fitting_words(board: Board, r: int, fits: list[int]) -> str:
     total = len(board.tables[r])
     if len(fits) == total:
         return f"every combination of {board.run_name(r)} ({_combination_list(fits)}) fits its cells"
-    return f"of the {total} combinations of {board.run_name(r)}, only {_combination_list(fits)} fit its cells"
+    verb = "fits" if len(fits) == 1 else "fit"
+    return f"of the {total} combinations of {board.run_name(r)}, only {_combination_list(fits)} {verb} its cells"
 
 
 def _combination_list(combos: list[int]) -> str:

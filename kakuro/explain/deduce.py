@@ -24,6 +24,7 @@ from kakuro.explain.rating import rate
 from kakuro.explain.regions import RegionSum, region_arithmetic, region_sums
 from kakuro.explain.singles import last_cell, naked_single
 from kakuro.explain.subsets import hidden_subset, naked_subset
+from kakuro.explain.techniques import level_of
 from kakuro.explain.trace import SEVERAL, SOLVED, UNSATISFIABLE, Explanation, Step
 from kakuro.puzzle import Puzzle, Solution
 
@@ -54,17 +55,12 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def explain(puzzle: Puzzle) -> Explanation:
-    """The step-by-step deduction of `puzzle` with named human techniques, simplest first
-    (`kakuro.explain.techniques`), its end status, solution and rating. Every removal is sound;
-    a `search` step is taken only when no technique applies. Raises KakuroError for puzzles
-    whose runs have too many combinations to reason about by hand (wide value ranges)."""
+def explanation_of(puzzle: Puzzle) -> Explanation:
+    """`kakuro.explain.explain`: the whole deduction of `puzzle`, its status and rating."""
     board = Board(puzzle)
-    steps: list[Step] = []
     deduction = Deduction(board)
-    for step in deduction.steps():
-        steps.append(step)
-    return finish(puzzle, board, tuple(steps), deduction.chose)
+    steps = tuple(deduction.steps())
+    return finish(puzzle, board, steps, deduction.chose)
 
 
 def finish(puzzle: Puzzle, board: Board, steps: tuple[Step, ...], chose: bool) -> Explanation:
@@ -76,10 +72,12 @@ def finish(puzzle: Puzzle, board: Board, steps: tuple[Step, ...], chose: bool) -
 
 
 class Deduction:
-    """The deduction on `board` (changed in place as steps are taken)."""
+    """The deduction on `board` (changed in place as steps are taken), with the techniques of
+    level `up_to` and below (all by default)."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, up_to: int = 7) -> None:
         self.board = board
+        self.rules = [rule for rule in RULES if level_of(rule.technique) <= up_to]
         self.chose = False
         """True once a `search` step chose between several solutions."""
         n_runs, n_cells = len(board.run_cells), len(board.cands)
@@ -87,7 +85,7 @@ class Deduction:
         self.cell_regions: list[list[int]] = []
         self.pending: list[list[int]] = []
         self.waiting: list[bytearray] = []
-        for rule in RULES:
+        for rule in self.rules:
             size = {RUN: n_runs, CELL: n_cells}.get(rule.scope, 0)
             self.pending.append(list(range(size)))
             self.waiting.append(bytearray([1]) * size)
@@ -115,7 +113,7 @@ class Deduction:
         board = self.board
         runs = {r for c in cells for r in board.cell_runs[c]}
         regions = {k for c in cells for k in self.cell_regions[c]} if self.regions is not None else set()
-        for i, rule in enumerate(RULES):
+        for i, rule in enumerate(self.rules):
             items: Any = {RUN: runs, CELL: cells, REGION: regions}.get(rule.scope, ())
             waiting, pending = self.waiting[i], self.pending[i]
             for item in items:
@@ -126,7 +124,7 @@ class Deduction:
     def next_finding(self) -> Finding | None:
         """The finding of the simplest technique that applies (lowest run, cell or region
         first within a technique), or None."""
-        for i, rule in enumerate(RULES):
+        for i, rule in enumerate(self.rules):
             if rule.scope == BOARD:
                 found = rule.find(self.board)
                 if found is not None:

@@ -1,10 +1,16 @@
 """The difficulty rating of a deduction: the hardest level it needs and how often.
 
-`score = level + min(count, 9) / 10`, where `level` (1..7, `kakuro.explain.techniques`) is the
-highest level among the steps and `count` the number of steps at that level: 2.0 cannot
-happen, 2.1 is "level 2, once", 4.9 "level 4, nine times or more". Scores order puzzles by
-their hardest technique first, then by how much of it they need. A puzzle with nothing to
-deduce (every cell given) scores 0.0.
+`score = level + d / 10`, where `level` (1..7, `kakuro.explain.techniques`) is the highest
+level among the steps, `count` the number of steps at that level and d = min(9, the number of
+binary digits of count): a tenth more each time the count doubles.
+
+| count | 1 | 2-3 | 4-7 | 8-15 | 16-31 | 32-63 | 64-127 | 128-255 | 256 or more |
+| d     | 1 | 2   | 3   | 4    | 5     | 6     | 7      | 8       | 9           |
+
+So 6.1 is "one contradiction", 4.3 "four to seven exact run placements", and scores order
+puzzles by their hardest technique first, then by how much of it they need (logarithmically:
+the easy levels are used tens of times on a large grid). A puzzle with nothing to deduce (every
+cell given) scores 0.0.
 """
 
 from __future__ import annotations

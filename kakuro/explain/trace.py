@@ -69,8 +69,9 @@ class Step:
 class Rating:
     """How hard a puzzle is for a human: the hardest level its deduction needs (`level`, 1..7,
     called `name`), the hardest technique used at that level (`technique`, the latest in
-    technique order) and `count`, the steps taken at that level. `score` = level + min(count, 9)
-    / 10, so 4.3 reads "level 4, needed three times" (see the README's scale)."""
+    technique order) and `count`, the steps taken at that level. `score` = level + d / 10 with
+    d the number of binary digits of `count` (9 at most): 4.1 is level 4 once, 4.2 two or three
+    times, 4.3 four to seven times, ... 4.9 256 times or more (`kakuro.explain.rating`)."""
 
     level: int
     name: str
@@ -79,11 +80,12 @@ class Rating:
 
     @property
     def score(self) -> float:
-        return self.level + min(self.count, 9) / 10
+        return round(self.level + min(self.count.bit_length(), 9) / 10, 1)
 
     def __str__(self) -> str:
         times = "once" if self.count == 1 else f"{self.count} times"
-        return f"{self.score:.1f} ({self.name}: {self.technique}, {times})"
+        what = self.technique if self.technique == self.name else f"{self.name}: {self.technique}"
+        return f"{self.score:.1f} ({what}, {times})"
 
 
 @dataclass(frozen=True)
