@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from kakuro.combos import combinations, range_mask, values_of
+from kakuro.combos import combinations, count_combinations, range_mask, values_of
 from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle
 
@@ -143,14 +143,11 @@ def and_list(items: Sequence[str], word: str = "and") -> str:
 
 def _table(puzzle: Puzzle, r: int) -> tuple[int, ...]:
     run = puzzle.runs[r]
-    try:
-        table = combinations(len(run), run.total, puzzle.values)
-    except KakuroError as exc:
-        raise KakuroError(f"explain works on human-sized puzzles: {exc}") from None
-    if len(table) > MAX_RUN_COMBINATIONS:
+    count = count_combinations(len(run), run.total, puzzle.values)
+    if count > MAX_RUN_COMBINATIONS:
         lo, hi = puzzle.values
         raise KakuroError(
-            f"explain works on human-sized puzzles: the {run.direction} run at {run.clue} has {len(table):,} "
+            f"explain works on human-sized puzzles: the {run.direction} run at {run.clue} has {count:,} "
             f"combinations over {lo}..{hi} (more than {MAX_RUN_COMBINATIONS:,})"
         )
-    return table
+    return combinations(len(run), run.total, puzzle.values)

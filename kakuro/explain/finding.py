@@ -51,13 +51,19 @@ def to_step(board: Board, finding: Finding) -> Step:
     """The step of a finding on the board as it is before the removals."""
     removed = tuple(Removal(c, tuple(values_of(m))) for c, m in sorted(finding.removals.items()))
     placed = []
+    emptied = []
     for c, gone in sorted(finding.removals.items()):
         left = board.cands[c] & ~gone
         if is_single(left):
             placed.append(Placement(c, single_value(left)))
+        elif not left:
+            emptied.append(c)
     sentence = finding.reason
     if placed:
         sentence += ", which places " + and_list([f"{p.value} in {board.cell_name(p.cell)}" for p in placed])
+    if emptied:
+        sentence += (f"{' and' if placed else ', which'} leaves {board.cells_name(emptied)} with no candidate: "
+                     "the puzzle has no solution")
     if not CELL_NAME.match(sentence):
         sentence = sentence[0].upper() + sentence[1:]
     return Step(

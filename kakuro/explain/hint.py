@@ -74,7 +74,8 @@ def _digits(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None)
     if isinstance(progress, Solution):
         return dict(enumerate(progress.values))
     if len(progress) != puzzle.rows or any(len(row) != puzzle.cols for row in progress):
-        raise KakuroError(f"the grid is not {puzzle.rows} x {puzzle.cols} like the puzzle")
+        shape = f"{len(progress)} x {len(progress[0]) if len(progress) else 0}"
+        raise KakuroError(f"the grid is {shape}, the puzzle {puzzle.rows} x {puzzle.cols}")
     filled = {}
     for cell, (r, c) in enumerate(puzzle.cells):
         value = progress[r][c]
