@@ -12,13 +12,25 @@ import pytest
 import kakuro
 from kakuro import KakuroError, Puzzle
 from kakuro.combos import combinations, mask_of, range_mask
-from kakuro.explain import SEVERAL, SOLVED, TECHNIQUES, UNSATISFIABLE, Explanation, explain
+from kakuro.explain import (
+    SEVERAL,
+    SOLVED,
+    TECHNIQUES,
+    UNSATISFIABLE,
+    Explanation,
+    explain,
+)
 from kakuro.explain.board import Board
 from kakuro.explain.combination_rules import (
-    combination_digits, combination_placement, intersection, required_digit, unique_combination,
+    combination_digits,
+    combination_placement,
+    intersection,
+    required_digit,
+    unique_combination,
 )
 from kakuro.explain.deduce import RULES, Deduction
-from kakuro.explain.hint import MISTAKE, SOLVED as HINT_SOLVED, STEP, UNSOLVABLE, hint
+from kakuro.explain.hint import MISTAKE, STEP, UNSOLVABLE, hint
+from kakuro.explain.hint import SOLVED as HINT_SOLVED
 from kakuro.explain.picture import hardest_step, step_marks
 from kakuro.explain.rating import rate
 from kakuro.explain.regions import RegionSum, region_arithmetic, region_sums

@@ -122,7 +122,7 @@ def test_generated_puzzles_carry_their_rating_and_a_rating_can_be_asked_for() ->
 
 def test_generate_rate_on_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     target = tmp_path / "rated.jsonl"
-    code, out, _ = run(capsys, "generate", "classic", "--rows", "10", "--cols", "10", "--rate", "5", "-o", target)
+    code, _, _ = run(capsys, "generate", "classic", "--rows", "10", "--cols", "10", "--rate", "5", "-o", target)
     assert code == 0
     puzzle = kakuro.read(target)[0]
     assert 5 <= puzzle.meta["rating"] < 6 and puzzle.meta["grade"] == "gac+shaving"

@@ -9,7 +9,17 @@ first call, so `import kakuro` stays light.
 from __future__ import annotations
 
 from kakuro.explain.techniques import LEVEL_NAMES, TECHNIQUES, Technique
-from kakuro.explain.trace import SEVERAL, SOLVED, STATUSES, UNSATISFIABLE, Explanation, Placement, Rating, Removal, Step
+from kakuro.explain.trace import (
+    SEVERAL,
+    SOLVED,
+    STATUSES,
+    UNSATISFIABLE,
+    Explanation,
+    Placement,
+    Rating,
+    Removal,
+    Step,
+)
 from kakuro.puzzle import Puzzle
 
 

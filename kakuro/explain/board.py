@@ -87,6 +87,17 @@ class Board:
                 out.append(combo)
         return out
 
+    def required_digits(self, r: int) -> int | None:
+        """The digits, not yet placed in run `r`, that every fitting combination holds (a mask),
+        or None when no combination fits."""
+        fits = self.fitting(r)
+        if not fits:
+            return None
+        required = fits[0]
+        for m in fits[1:]:
+            required &= m
+        return required & ~self.placed_digits(r)
+
     def solved(self) -> bool:
         return all(d & (d - 1) == 0 and d for d in self.cands)
 

@@ -76,13 +76,9 @@ def combination_digits(board: Board, r: int) -> Finding | None:
 def required_digit(board: Board, r: int) -> Finding | None:
     """A digit every fitting combination of run `r` holds, with one open cell left that can
     take it, goes there (in all)."""
-    fits = board.fitting(r)
-    if not fits:
+    required = board.required_digits(r)
+    if required is None:
         return None
-    required = fits[0]
-    for m in fits[1:]:
-        required &= m
-    required &= ~board.placed_digits(r)
     opens = board.open_cells(r)
     while required:
         bit = required & -required

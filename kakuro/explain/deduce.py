@@ -17,7 +17,11 @@ from typing import Any
 from kakuro.explain.assumptions import contradiction, search
 from kakuro.explain.board import Board
 from kakuro.explain.combination_rules import (
-    combination_digits, combination_placement, intersection, required_digit, unique_combination,
+    combination_digits,
+    combination_placement,
+    intersection,
+    required_digit,
+    unique_combination,
 )
 from kakuro.explain.finding import Finding, to_step
 from kakuro.explain.rating import rate

@@ -7,14 +7,13 @@ candidates it removes, the reason in words) or None. `to_step` adds what the rem
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kakuro.combos import values_of
 from kakuro.explain.board import Board, and_list, is_single, single_value
 from kakuro.explain.trace import Placement, Removal, Step
-
 
 CELL_NAME = re.compile(r"r\d+c\d+")
 """A sentence that starts with a cell name keeps its lower-case r."""

@@ -4,19 +4,37 @@ The page holds one SVG of the grid (drawn by `kakuro.render`) in which every can
 open cell, its strike-through line, the big digit of each cell and a frame around each clue
 are elements with ids, and the trace as JSON; a small script shows the state before the chosen
 step (the cells it looks at shaded, what it removes struck through, what it places in green).
-Nothing is fetched from the network.
+The address names the step (`page.html#12` opens at step 12). Nothing is fetched from the
+network.
 """
 
 from __future__ import annotations
 
 import html
 import json
+from itertools import pairwise
+
 from kakuro.combos import values_of
 from kakuro.explain.board import initial_candidates
 from kakuro.explain.trace import Explanation
 from kakuro.render import (
-    CANDIDATE_TEXT, CLUE_HIGHLIGHT, CELL, HIGHLIGHT, INK, PAPER, PLACED, STRUCK, Label, Line, Marks, Shape,
-    candidate_place, digit_label, layout, strike_line, svg_document,
+    CANDIDATE_TEXT,
+    CELL,
+    CLUE_HIGHLIGHT,
+    HIGHLIGHT,
+    INK,
+    PAPER,
+    PLACED,
+    STRUCK,
+    Label,
+    Line,
+    Marks,
+    Shape,
+    candidate_place,
+    digit_label,
+    layout,
+    strike_line,
+    svg_document,
 )
 
 
@@ -74,7 +92,7 @@ def _grid(explanation: Explanation) -> str:
     for r, c in sorted(puzzle.clues):
         x, y, side = c * CELL + 2, r * CELL + 2, CELL - 4
         corners = [(x, y), (x + side, y), (x + side, y + side), (x, y + side), (x, y)]
-        extra += [Line(*a, *b, CLUE_HIGHLIGHT, 3, key=f"q{r}-{c}-{k}") for k, (a, b) in enumerate(zip(corners, corners[1:]))]
+        extra += [Line(*a, *b, CLUE_HIGHLIGHT, 3, key=f"q{r}-{c}-{k}") for k, (a, b) in enumerate(pairwise(corners))]
     return svg_document(width, height, shapes + extra, puzzle.id)
 
 
@@ -121,6 +139,7 @@ function draw() {
                                  : `after the last of ${steps.length} steps`;
   el('sentence').textContent = step ? step.sentence : '';
   el('slider').value = at;
+  history.replaceState(null, '', '#' + (at + 1));
   document.querySelectorAll('#steps li').forEach(li => li.classList.toggle('now', Number(li.dataset.k) === at));
 }
 el('slider').max = steps.length;
@@ -134,7 +153,8 @@ document.addEventListener('keydown', e => {
   if (e.key === 'ArrowRight') go(at + 1);
   if (e.key === 'ArrowLeft') go(at - 1);
 });
-draw();
+const asked = /^#(\d+)$/.exec(location.hash);
+asked ? go(Number(asked[1]) - 1) : draw();
 """
 
 _TEMPLATE = """<!DOCTYPE html>

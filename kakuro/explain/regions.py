@@ -72,13 +72,6 @@ def _blocks(puzzle: Puzzle, lines: str) -> Iterator[tuple[int, int, frozenset[in
     numbers = sorted(by_line)
     for i, first in enumerate(numbers):
         parent: dict[int, int] = {}
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
         previous = first - 1
         for last in numbers[i:]:
             if last != previous + 1:
@@ -87,15 +80,23 @@ def _blocks(puzzle: Puzzle, lines: str) -> Iterator[tuple[int, int, frozenset[in
             for c in by_line[last]:
                 parent[c] = c
                 row, col = puzzle.cells[c]
-                for neighbour in ((row - 1, col), (row, col - 1)) if axis == 0 else ((row, col - 1), (row - 1, col)):
+                for neighbour in ((row - 1, col), (row, col - 1)):  # both added before c, in either direction
                     n = puzzle.index.get(neighbour)
                     if n is not None and n in parent:
-                        parent[find(n)] = find(c)
+                        parent[_root(parent, n)] = _root(parent, c)
             groups: dict[int, set[int]] = {}
             for c in parent:
-                groups.setdefault(find(c), set()).add(c)
+                groups.setdefault(_root(parent, c), set()).add(c)
             for group in groups.values():
                 yield first, last, frozenset(group)
+
+
+def _root(parent: dict[int, int], x: int) -> int:
+    """The representative of `x` in the union-find forest `parent` (paths halved on the way)."""
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
 
 
 def _sums_of(puzzle: Puzzle, lines: str, first: int, last: int, block: frozenset[int]) -> list[RegionSum]:

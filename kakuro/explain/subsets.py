@@ -41,13 +41,9 @@ def naked_subset(board: Board, r: int) -> Finding | None:
 def hidden_subset(board: Board, r: int) -> Finding | None:
     """k digits every fitting combination of run `r` holds, only k open cells can take: those
     cells hold nothing else."""
-    fits = board.fitting(r)
-    if not fits:
+    required = board.required_digits(r)
+    if required is None:
         return None
-    required = fits[0]
-    for m in fits[1:]:
-        required &= m
-    required &= ~board.placed_digits(r)
     opens = board.open_cells(r)
     needed = values_of(required)
     for k in range(2, min(LARGEST_SUBSET, len(needed), len(opens) - 1) + 1):

@@ -8,7 +8,16 @@ import numpy as np
 
 from kakuro.search.engine.compile import entry_point
 from kakuro.search.engine.propagate import assign, root_propagate
-from kakuro.search.engine.state import STOP, TRAIL, WARM_UP_PUZZLE, State, arm, build_state, lowest_bit_index, undo
+from kakuro.search.engine.state import (
+    STOP,
+    TRAIL,
+    WARM_UP_PUZZLE,
+    State,
+    arm,
+    build_state,
+    lowest_bit_index,
+    undo,
+)
 
 REFUTATION_FIELDS = 3
 """Columns of a `refutations` row: cell, value, domain changes made before the wipe-out."""
