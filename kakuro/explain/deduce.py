@@ -84,6 +84,10 @@ class Deduction:
         self.rules = [rule for rule in RULES if level_of(rule.technique) <= up_to]
         self.chose = False
         """True once a `search` step chose between several solutions."""
+        self.open = sum(1 for d in board.cands if d & (d - 1))
+        """Cells with more than one candidate."""
+        self.emptied = board.wiped_out() is not None
+        """True once some cell has no candidate left."""
         n_runs, n_cells = len(board.run_cells), len(board.cands)
         self.regions: list[RegionSum] | None = None
         self.cell_regions: list[list[int]] = []
@@ -96,8 +100,7 @@ class Deduction:
 
     def steps(self) -> Iterator[Step]:
         """Take steps until every cell is placed (and the runs check) or a cell is emptied."""
-        board = self.board
-        while board.wiped_out() is None and not (board.solved() and not board.puzzle.check(self._solution())):
+        while not self.emptied and not (self.open == 0 and not self.board.puzzle.check(self._solution())):
             finding = self.next_finding()
             if finding is None:
                 return
@@ -107,13 +110,20 @@ class Deduction:
         """Apply a finding: remove its candidates, make the changed cells pending again."""
         step = to_step(self.board, finding)
         self.chose = self.chose or finding.chosen
+        cands = self.board.cands
         for removal in step.removed:
+            before = cands[removal.cell]
             for v in removal.values:
-                self.board.cands[removal.cell] &= ~(1 << v)
+                cands[removal.cell] &= ~(1 << v)
+            after = cands[removal.cell]
+            self.open -= bool(before & (before - 1)) - bool(after & (after - 1))
+            self.emptied = self.emptied or after == 0
         self.changed([r.cell for r in step.removed])
         return step
 
     def changed(self, cells: Sequence[int]) -> None:
+        """Make every run, cell and region sum that `cells` belong to pending again for every
+        technique."""
         board = self.board
         runs = {r for c in cells for r in board.cell_runs[c]}
         regions = {k for c in cells for k in self.cell_regions[c]} if self.regions is not None else set()
@@ -136,12 +146,11 @@ class Deduction:
                 continue
             if rule.scope == REGION and self.regions is None:
                 self._find_regions(i)
-            pending, waiting = self.pending[i], self.waiting[i]
-            subject: Callable[[int], Any] = (lambda k: self.regions[k]) if rule.scope == REGION else (lambda k: k)  # type: ignore[index]
+            pending, waiting, regions = self.pending[i], self.waiting[i], self.regions or []
             while pending:
                 item = heapq.heappop(pending)
                 waiting[item] = 0
-                found = rule.find(self.board, subject(item))
+                found = rule.find(self.board, regions[item] if rule.scope == REGION else item)
                 if found is not None:
                     return found
         return None
