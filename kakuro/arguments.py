@@ -1,5 +1,5 @@
-"""Argument types shared by the command lines (`python -m kakuro.compare`, `python -m
-kakuro.report`): numbers written in ASCII, checked, with a one-line message naming the text."""
+"""Argument types shared by the command lines (`kakuro`, `python -m kakuro.compare`,
+`python -m kakuro.report`): numbers written in ASCII, checked, with a one-line message naming the text."""
 
 from __future__ import annotations
 

@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import kakuro
-from kakuro.errors import KakuroError, OutputExistsError
+from kakuro.arguments import at_least, number_where
+from kakuro.errors import KakuroError
+from kakuro.files import refuse_existing
 from kakuro.formats import FORMATS, dumps, text
 from kakuro.formats.solution import read_solution
 from kakuro.puzzle import GridCell, Puzzle
@@ -36,6 +38,7 @@ EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_UNSATISFIABLE = 3
 EXIT_LIMIT = 4
+EXIT_INTERRUPTED = 130
 
 _EXIT_CODES = {
     Status.SOLVED: EXIT_OK,
@@ -59,6 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KakuroError as exc:
         print(f"kakuro: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("kakuro: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -83,25 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # --------------------------------------------------------------------- argument types
-def _float_where(accept: Callable[[float], bool], requirement: str) -> Callable[[str], float]:
-    """An argparse type: a number written in ASCII (no '_', no other scripts' digits) that
-    `accept` admits; `requirement` completes "must be ..." in the error."""
-
-    def parse(text: str) -> float:
-        try:
-            if not text.isascii() or "_" in text:
-                raise ValueError(text)
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if not accept(value):
-            raise argparse.ArgumentTypeError(f"{text!r} must be {requirement}")
-        return value
-
-    return parse
-
-
-_positive_float = _float_where(lambda v: 0 < v < float("inf"), "a positive number")
+_positive_float = number_where(lambda v: 0 < v < float("inf"), "a positive number")
 
 
 def _time_limit(text: str) -> float | None:
@@ -113,18 +101,7 @@ def _time_limit(text: str) -> float | None:
 def _add_time_limit(command: argparse.ArgumentParser, default: float, what: str) -> None:
     command.add_argument("--time-limit", type=_time_limit, default=default, metavar="S",
                          help=f"{what} (default: %(default)g; 'none' for no limit)")
-_percentage = _float_where(lambda v: 0 <= v <= 100, "a percentage from 0 to 100")
-
-
-def _count(minimum: int) -> Callable[[str], int]:
-    """An argparse type: an integer of at least `minimum`, written with ASCII digits."""
-
-    def parse(text: str) -> int:
-        if not text.isascii() or not text.isdigit() or int(text) < minimum:
-            raise argparse.ArgumentTypeError(f"{text!r} must be an integer of at least {minimum}")
-        return int(text)
-
-    return parse
+_percentage = number_where(lambda v: 0 <= v <= 100, "a percentage from 0 to 100")
 
 
 def _target_grade(text: str) -> str:
@@ -153,12 +130,6 @@ def _read(source: str, format: str | None = None) -> list[Puzzle]:
     return kakuro.read(Path(source), format=format)
 
 
-def _refuse_existing(path: str, force: bool) -> None:
-    """Stop before any work when OUT exists and --force was not given."""
-    if not force and os.path.lexists(path):
-        raise OutputExistsError(path)
-
-
 def _pick(puzzles: list[Puzzle], index: int, source: str) -> Puzzle:
     """The `index`-th (1-based) puzzle of a file."""
     if index > len(puzzles):
@@ -174,10 +145,10 @@ def _add_per_puzzle(command: argparse.ArgumentParser, verb: str, backend_help: s
     command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
                          help=f"{backend_help} (default: %(default)s)")
     _add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds per puzzle")
-    command.add_argument("--seed", type=_count(0), metavar="N", help="random seed (non-negative)")
+    command.add_argument("--seed", type=at_least(0), metavar="N", help="random seed (non-negative)")
     command.add_argument("--format", choices=("text", "json"), default="text", help=format_help)
     which = command.add_mutually_exclusive_group()
-    which.add_argument("--index", type=_count(1), default=1, metavar="K", help=f"{verb} the K-th puzzle (default 1)")
+    which.add_argument("--index", type=at_least(1), default=1, metavar="K", help=f"{verb} the K-th puzzle (default 1)")
     which.add_argument("--all", action="store_true", help=f"{verb} every puzzle of the file")
 
 
@@ -302,7 +273,7 @@ def _add_count(commands: Any) -> None:
     )
     _add_per_puzzle(command, "count", "a complete backend spec",
                     "text (one line per puzzle) or json (one object per puzzle, one a line)")
-    command.add_argument("--limit", type=_count(1), default=2, metavar="N",
+    command.add_argument("--limit", type=at_least(1), default=2, metavar="N",
                          help="stop after N solutions (default: %(default)s, enough to tell unique from not)")
     command.set_defaults(run=_run_count)
 
@@ -360,7 +331,7 @@ def _add_check(commands: Any) -> None:
     )
     command.add_argument("puzzle", metavar="PUZZLE", help="the puzzle file")
     command.add_argument("solution", metavar="SOLUTION", help="the solution file (JSON or text grid)")
-    command.add_argument("--index", type=_count(1), default=1, metavar="K", help="check the K-th puzzle of PUZZLE")
+    command.add_argument("--index", type=at_least(1), default=1, metavar="K", help="check the K-th puzzle of PUZZLE")
     command.set_defaults(run=_run_check)
 
 
@@ -390,13 +361,13 @@ def _add_convert(commands: Any) -> None:
                          help=f"output format: {', '.join(sorted(FORMATS))}")
     command.add_argument("--from", dest="source_format", choices=sorted(FORMATS), metavar="FORMAT",
                          help="input format (default: detected)")
-    command.add_argument("--index", type=_count(1), metavar="K", help="convert only the K-th puzzle of IN")
+    command.add_argument("--index", type=at_least(1), metavar="K", help="convert only the K-th puzzle of IN")
     command.add_argument("--force", action="store_true", help="replace OUT if it exists")
     command.set_defaults(run=_run_convert)
 
 
 def _run_convert(args: argparse.Namespace) -> int:
-    _refuse_existing(args.target, args.force)
+    refuse_existing(args.target, args.force)
     puzzles = _read(args.source, format=args.source_format)
     if args.index is not None:
         puzzles = [_pick(puzzles, args.index, args.source)]
@@ -420,7 +391,7 @@ def _add_render(commands: Any) -> None:
     command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
                          help="backend that solves the puzzle for --solution without FILE (default: %(default)s)")
     _add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds for that solve")
-    command.add_argument("--index", type=_count(1), default=1, metavar="K", help="draw the K-th puzzle (default 1)")
+    command.add_argument("--index", type=at_least(1), default=1, metavar="K", help="draw the K-th puzzle (default 1)")
     command.add_argument("--force", action="store_true", help="replace OUT if it exists")
     command.set_defaults(run=_run_render)
 
@@ -428,7 +399,7 @@ def _add_render(commands: Any) -> None:
 def _run_render(args: argparse.Namespace) -> int:
     from kakuro.render import render
 
-    _refuse_existing(args.output, args.force)
+    refuse_existing(args.output, args.force)
     puzzle = _pick(_read(args.file), args.index, args.file)
     solution = None
     if args.solution:
@@ -467,8 +438,8 @@ def _add_explain(commands: Any) -> None:
     command.add_argument("--format", choices=("text", "json", "svg", "png", "html"),
                          help="output (default: from the extension of -o, else text)")
     command.add_argument("-o", "--output", metavar="OUT", help="write here instead of printing (png needs it)")
-    command.add_argument("--step", type=_count(1), metavar="N", help="the step to draw (svg, png; 1-based)")
-    command.add_argument("--index", type=_count(1), default=1, metavar="K", help="explain the K-th puzzle (default 1)")
+    command.add_argument("--step", type=at_least(1), metavar="N", help="the step to draw (svg, png; 1-based)")
+    command.add_argument("--index", type=at_least(1), default=1, metavar="K", help="explain the K-th puzzle (default 1)")
     command.add_argument("--force", action="store_true", help="replace OUT if it exists")
     command.set_defaults(run=_run_explain)
 
@@ -485,7 +456,7 @@ def _run_explain(args: argparse.Namespace) -> int:
     if kind == "png" and args.output is None:
         raise KakuroError("--format png needs -o OUT.png")
     if args.output is not None:
-        _refuse_existing(args.output, args.force)
+        refuse_existing(args.output, args.force)
     explanation = explain(_pick(_read(args.file), args.index, args.file))
     code = EXIT_UNSATISFIABLE if explanation.status == UNSATISFIABLE else EXIT_OK
     if kind in ("svg", "png"):
@@ -521,7 +492,7 @@ def _add_hint(commands: Any) -> None:
     command.add_argument("file", metavar="PUZZLE", help="a puzzle file (any format) or a puzz.link URL")
     command.add_argument("--progress", metavar="FILE", help="the partly filled grid (JSON or text)")
     command.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
-    command.add_argument("--index", type=_count(1), default=1, metavar="K", help="the K-th puzzle of PUZZLE (default 1)")
+    command.add_argument("--index", type=at_least(1), default=1, metavar="K", help="the K-th puzzle of PUZZLE (default 1)")
     command.set_defaults(run=_run_hint)
 
 
@@ -641,11 +612,11 @@ def _add_output(command: argparse.ArgumentParser) -> None:
 
 def _add_generate_cazenave(kinds: Any) -> None:
     command = kinds.add_parser("cazenave", help="Cazenave (2010) all-white n x n grids with holes")
-    command.add_argument("--size", type=_count(1), required=True, metavar="N", help="grid side")
-    command.add_argument("--values", type=_count(1), required=True, metavar="V", help="values 1..V")
+    command.add_argument("--size", type=at_least(1), required=True, metavar="N", help="grid side")
+    command.add_argument("--values", type=at_least(1), required=True, metavar="V", help="values 1..V")
     command.add_argument("--holes", type=_percentage, required=True, metavar="P", help="percentage of empty cells")
-    command.add_argument("--count", type=_count(1), default=1, metavar="K", help="number of puzzles (default 1)")
-    command.add_argument("--seed", type=_count(0), default=0, metavar="S", help="random seed (default 0)")
+    command.add_argument("--count", type=at_least(1), default=1, metavar="K", help="number of puzzles (default 1)")
+    command.add_argument("--seed", type=at_least(0), default=0, metavar="S", help="random seed (default 0)")
     _add_output(command)
     command.set_defaults(run=_run_generate_cazenave)
 
@@ -669,11 +640,11 @@ def _add_generate_classic(kinds: Any) -> None:
         "or gac+shaving: the weakest reasoning that solves it) and its human rating (kakuro explain) "
         "are written to the puzzle's metadata, and --grade and --rate ask for one.",
     )
-    command.add_argument("--rows", type=_count(3), required=True, metavar="R", help="grid rows, clue row included")
-    command.add_argument("--cols", type=_count(3), required=True, metavar="C", help="grid columns, clue column included")
-    command.add_argument("--density", type=_float_where(lambda x: 0.1 <= x <= 0.6, "a black share from 0.1 to 0.6"),
+    command.add_argument("--rows", type=at_least(3), required=True, metavar="R", help="grid rows, clue row included")
+    command.add_argument("--cols", type=at_least(3), required=True, metavar="C", help="grid columns, clue column included")
+    command.add_argument("--density", type=number_where(lambda x: 0.1 <= x <= 0.6, "a black share from 0.1 to 0.6"),
                          default=0.3, metavar="D", help="share of black interior cells (default 0.3)")
-    command.add_argument("--longest", type=_count(4), default=5, metavar="L", help="longest run, 4..9 (default 5)")
+    command.add_argument("--longest", type=at_least(4), default=5, metavar="L", help="longest run, 4..9 (default 5)")
     command.add_argument("--unique", action="store_true", help="search until the solution is unique")
     command.add_argument("--grade", type=_target_grade, metavar="G",
                          help="the difficulty grade wanted (implies --unique): rdv (Panov and Koceski's rules solve "
@@ -681,8 +652,8 @@ def _add_generate_classic(kinds: Any) -> None:
     command.add_argument("--rate", type=_target_rating, metavar="LEVEL",
                          help="the rating level wanted (implies --unique), 1..6: the hardest technique a person needs "
                          "(1 basic, 2 combinations, 3 subsets, 4 placement, 5 region arithmetic, 6 contradiction)")
-    command.add_argument("--count", type=_count(1), default=1, metavar="K", help="number of puzzles (default 1)")
-    command.add_argument("--seed", type=_count(0), default=0, metavar="S", help="random seed (default 0)")
+    command.add_argument("--count", type=at_least(1), default=1, metavar="K", help="number of puzzles (default 1)")
+    command.add_argument("--seed", type=at_least(0), default=0, metavar="S", help="random seed (default 0)")
     _add_time_limit(command, DEFAULT_GENERATE_LIMIT, "seconds per unique puzzle")
     _add_output(command)
     command.set_defaults(run=_run_generate_classic)
@@ -707,7 +678,7 @@ def _run_generate_classic(args: argparse.Namespace) -> int:
 def _refuse_output(args: argparse.Namespace) -> None:
     """Stop before generating when -o names an existing file and --force was not given."""
     if args.output is not None:
-        _refuse_existing(args.output, args.force)
+        refuse_existing(args.output, args.force)
 
 
 def _emit(puzzles: list[Puzzle], args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ and the matplotlib painter only draw them.
 
 from __future__ import annotations
 
+import io
 import math
 import os
 from collections.abc import Mapping
@@ -18,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from kakuro.errors import KakuroError, OutputExistsError
+from kakuro.errors import KakuroError
+from kakuro.files import refuse_existing, write_new
 from kakuro.puzzle import Puzzle, Solution
 
 CELL = 40
@@ -211,9 +213,8 @@ def svg_document(width: float, height: float, shapes: list[Shape], title: str | 
     return "\n".join(parts) + "\n"
 
 
-def to_png(puzzle: Puzzle, path: Path, solution: Solution | None = None, dpi: int = 100,
-           marks: Marks | None = None) -> None:
-    """Draw the picture with matplotlib (Agg) into a PNG file at `path`."""
+def to_png(puzzle: Puzzle, solution: Solution | None = None, dpi: int = 100, marks: Marks | None = None) -> bytes:
+    """The picture drawn with matplotlib (Agg), as PNG bytes."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -237,8 +238,10 @@ def to_png(puzzle: Puzzle, path: Path, solution: Solution | None = None, dpi: in
                 shape.x, shape.y, shape.text, fontsize=shape.size * points_per_unit, color=shape.colour,
                 ha="center", va="baseline", fontweight="bold" if shape.bold else "normal",
             )
-    figure.savefig(path, dpi=dpi, facecolor=PAPER)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=dpi, facecolor=PAPER)
     pyplot.close(figure)
+    return buffer.getvalue()
 
 
 def render(
@@ -255,11 +258,6 @@ def render(
     kind = target.suffix.lower()
     if kind not in (".svg", ".png"):
         raise KakuroError(f"{target}: a picture is .svg or .png, not {kind or 'no extension'}")
-    if target.exists() and not overwrite:
-        raise OutputExistsError(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if kind == ".svg":
-        target.write_text(to_svg(puzzle, solution, marks), encoding="utf-8")
-    else:
-        to_png(puzzle, target, solution, marks=marks)
-    return target
+    refuse_existing(target, overwrite)  # before drawing
+    data = to_svg(puzzle, solution, marks) if kind == ".svg" else to_png(puzzle, solution, marks=marks)
+    return write_new(target, data, overwrite=overwrite)

@@ -26,13 +26,14 @@ Stats vocabulary (a missing key means "not reported", never zero): see `STATS`.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import importlib
 import importlib.metadata
 import pkgutil
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
@@ -475,6 +476,19 @@ _BACKEND_PACKAGES = ("kakuro.models", "kakuro.search")
 _discovered = False
 
 S = TypeVar("S", bound=type[Solver])
+
+
+@contextlib.contextmanager
+def registry_restored() -> Iterator[None]:
+    """Within the block, backends may be registered (tests, plug-ins tried out); on leaving,
+    the registry is as it was (the shipped backends discovered first)."""
+    _discover()
+    before = dict(_REGISTRY)
+    try:
+        yield
+    finally:
+        _REGISTRY.clear()
+        _REGISTRY.update(before)
 
 
 def register(name: str) -> Callable[[S], S]:

@@ -16,7 +16,7 @@ except ImportError:
     pytest.skip("pychoco is not installed (pip install pychoco, or the 'choco' extra)", allow_module_level=True)
 
 import kakuro
-from kakuro import KakuroError, Puzzle, Status, UnsupportedOperationError
+from kakuro import KakuroError, Puzzle, Status
 from kakuro.errors import BackendOptionError
 from kakuro.combos import permutation_table
 from kakuro.models.choco import MODELS, SEARCHES, precompile, run_automaton

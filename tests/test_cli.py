@@ -17,7 +17,7 @@ from kakuro import Puzzle, Status
 from kakuro.cli import main
 from kakuro.formats import dumps
 from kakuro.formats.solution import read_solution
-from kakuro.solver import Deadline, Outcome, Solver, _REGISTRY
+from kakuro.solver import Deadline, Outcome, Solver, register, registry_restored
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "instances" / "examples"
@@ -94,13 +94,12 @@ class _Fixed(Solver):
 
 @pytest.mark.parametrize(("status", "code"), [(Status.UNKNOWN, 4), (Status.ERROR, 1)])
 def test_limit_and_backend_error_exit_codes(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, status: Status, code: int
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, status: Status, code: int
 ) -> None:
-    backend = type("Fixed", (_Fixed,), {"name": "fixed", "status": status})
-    kakuro.backends()  # discover the real backends first
-    monkeypatch.setitem(_REGISTRY, "fixed", backend)
-    path = EXAMPLES / "cazenave-2010-table1.txt"
-    got, out, _ = run(capsys, "solve", path, "-b", "fixed", "--time-limit", "0.5")
+    with registry_restored():
+        register("fixed")(type("Fixed", (_Fixed,), {"status": status}))
+        path = EXAMPLES / "cazenave-2010-table1.txt"
+        got, out, _ = run(capsys, "solve", path, "-b", "fixed", "--time-limit", "0.5")
     assert got == code and status.value in out and "gave up" in out
 
 

@@ -28,7 +28,7 @@ from kakuro.compare.results import FINAL, SCHEMA, JobStatus, Record, read_result
 from kakuro.compare.verdict import Attempt, Witnesses, judge
 from kakuro.compare.worker import Reply
 from kakuro.report import effective
-from kakuro.solver import _REGISTRY, Status
+from kakuro.solver import Status, registry_restored
 
 from tests.conftest import EXAMPLES, ROOT, TWO_SOLUTIONS, UNSATISFIABLE
 
@@ -41,11 +41,8 @@ SLACK = 1.0
 @pytest.fixture(scope="module", autouse=True)
 def restore_registry():
     """The test backends must not leak into other test modules."""
-    kakuro.backends()  # discover the shipped backends first, or the snapshot would be empty
-    before = dict(_REGISTRY)
-    yield
-    _REGISTRY.clear()
-    _REGISTRY.update(before)
+    with registry_restored():
+        yield
     for name in [n for n in sys.modules if n.startswith("_kakuro_import_") and n.endswith("compare_backends_py")]:
         del sys.modules[name]
 

@@ -21,6 +21,7 @@ undo = callable_from_python(state.undo)
 select_variable = callable_from_python(state.select_variable)
 random_value = callable_from_python(state.random_value)
 revise_run = callable_from_python(propagate.revise_run)
+from tests.reference import gac_fixpoint, initial_domains
 from tests.conftest import TWO_SOLUTIONS, UNSATISFIABLE, shared_data_or_skip
 from kakuro.solver import Deadline
 
@@ -83,21 +84,7 @@ def test_revise_run_matches_feasible_values_on_random_runs(values: tuple[int, in
 
 def python_gac(puzzle: Puzzle) -> list[int] | None:
     """Fixpoint of `feasible_values` over the runs, givens as one-value domains."""
-    domains = [range_mask(puzzle.values)] * puzzle.size
-    for cell, digit in puzzle.givens.items():
-        domains[cell] = 1 << digit
-    changed = True
-    while changed:
-        changed = False
-        for run in puzzle.runs:
-            supports = feasible_values(run.total, [domains[c] for c in run.cells], puzzle.values)
-            for c, s in zip(run.cells, supports):
-                if s == 0:
-                    return None
-                if s != domains[c]:
-                    domains[c] = s
-                    changed = True
-    return domains
+    return gac_fixpoint(puzzle, initial_domains(puzzle), lambda total, domains: feasible_values(total, domains, puzzle.values))
 
 
 def small_puzzles() -> list[Puzzle]:

@@ -14,7 +14,7 @@ import pytest
 
 import kakuro
 import kakuro.report
-from kakuro import BackendOptionError, Puzzle, Status
+from kakuro import BackendOptionError, Puzzle
 from kakuro.cli import DEFAULT_GENERATE_LIMIT, DEFAULT_TIME_LIMIT, main
 from kakuro.errors import OutputExistsError
 from kakuro.formats import dumps

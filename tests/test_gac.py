@@ -10,9 +10,10 @@ import pytest
 
 import kakuro
 from kakuro import Puzzle, Status
-from kakuro.combos import range_mask, values_of
+from kakuro.combos import values_of
 from kakuro.generate import cazenave
 from kakuro.models.gac import SHAVING, reduce
+from tests.reference import gac_fixpoint, initial_domains
 from tests.conftest import shared_data_or_skip
 from tests.random_puzzles import random_puzzles
 
@@ -49,28 +50,9 @@ def run_supports(total: int, domains: Sequence[int]) -> list[int]:
     return support
 
 
-def initial_domains(puzzle: Puzzle) -> list[int]:
-    domains = [range_mask(puzzle.values)] * puzzle.size
-    for cell, digit in puzzle.givens.items():
-        domains[cell] = 1 << digit
-    return domains
-
-
 def brute_gac(puzzle: Puzzle, domains: list[int]) -> list[int] | None:
     """The fixpoint of `run_supports` over all runs; None on a wipe-out."""
-    domains = list(domains)
-    changed = True
-    while changed:
-        changed = False
-        for run in puzzle.runs:
-            support = run_supports(run.total, [domains[c] for c in run.cells])
-            for c, s in zip(run.cells, support):
-                if s == 0:
-                    return None
-                if s != domains[c]:
-                    domains[c] = s
-                    changed = True
-    return domains
+    return gac_fixpoint(puzzle, domains, run_supports)
 
 
 def all_solutions(puzzle: Puzzle) -> list[tuple[int, ...]]:

@@ -15,15 +15,13 @@ from kakuro import (
     UnknownBackendError,
     UnsupportedOperationError,
 )
-from kakuro.solver import Engine, Option, Outcome, Solver, _REGISTRY, parse_spec, register
+from kakuro.solver import Engine, Option, Outcome, Solver, parse_spec, register, registry_restored
 
 
 @pytest.fixture
 def temporary_backends():
-    before = dict(_REGISTRY)
-    yield register
-    _REGISTRY.clear()
-    _REGISTRY.update(before)
+    with registry_restored():
+        yield register
 
 
 def test_spec_strings_parse() -> None:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from kakuro.errors import KakuroError
+from kakuro.files import open_new_log
 
 SCHEMA = 2
 """Version of the record layout written by this version (see the module docstring)."""
@@ -235,18 +236,7 @@ class ResultsFile:
 
     def __init__(self, path: str | os.PathLike[str], *, resume: bool = False) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT
-        if not resume:
-            flags |= os.O_EXCL
-        try:
-            self._fd: int | None = os.open(self.path, flags, 0o644)
-        except FileExistsError:
-            raise KakuroError(
-                f"{self.path} already exists and is never overwritten; pass --resume to continue it, or choose another -o"
-            ) from None
-        except OSError as exc:
-            raise KakuroError(f"{self.path}: cannot be opened for writing: {exc.strerror}") from None
+        self._fd: int | None = open_new_log(self.path, resume=resume)
         if resume and self.path.stat().st_size:
             with open(self.path, "rb") as stream:
                 stream.seek(-1, os.SEEK_END)

@@ -12,14 +12,13 @@ Detection when reading: a given `format=` wins; then an extension that belongs t
 from __future__ import annotations
 
 import os
-import stat
-import tempfile
 import warnings
 from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
 
-from kakuro.errors import KakuroError, OutputExistsError, PuzzleFormatError
+from kakuro.errors import KakuroError, PuzzleFormatError
+from kakuro.files import refuse_existing, write_new
 from kakuro.formats import course, dimacs, jsonl, minizinc, puzzlink, simonis, text, xcsp
 from kakuro.formats.base import BadPuzzle, line_column
 from kakuro.puzzle import Puzzle
@@ -59,8 +58,8 @@ def read(
     returns the others (possibly none); a callable instead receives each PuzzleFormatError.
     A file that cannot be read at all (missing, not UTF-8, an export format) still raises.
     """
-    name, data = _load(source)
-    content = _decode(data, name)
+    name, data = load_source(source)
+    content = decode_text(data, name)
     module = _choose(format, name, content)
     return module.parse(content, name, on_bad=_bad_handler(skip_bad))
 
@@ -87,36 +86,8 @@ def write(
     items = [puzzles] if isinstance(puzzles, Puzzle) else list(puzzles)
     target = Path(path)
     module = _choose(format, str(target), None)
-    payload = dumps(items, module.NAME)
-    if target.exists() and not overwrite:
-        raise OutputExistsError(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(payload)
-        os.chmod(temporary, _mode_for(target))
-        if overwrite:
-            os.replace(temporary, target)
-        else:
-            try:
-                os.link(temporary, target)  # fails if the target appeared meanwhile: nothing is lost
-            except FileExistsError:
-                raise OutputExistsError(target) from None
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-    return target
-
-
-def _mode_for(target: Path) -> int:
-    """The permissions a written file gets: the replaced file's, else what the umask allows
-    (mkstemp alone would leave it readable by its owner only)."""
-    if target.exists():
-        return stat.S_IMODE(target.stat().st_mode)
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
+    refuse_existing(target, overwrite)  # before formatting
+    return write_new(target, dumps(items, module.NAME), overwrite=overwrite)
 
 
 def dumps(puzzles: Puzzle | Iterable[Puzzle], format: str = "text") -> str:
@@ -178,7 +149,8 @@ def _readable(module: ModuleType, name: str | None) -> ModuleType:
     return module
 
 
-def _load(source: str | os.PathLike[str] | bytes) -> tuple[str | None, bytes | str]:
+def load_source(source: str | os.PathLike[str] | bytes) -> tuple[str | None, bytes | str]:
+    """(the file's name or None, its content) of a path, or of text or bytes given directly."""
     if isinstance(source, bytes):
         return None, source
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
@@ -207,7 +179,9 @@ def _looks_like_path(source: str) -> bool:
     return Path(source).suffix.lower() in {ext for m in FORMATS.values() for ext in m.EXTENSIONS}
 
 
-def _decode(data: bytes | str, name: str | None) -> str:
+def decode_text(data: bytes | str, name: str | None) -> str:
+    """The content as text (UTF-8, a BOM dropped); PuzzleFormatError naming `name` when it is
+    too large or not text."""
     if len(data) > MAX_INPUT_BYTES:
         raise PuzzleFormatError(f"the input has {len(data)} bytes or characters; the limit is {MAX_INPUT_BYTES}", file=name)
     if isinstance(data, str):

@@ -18,7 +18,7 @@ import os
 from typing import Any
 
 from kakuro.errors import PuzzleFormatError
-from kakuro.formats import _decode, _load, text
+from kakuro.formats import decode_text, load_source, text
 
 
 def read_solution(source: str | os.PathLike[str] | bytes) -> list[list[Any]]:
@@ -26,8 +26,8 @@ def read_solution(source: str | os.PathLike[str] | bytes) -> list[list[Any]]:
 
     Raises PuzzleFormatError (file, line, column) when the file is not a grid in either layout.
     """
-    name, data = _load(source)
-    content = _decode(data, name)
+    name, data = load_source(source)
+    content = decode_text(data, name)
     if content.lstrip().startswith(("{", "[")):
         return _from_json(content, name)
     return [[None if cell == 0 else cell for cell in row] for row in text.parse_grid(content, name)]

@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from kakuro.combos import MAX_TABLE_ROWS, combinations, permutation_table, range_mask, subset_automaton, values_of
+from kakuro.combos import combinations, permutation_table, range_mask, subset_automaton
 from kakuro.errors import UnsupportedOperationError
 from kakuro.puzzle import Puzzle, Run
 from kakuro.solver import Deadline, Engine, Enumeration, Option, Outcome, Solver, Stat, Status, register

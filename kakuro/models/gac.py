@@ -35,7 +35,7 @@ import numpy as np
 
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.propagate import PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
-from kakuro.search.engine.state import PROPAGATIONS, STOP, TRAIL, State, arm, build_state, domain_summary, stats_of
+from kakuro.search.engine.state import PROPAGATIONS, STOP, TRAIL, State, arm, build_state, domain_summary, raise_if_interrupted, stats_of
 from kakuro.search.native import search
 from kakuro.solver import Deadline, Enumeration, EnumeratingSolver, Option, register
 
@@ -77,6 +77,7 @@ def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline) -> tuple[State, Ro
     if ok and shaving != "none":
         ok = shave(st, shaving == "fixpoint", counters)
         st.info[TRAIL] = 0  # the shaved domains are the root of the search
+    raise_if_interrupted(st)
     if st.info[STOP] != 0:
         return st, None
     after, fixed = domain_summary(st) if ok else (after_gac, 0)

@@ -14,7 +14,7 @@ from kakuro.compare.results import Record, read_results
 from kakuro.errors import KakuroError
 from kakuro.report.about import about
 from kakuro.report.comparison import Section, sections
-from kakuro.report.files import write_new
+from kakuro.files import write_new
 from kakuro.report.html import html_report
 from kakuro.report.latex import per_puzzle_latex, summary_latex
 from kakuro.report.plots import cactus, render, safe_name, scatter

@@ -12,7 +12,7 @@ import numpy as np
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.propagate import root_propagate
 from kakuro.search.engine.state import (
-    EXHAUSTED, NFREE, ROOT_SOLVED, STOP, STOPPED, State, all_fixed, arm, build_state, load_domains, stats_of,
+    EXHAUSTED, NFREE, ROOT_SOLVED, STOP, STOPPED, State, all_fixed, arm, build_state, load_domains, raise_if_interrupted, stats_of,
 )
 from kakuro.search.engine.tree import NO_CELLS, run_depth_first
 from kakuro.solver import Deadline, Enumeration
@@ -34,6 +34,7 @@ def start(
         load_domains(st, list(domains))
     arm(st, deadline.end, seed)
     ok = root_propagate(st)
+    raise_if_interrupted(st)
     st.info[ROOT_SOLVED] = (not ok and st.info[STOP] == 0) or (ok and all_fixed(st))
     stats = dict(stats_of(st, stat_names))
     if not ok:

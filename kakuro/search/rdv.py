@@ -16,7 +16,7 @@ pre-computation, as its paper does. Backend `rdv` (below) runs it, then optional
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 

@@ -18,7 +18,7 @@ from kakuro.puzzle import Puzzle
 from kakuro.search.engine.compile import compiled, entry_point
 from kakuro.search.engine.propagate import SHAVE_COUNTERS, retarget, root_propagate, shave
 from kakuro.search.engine.state import (
-    TRAIL, State, arm, build_state, domain_summary, random_below, random_value, should_stop,
+    TRAIL, State, arm, build_state, domain_summary, raise_if_interrupted, random_below, random_value, should_stop,
 )
 
 SHAVE_BELOW = 30
@@ -263,6 +263,7 @@ def run(puzzle: Puzzle, fill: np.ndarray, seed: int, max_moves: int, end: float 
         bounds, masks, range_mask(puzzle.values), max_moves, np.zeros(SHAVE_COUNTERS, dtype=np.int64),
         beyond_gac,
     )
+    raise_if_interrupted(st)
     return int(code), int(moves), int(kicks)
 
 

@@ -23,10 +23,10 @@ import numpy as np
 from numba.extending import overload
 
 from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, instance_of
-from kakuro.search.engine.playout import MAX_MOVES_PER_CELL, candidate_moves, configure, play_move, playout
+from kakuro.search.engine.playout import GOING_ON, MAX_MOVES_PER_CELL, candidate_moves, configure, play_in_game, playout
 from kakuro.search.engine.propagate import root_propagate
 from kakuro.search.engine.state import (
-    NFREE, RESTARTS, SOLVED, STOP, STOPPED, TRAIL, WARM_UP_PUZZLE, State, arm, build_state, capture, random_below,
+    NFREE, RESTARTS, SOLVED, STOP, STOPPED, TRAIL, WARM_UP_PUZZLE, State, arm, build_state, capture, raise_if_interrupted, random_below,
     undo,
 )
 
@@ -129,15 +129,13 @@ def nested(st: State, top: int, seqs: np.ndarray, frames: np.ndarray, cands: np.
             index[level] = i + 1
             m = cands[level, i]
             move[level] = m
-            if not play_move(st, m):
-                if st.info[STOP] != 0:
-                    return -1
-                score = 1 + st.info[NFREE]
+            outcome = play_in_game(st, m)
+            if outcome == 0 or outcome == -1:
+                return outcome
+            if outcome > 0:
+                score = outcome
                 child_len = 0
                 phase = result
-            elif st.info[NFREE] == 0:
-                capture(st)
-                return 0
             elif level == 1:
                 score, child_len = playout(st, seqs[0])
                 if score == 0:
@@ -162,14 +160,12 @@ def nested(st: State, top: int, seqs: np.ndarray, frames: np.ndarray, cands: np.
             p = played[level]
             m = seqs[level, p]
             played[level] = p + 1
-            if not play_move(st, m):
-                if st.info[STOP] != 0:
-                    return -1
-                score = 1 + st.info[NFREE]
+            outcome = play_in_game(st, m)
+            if outcome == 0 or outcome == -1:
+                return outcome
+            if outcome > 0:
+                score = outcome
                 phase = leave
-            elif st.info[NFREE] == 0:
-                capture(st)
-                return 0
             else:
                 phase = step
         else:  # leave: level returns `score` with its played moves as its sequence
@@ -215,14 +211,10 @@ def flat(st: State, playouts: int, moves: np.ndarray, cands: np.ndarray) -> int:
         best_move = cands[0]
         for i in range(k):
             m = cands[i]
-            if not play_move(st, m):
-                if st.info[STOP] != 0:
-                    return -1
-                score = 1 + st.info[NFREE]
-            elif st.info[NFREE] == 0:
-                capture(st)
-                return 0
-            else:
+            score = play_in_game(st, m)
+            if score == 0 or score == -1:
+                return score
+            if score == GOING_ON:
                 score = _best_of_playouts(st, playouts, moves)
                 if score == 0:
                     return 0
@@ -232,13 +224,9 @@ def flat(st: State, playouts: int, moves: np.ndarray, cands: np.ndarray) -> int:
             if score < best:
                 best = score
                 best_move = m
-        if not play_move(st, best_move):
-            if st.info[STOP] != 0:
-                return -1
-            return 1 + st.info[NFREE]
-        if st.info[NFREE] == 0:
-            capture(st)
-            return 0
+        outcome = play_in_game(st, best_move)
+        if outcome != GOING_ON:
+            return outcome
 
 
 # --------------------------------------------------------------------- UCT
@@ -372,15 +360,13 @@ def uct(
                 h = h ^ zkeys[chosen]
                 depth += 1
                 path[depth] = h
-                if not play_move(st, chosen):
-                    if st.info[STOP] != 0:
-                        return -1
-                    score = 1 + st.info[NFREE]
+                outcome = play_in_game(st, chosen)
+                if outcome == 0 or outcome == -1:
+                    return outcome
+                if outcome > 0:
+                    score = outcome
                     lost = True
                     break
-                if st.info[NFREE] == 0:
-                    capture(st)
-                    return 0
                 if expand:
                     score, _ = playout(st, moves)
                     if score == 0:
@@ -404,13 +390,9 @@ def uct(
         if best_move < 0:
             return 1 + st.info[NFREE]
         here = here ^ zkeys[best_move]
-        if not play_move(st, best_move):
-            if st.info[STOP] != 0:
-                return -1
-            return 1 + st.info[NFREE]
-        if st.info[NFREE] == 0:
-            capture(st)
-            return 0
+        outcome = play_in_game(st, best_move)
+        if outcome != GOING_ON:
+            return outcome
 
 
 # --------------------------------------------------------------------- the restart driver
@@ -489,7 +471,9 @@ def new_game(st: State, algorithm: str, *, level: int = 1, playouts: int = 1, c:
 def run(st: State, algorithm: str, **settings: Any) -> int:
     """`restarts` of `algorithm` from the current state with fresh buffers (`new_game`'s
     settings): SOLVED (the solution in `sol`) or STOPPED."""
-    return int(restarts(st, new_game(st, algorithm, **settings)))
+    code = int(restarts(st, new_game(st, algorithm, **settings)))
+    raise_if_interrupted(st)
+    return code
 
 
 def warm_up(algorithm: str, consistency: str) -> None:

@@ -15,7 +15,7 @@ import numpy as np
 from kakuro.search.engine.compile import compiled
 from kakuro.search.engine.propagate import assign
 from kakuro.search.engine.state import (
-    ASSIGNED, NFREE, SAMPLES, SELECTION, STRATEGY, State, capture, lowest_bit_index, random_below, random_value,
+    ASSIGNED, NFREE, SAMPLES, SELECTION, STOP, STRATEGY, State, capture, lowest_bit_index, random_below, random_value,
     select_variable,
 )
 
@@ -89,27 +89,13 @@ def candidate_moves(st: State, out: np.ndarray) -> int:
     MAX_MOVES_PER_CELL long): the values of the smallest-domain cell (ascending) under the
     smallest-cell rule, else every (free cell, value) pair. Returns their number (0 when no
     cell is free)."""
-    k = 0
     if _smallest_cell_rule(st):
         c = select_variable(st)
-        if c < 0:
-            return 0
-        d = st.dom[c]
-        while d:
-            b = d & -d
-            out[k] = (c << VALUE_BITS) | lowest_bit_index(b)
-            k += 1
-            d ^= b
-        return k
+        return 0 if c < 0 else _push_values(out, np.int64(0), c, st.dom[c])
+    k = np.int64(0)
     for c in range(st.size.shape[0]):
-        if st.size[c] == ASSIGNED:
-            continue
-        d = st.dom[c]
-        while d:
-            b = d & -d
-            out[k] = (c << VALUE_BITS) | lowest_bit_index(b)
-            k += 1
-            d ^= b
+        if st.size[c] != ASSIGNED:
+            k = _push_values(out, k, c, st.dom[c])
     return k
 
 
@@ -131,6 +117,37 @@ def play_move(st: State, move: int) -> bool:
                     return False
                 changed = True
     return True
+
+
+GOING_ON = -2
+"""`play_in_game`'s answer when the game goes on after the move."""
+
+
+@compiled
+def play_in_game(st: State, move: int) -> int:
+    """Play `move` (`play_move`) inside a game: GOING_ON when the game goes on, 0 when it
+    solved the puzzle (the solution is captured), -1 when stopped, else the score of the
+    wipe-out (1 + the free cells). The caller undoes."""
+    if not play_move(st, move):
+        if st.info[STOP] != 0:
+            return -1
+        return 1 + st.info[NFREE]
+    if st.info[NFREE] == 0:
+        capture(st)
+        return 0
+    return GOING_ON
+
+
+@compiled
+def _push_values(out: np.ndarray, k: int, c: int, values: int) -> int:
+    """Write the moves of cell `c` to the values of the mask `values` (ascending) at `out[k:]`;
+    returns the new length."""
+    while values:
+        b = values & -values
+        out[k] = (c << VALUE_BITS) | lowest_bit_index(b)
+        k += 1
+        values ^= b
+    return k
 
 
 @compiled

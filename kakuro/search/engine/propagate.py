@@ -30,7 +30,7 @@ from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, inline
 from kakuro.search.engine.state import (
     ASSIGNMENTS, CLOCK_EVERY, FREE, FULL, NFREE, PROPAGATIONS, QHEAD, QLEN, QUEUED, STOP, SUM, TARGET, TICKS, TRAIL,
     WARM_UP_PUZZLE, FcState, GacState, ProjectedState, State, arm, build_state, domain_summary, highest_bit_index,
-    lowest_bit_index, popcount, set_domain, set_value, should_stop, undo,
+    lowest_bit_index, popcount, raise_if_interrupted, set_domain, set_value, should_stop, undo,
 )
 
 CLOCK_EVERY_COMBOS = 1024
@@ -496,7 +496,9 @@ def root_domains(puzzle: Puzzle, consistency: str = "gac") -> list[int] | None:
     """The cell domains (bitmasks, cell order) after root propagation, or None when the
     propagation proves the puzzle unsatisfiable."""
     st = build_state(puzzle, consistency)
-    if not root_propagate(st):
+    ok = root_propagate(st)
+    raise_if_interrupted(st)
+    if not ok:
         return None
     return [int(d) for d in st.dom]
 

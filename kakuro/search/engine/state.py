@@ -27,9 +27,10 @@ so a backend compiles only its own propagation: `check` (no pruning, only the as
 the backtracking family), `projected` (check, and each run's free cells must still reach its
 clue), `fc` (Cazenave's forward checking) or `gac` (exact run-level reasoning).
 
-Time limits: kernels read CLOCK_MONOTONIC (the clock of `time.perf_counter` on Linux) every
-`CLOCK_EVERY` assignments (`should_stop`); past the deadline it raises the stop flag and every
-search loop returns `STOPPED` at once. Random numbers come from the state's own xorshift64*
+Time limits and Ctrl-C: kernels read CLOCK_MONOTONIC (the clock of `time.perf_counter` on
+Linux) and look for a pending signal every `CLOCK_EVERY` assignments (`should_stop`); past the
+deadline or on an interrupt it raises the stop flag and every search loop returns `STOPPED` at
+once (the Python side then raises KeyboardInterrupt: `raise_if_interrupted`). Random numbers come from the state's own xorshift64*
 generator (`info[RNG]`, seeded by `arm`), so a solve is reproducible and independent of any
 other generator.
 """
@@ -86,9 +87,10 @@ RESTARTS = 15
 # info slots: Monte-Carlo settings (0 = Cazenave's playout, so a fresh state behaves as before)
 STRATEGY = 16
 SELECTION = 17
-# info slots: the value range as a mask (for the check modes)
+# info slots: the value range as a mask (for the check modes); an interrupt (Ctrl-C) was seen
 FULL = 18
-INFO_SIZE = 19
+INTERRUPTED = 19
+INFO_SIZE = 20
 STAT_SLOTS = {"nodes": NODES, "fails": FAILS, "assignments": ASSIGNMENTS, "samples": SAMPLES,
               "propagations": PROPAGATIONS, "restarts": RESTARTS}
 
@@ -213,12 +215,33 @@ def clock_ns() -> int:
     return _clock_gettime_ns()
 
 
+_check_signals = types.ExternalFunction("PyErr_CheckSignals", types.int32())
+_clear_error = types.ExternalFunction("PyErr_Clear", types.void())
+
+
 @compiled
 def should_stop(st: State) -> bool:
-    """Read the clock; past the deadline raise the stop flag. True when stopped."""
+    """Read the clock and look for a signal; past the deadline, or on Ctrl-C, raise the stop
+    flag. True when stopped.
+
+    Kernels hold the GIL, so Python's signal handlers can run here (`PyErr_CheckSignals`,
+    a few ns when nothing is pending): the SIGINT handler's KeyboardInterrupt is cleared and
+    recorded as `info[INTERRUPTED]`, which `raise_if_interrupted` turns back into
+    KeyboardInterrupt once the kernel has returned (a kernel cannot raise)."""
+    if _check_signals() != 0:
+        _clear_error()
+        st.info[INTERRUPTED] = 1
+        st.info[STOP] = 1
     if _clock_gettime_ns() >= st.info[END_NS]:
         st.info[STOP] = 1
     return st.info[STOP] != 0
+
+
+def raise_if_interrupted(st: State) -> None:
+    """Raise KeyboardInterrupt when a kernel stopped on Ctrl-C (see `should_stop`)."""
+    if st.info[INTERRUPTED]:
+        st.info[INTERRUPTED] = 0
+        raise KeyboardInterrupt
 
 
 _clock_offset: float | None = None
@@ -244,6 +267,7 @@ def arm(st: State, end: float | None, seed: int) -> None:
     no limit) and the seed of its generator; the counters start at 0."""
     st.info[END_NS] = NO_DEADLINE if end is None else int((end - kernel_clock_offset()) * 1e9)
     st.info[STOP] = 0
+    st.info[INTERRUPTED] = 0
     st.info[TICKS] = 0
     st.info[NODES : RESTARTS + 1] = 0
     st.info[RNG] = rng_state(seed)

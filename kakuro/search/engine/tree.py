@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from kakuro.search.engine.compile import compiled, entry_point
+from kakuro.search.engine.compile import entry_point
 from kakuro.search.engine.propagate import assign, root_propagate
 from kakuro.search.engine.state import (
     EXHAUSTED, FAILS, LIMIT, NFREE, NODES, STOP, STOPPED, TRAIL, WARM_UP_PUZZLE, State, arm, build_state,
-    copy_values, highest_bit_index, lowest_bit_index, random_value, select_variable, undo,
+    copy_values, highest_bit_index, raise_if_interrupted, lowest_bit_index, random_value, select_variable, undo,
 )
 
 ASCENDING = 0
@@ -100,6 +100,7 @@ def run_depth_first(
     code, count = depth_first(
         st, cells, VALUE_ORDERS[value_order], solutions, np.zeros((3, n + 1), dtype=np.int64)
     )
+    raise_if_interrupted(st)
     return int(code), solutions[:count].tolist()
 
 

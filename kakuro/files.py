@@ -1,0 +1,100 @@
+"""Writing the files a user asks for without ever losing one they already have.
+
+Every output of the toolkit (converted puzzles, generated puzzles, pictures, reports, results
+files) is created through this module:
+
+- `write_new(path, data)` writes the whole file atomically: the data goes to a temporary file
+  in the same folder, which then becomes `path` by a hard link. The link is refused when
+  anything exists at `path` (a file, a folder, a dangling symlink, or a file created while the
+  data was being made), so nothing is ever replaced or written through a link.
+  With `overwrite`, a rename replaces `path` itself (a symlink there is replaced, never
+  followed).
+- `open_new_log(path)` opens a results file for appending, refusing an existing one unless it
+  is resumed.
+
+Failures are one-line `KakuroError`s naming the file: `OutputExistsError` (naming `--force` and
+`overwrite=True`), or the reason the system gave (a read-only folder, a full disk, a file
+where a folder should be...).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from kakuro.errors import KakuroError, OutputExistsError
+
+
+def cannot_write(path: object, exc: OSError) -> KakuroError:
+    """The one-line error for an OSError met while writing `path`."""
+    return KakuroError(f"{path}: cannot be written: {exc.strerror or exc}")
+
+
+def refuse_existing(path: str | os.PathLike[str], overwrite: bool = False) -> None:
+    """Raise OutputExistsError when something exists at `path` (a dangling symlink included)
+    and `overwrite` is not set: a check before any work; `write_new` checks again atomically."""
+    if not overwrite and os.path.lexists(path):
+        raise OutputExistsError(path)
+
+
+def write_new(path: str | os.PathLike[str], data: bytes | str, *, overwrite: bool = False) -> Path:
+    """Write `data` (str as UTF-8) to `path`, creating its folders; an existing `path` raises
+    OutputExistsError unless `overwrite`. The file gets the permissions the umask allows (or,
+    when replacing, the replaced file's). Returns the path."""
+    target = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    refuse_existing(target, overwrite)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise cannot_write(target, exc) from None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(payload)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, _mode_for(target))
+        if overwrite:
+            os.replace(temporary, target)
+        else:
+            os.link(temporary, target)  # fails if anything is there, even if it appeared meanwhile
+    except FileExistsError:
+        raise OutputExistsError(target) from None
+    except OSError as exc:
+        raise cannot_write(target, exc) from None
+    finally:
+        if os.path.lexists(temporary):
+            os.unlink(temporary)
+    return target
+
+
+def open_new_log(path: str | os.PathLike[str], *, resume: bool = False) -> int:
+    """A file descriptor for appending to the results file `path`, creating its folders: a new
+    file unless `resume` (then an existing one is continued; a missing one is created)."""
+    target = Path(path)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    if not resume:
+        flags |= os.O_EXCL
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(target, flags, 0o666)
+    except FileExistsError:
+        raise KakuroError(
+            f"{target} already exists and is never overwritten; pass --resume to continue it, or choose another -o"
+        ) from None
+    except OSError as exc:
+        raise cannot_write(target, exc) from None
+
+
+def _mode_for(target: Path) -> int:
+    """The replaced file's permissions, else what the umask allows (mkstemp alone would leave
+    the file readable by its owner only)."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

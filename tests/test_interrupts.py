@@ -1,0 +1,81 @@
+"""Ctrl-C stops the compiled engine within a fraction of a second, with no limit set: the
+library raises KeyboardInterrupt, the command line prints one line and exits 130 (fault
+injection: SIGINT sent to a child process deep inside a search)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import kakuro
+from kakuro import Puzzle
+
+ROOT = Path(__file__).resolve().parent.parent
+SEARCH_SECONDS = 2.0
+"""How long the child searches before it is interrupted (its search would take far longer)."""
+
+
+def hard_for_gac() -> Puzzle:
+    """Empty 12x12, values 1..15, rows and columns disagreeing by one: unsatisfiable, and run
+    reasoning cannot see it, so a complete search takes very long."""
+    return Puzzle.all_white([96] * 12, [96] * 11 + [97], values=(1, 15), id="hard")
+
+
+def interrupt(script: str) -> tuple[float, subprocess.CompletedProcess[str]]:
+    """Run `script` in a child (default SIGINT handler), wait for its "go" line, let it search
+    SEARCH_SECONDS, send SIGINT; (seconds from the signal to its exit, its output)."""
+    prologue = "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+    child = subprocess.Popen([sys.executable, "-c", prologue + script], cwd=ROOT, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert child.stdout is not None and child.stdout.readline().strip() == "go"
+    time.sleep(SEARCH_SECONDS)
+    assert child.poll() is None, "the search ended before the interrupt"
+    sent = time.perf_counter()
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    return time.perf_counter() - sent, subprocess.CompletedProcess(child.args, child.returncode, out, err)
+
+
+@pytest.fixture(scope="module")
+def puzzle_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("hard") / "hard.jsonl"
+    kakuro.write(hard_for_gac(), path)
+    return path
+
+
+@pytest.mark.parametrize("spec", ["gac", "fc", "nmcs", "backtrack"])
+def test_ctrl_c_stops_a_library_solve_without_a_limit(spec: str, puzzle_file: Path) -> None:
+    limit = "None" if kakuro.get_solver(spec).complete else "3600"
+    script = (
+        "import kakuro\n"
+        f"puzzle = kakuro.read({str(puzzle_file)!r})[0]\n"
+        f"solver = kakuro.get_solver({spec!r})\n"
+        "solver.ensure_warm()\n"
+        "print('go', flush=True)\n"
+        "try:\n"
+        f"    solver.solve(puzzle, time_limit={limit})\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+    )
+    seconds, done = interrupt(script)
+    assert done.stdout.strip() == "interrupted", done.stderr[-1500:]
+    assert seconds < 1.5  # a fraction of a second, with slack for a loaded machine and the exit
+
+
+def test_ctrl_c_on_the_command_line_prints_one_line_and_exits_130(puzzle_file: Path) -> None:
+    script = (
+        "import kakuro\n"
+        "from kakuro.cli import main\n"
+        "kakuro.get_solver('gac').ensure_warm()\n"
+        "print('go', flush=True)\n"
+        f"sys.exit(main(['solve', {str(puzzle_file)!r}, '-b', 'gac', '--time-limit', '3600']))\n"
+    )
+    seconds, done = interrupt(script)
+    assert done.returncode == 130 and seconds < 1.5
+    assert done.stderr.strip() == "kakuro: interrupted"
