@@ -29,17 +29,10 @@ def contradiction(board: Board) -> Finding | None:
     reach its sum: that value is removed."""
     from kakuro.search.engine import compile
     from kakuro.search.engine.explain import refuted_values
-    from kakuro.search.engine.propagate import root_propagate
-    from kakuro.search.engine.state import arm, build_state, load_domains
 
     compile.ensure("root:gac", "refute:gac")
-    st = build_state(board.puzzle, "gac")
-    load_domains(st, board.cands)
-    arm(st, None, 0)
-    if not root_propagate(st):
-        return None  # inconsistent already: the run techniques show it
-    refuted = refuted_values(st)
-    if not refuted:
+    refuted = refuted_values(board.puzzle, board.cands)
+    if not refuted:  # None: inconsistent already, which the run techniques show
         return None
     cell, value, _ = min(refuted, key=lambda f: (f[2], board.cands[f[0]].bit_count(), f[0], f[1]))
     placed, failed = _chain(board, cell, value)

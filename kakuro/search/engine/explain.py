@@ -1,6 +1,7 @@
 """Kernels for explanations (`kakuro.explain`): finding the values whose assumption propagates
 to a wipe-out, all in one compiled call (a Python loop over `assign` and `undo` would compile a
-Python-callable twin of `undo` in every process)."""
+Python-callable twin of `undo` in every process). `refuted_values(puzzle, candidates)` is the
+Python entry; it needs the kernels "root:gac" and "refute:gac" (`compile.ensure`)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,12 @@ from kakuro.search.engine.state import (
     State,
     arm,
     build_state,
+    load_domains,
     lowest_bit_index,
+    raise_if_interrupted,
     undo,
 )
+from kakuro.puzzle import Puzzle
 
 REFUTATION_FIELDS = 3
 """Columns of a `refutations` row: cell, value, domain changes made before the wipe-out."""
@@ -50,12 +54,27 @@ def refutations(st: State, found: np.ndarray) -> int:
     return count
 
 
-def refuted_values(st: State) -> list[tuple[int, int, int]]:
-    """`refutations` with its buffer: (cell, value, changes before the wipe-out) of every value
-    of a free cell of `st` whose assignment propagates to a wipe-out."""
+def refuted_values(puzzle: Puzzle, candidates: list[int], consistency: str = "gac") -> list[tuple[int, int, int]] | None:
+    """(cell, value, domain changes before the wipe-out) of every candidate of an open cell
+    whose assumption, propagated at `consistency` from `candidates` (bitmasks, cell order),
+    wipes out; None when `candidates` themselves propagate to a wipe-out. No time limit; raises
+    KeyboardInterrupt on Ctrl-C."""
+    st = build_state(puzzle, consistency)
+    load_domains(st, candidates)
+    arm(st, None, 0)
+    ok = root_propagate(st)
+    raise_if_interrupted(st)
+    if not ok:
+        return None
+    return _refute_all(st)
+
+
+def _refute_all(st: State) -> list[tuple[int, int, int]]:
+    """`refutations` on the root-propagated `st`, with its buffer."""
     capacity = int(np.bitwise_count(st.dom).sum()) + 1
     found = np.zeros((capacity, REFUTATION_FIELDS), dtype=np.int64)
     count = refutations(st, found)
+    raise_if_interrupted(st)
     return [(int(c), int(v), int(k)) for c, v, k in found[:count]]
 
 
@@ -64,4 +83,4 @@ def warm_up(consistency: str) -> None:
     st = build_state(WARM_UP_PUZZLE, consistency)
     arm(st, None, 1)
     root_propagate(st)
-    refuted_values(st)
+    _refute_all(st)
