@@ -22,7 +22,7 @@ from typing import Any
 import kakuro
 from kakuro.arguments import at_least, number_where
 from kakuro.errors import KakuroError
-from kakuro.files import refuse_existing
+from kakuro.files import refuse_existing, write_new
 from kakuro.formats import FORMATS, dumps, text
 from kakuro.formats.solution import read_solution
 from kakuro.puzzle import GridCell, Puzzle
@@ -455,6 +455,8 @@ def _run_explain(args: argparse.Namespace) -> int:
     kind = args.format or by_extension
     if kind == "png" and args.output is None:
         raise KakuroError("--format png needs -o OUT.png")
+    if kind in ("svg", "png") and args.output is not None and Path(args.output).suffix.lower() != f".{kind}":
+        raise KakuroError(f"{args.output}: --format {kind} draws a .{kind} file")
     if args.output is not None:
         refuse_existing(args.output, args.force)
     explanation = explain(_pick(_read(args.file), args.index, args.file))
@@ -474,8 +476,7 @@ def _run_explain(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(content)
         return code
-    Path(args.output).write_text(content, encoding="utf-8")
-    print(f"wrote {args.output}")
+    print(f"wrote {write_new(args.output, content, overwrite=args.force)}")
     return code
 
 

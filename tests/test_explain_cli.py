@@ -69,6 +69,26 @@ def test_explain_refuses_to_overwrite_and_reports_bad_input(capsys: pytest.Captu
     assert code == 1 and "-o" in err
     code, _, err = run(capsys, "explain", puzzle_file, "--format", "svg", "--step", "100000")
     assert code == 1 and "no step 100000" in err
+    code, _, err = run(capsys, "explain", puzzle_file, "--format", "png", "-o", tmp_path / "step.svg")
+    assert code == 1 and "draws a .png file" in err and not (tmp_path / "step.svg").exists()
+
+
+def test_explain_never_writes_through_a_link(capsys: pytest.CaptureFixture[str], puzzle_file: Path,
+                                             tmp_path: Path) -> None:
+    """-o names a symlink: refused without --force (even dangling), and with --force the link
+    itself is replaced, never the file it points to."""
+    victim = tmp_path / "victim.txt"
+    link = tmp_path / "trace.json"
+    link.symlink_to(victim)
+    assert run(capsys, "explain", puzzle_file, "-o", link)[0] == 1 and not victim.exists()
+    victim.write_text("keep")
+    for name, kind in (("trace.json", "json"), ("page.html", "html"), ("step.svg", "svg")):
+        target = tmp_path / name
+        target.unlink(missing_ok=True)
+        target.symlink_to(victim)
+        code, out, _ = run(capsys, "explain", puzzle_file, "-o", target, "--force")
+        assert code == 0 and out == f"wrote {target}\n", kind
+        assert victim.read_text() == "keep" and not target.is_symlink() and target.stat().st_size > 0, kind
 
 
 def test_explain_exit_codes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
