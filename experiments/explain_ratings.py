@@ -40,9 +40,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import kakuro
+from kakuro.deduction import SOLVED, TECHNIQUES, explain
+from kakuro.deduction.replay import replay, unsound_removals
 from kakuro.errors import KakuroError
-from kakuro.explain import SOLVED, TECHNIQUES, explain
-from kakuro.explain.replay import replay, unsound_removals
 from kakuro.generate import GRADES, classic, grade
 from kakuro.generate.classic_grids import TARGET_RATINGS
 from kakuro.search.engine import compile

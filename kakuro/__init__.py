@@ -6,14 +6,15 @@
     >>> result.status, puzzle.check(result.solution)
     >>> explanation = kakuro.explain(puzzle)      # human techniques, step by step, and a rating
 
-`kakuro.explain` is the function; its types and tools live in the package of the same name
-(`from kakuro.explain import Explanation, hint`).
+`kakuro.explain` is `kakuro.deduction.explain`; the types and the other tools (hints, pictures,
+the rating scale) are in `kakuro.deduction` (`from kakuro.deduction import Explanation, hint`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from kakuro.deduction import explain
 from kakuro.errors import (
     BackendOptionError,
     BackendUnavailableError,
@@ -24,10 +25,18 @@ from kakuro.errors import (
     UnknownBackendError,
     UnsupportedOperationError,
 )
-from kakuro.explain import explain
 from kakuro.formats import read, write
 from kakuro.puzzle import Puzzle, Run, Solution
-from kakuro.solver import Count, Result, Solver, Status, backend_info, backends, get_solver, register
+from kakuro.solver import (
+    Count,
+    Result,
+    Solver,
+    Status,
+    backend_info,
+    backends,
+    get_solver,
+    register,
+)
 
 __version__ = "0.1.0"
 

@@ -445,10 +445,10 @@ def _add_explain(commands: Any) -> None:
 
 
 def _run_explain(args: argparse.Namespace) -> int:
-    from kakuro.explain import UNSATISFIABLE, explain
-    from kakuro.explain.page import page
-    from kakuro.explain.picture import hardest_step, render_step, step_marks
-    from kakuro.explain.text import explanation_lines
+    from kakuro.deduction import UNSATISFIABLE, explain
+    from kakuro.deduction.page import page
+    from kakuro.deduction.picture import hardest_step, render_step, step_marks
+    from kakuro.deduction.text import explanation_lines
     from kakuro.render import to_svg
 
     by_extension = EXPLAIN_FORMATS.get(Path(args.output).suffix.lower(), "text") if args.output else "text"
@@ -498,8 +498,8 @@ def _add_hint(commands: Any) -> None:
 
 
 def _run_hint(args: argparse.Namespace) -> int:
-    from kakuro.explain.hint import MISTAKE, UNSOLVABLE, hint, hint_to_dict
-    from kakuro.explain.text import hint_lines
+    from kakuro.deduction.hints import MISTAKE, UNSOLVABLE, hint, hint_to_dict
+    from kakuro.deduction.text import hint_lines
 
     puzzle = _pick(_read(args.file), args.index, args.file)
     progress = read_solution(Path(args.progress)) if args.progress is not None else None

@@ -5,6 +5,8 @@ JSON, hints, and pictures of a step."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,32 +14,33 @@ import pytest
 import kakuro
 from kakuro import KakuroError, Puzzle
 from kakuro.combos import combinations, mask_of, range_mask
-from kakuro.explain import (
+from kakuro.deduction import (
     SEVERAL,
     SOLVED,
     TECHNIQUES,
     UNSATISFIABLE,
     Explanation,
     explain,
+    hint,
 )
-from kakuro.explain.board import Board
-from kakuro.explain.combination_rules import (
+from kakuro.deduction.board import Board
+from kakuro.deduction.combination_rules import (
     combination_digits,
     combination_placement,
     intersection,
     required_digit,
     unique_combination,
 )
-from kakuro.explain.deduce import RULES, Deduction
-from kakuro.explain.hint import MISTAKE, STEP, UNSOLVABLE, hint
-from kakuro.explain.hint import SOLVED as HINT_SOLVED
-from kakuro.explain.picture import hardest_step, step_marks
-from kakuro.explain.rating import rate
-from kakuro.explain.regions import RegionSum, region_arithmetic, region_sums
-from kakuro.explain.replay import replay, unsound_removals
-from kakuro.explain.singles import last_cell, naked_single
-from kakuro.explain.subsets import hidden_subset, naked_subset
-from kakuro.explain.trace import Removal, Step, explanation_from_dict
+from kakuro.deduction.deduce import RULES, Deduction
+from kakuro.deduction.hints import MISTAKE, STEP, UNSOLVABLE
+from kakuro.deduction.hints import SOLVED as HINT_SOLVED
+from kakuro.deduction.picture import hardest_step, step_marks
+from kakuro.deduction.rating import rate
+from kakuro.deduction.regions import RegionSum, region_arithmetic, region_sums
+from kakuro.deduction.replay import replay, unsound_removals
+from kakuro.deduction.singles import last_cell, naked_single
+from kakuro.deduction.subsets import hidden_subset, naked_subset
+from kakuro.deduction.trace import Removal, Step, explanation_from_dict
 from kakuro.generate import classic, grade
 from kakuro.render import STRUCK, to_svg
 from kakuro.search.engine.propagate import root_domains
@@ -78,6 +81,22 @@ def test_the_deduction_tries_the_techniques_in_the_catalogue_order() -> None:
     assert [rule.technique for rule in RULES] == [t.name for t in TECHNIQUES]
     levels = [t.level for t in TECHNIQUES]
     assert levels == sorted(levels) and set(levels) == set(range(1, 8))
+
+
+def test_the_documented_names_import_and_import_kakuro_stays_light() -> None:
+    """`kakuro.explain` is the function, `kakuro.deduction` the package (importable by dotted
+    name, submodules too), and `import kakuro` brings in neither numpy nor numba."""
+    script = (
+        "import sys, kakuro\n"
+        "assert kakuro.explain is kakuro.deduction.explain, kakuro.explain\n"
+        "assert kakuro.deduction.TECHNIQUES and kakuro.deduction.Step and callable(kakuro.deduction.hint)\n"
+        "print(sorted(m for m in ('numpy', 'numba') if m in sys.modules))\n"
+        "import kakuro.deduction.hints as hints\n"
+        "assert hints.hint.__module__ == 'kakuro.deduction.hints'\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr
 
 
 # --------------------------------------------------------------------- each technique

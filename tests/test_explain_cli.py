@@ -9,7 +9,7 @@ import pytest
 
 import kakuro
 from kakuro.cli import main
-from kakuro.explain import explain
+from kakuro.deduction import explain
 from kakuro.generate import classic, grade
 from kakuro.generate.classic_grids import LEVELS_OF_GRADE
 from tests.browser import Page, chromium_or_skip

@@ -24,13 +24,13 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from kakuro.deduction import explain
 from kakuro.errors import KakuroError
-from kakuro.explain import explain
 from kakuro.generate.checks import check_count_and_seed, is_integer, is_number
 from kakuro.generate.grade import grade as grade_of
 from kakuro.generate.unique import unique_filling
-from kakuro.search.engine import compile
 from kakuro.puzzle import BLACK, DEFAULT_VALUES, GridCell, Puzzle
+from kakuro.search.engine import compile
 from kakuro.solver import Deadline
 
 Cell = tuple[int, int]
@@ -55,7 +55,7 @@ GRADE_ATTEMPTS = 100
 """Attempts one puzzle of an asked grade or rating may take before KakuroError (some are rare at
 some sizes: `rdv` above about 12x12)."""
 TARGET_RATINGS = (1, 2, 3, 4, 5, 6)
-"""Rating levels `classic` can be asked for (`kakuro.explain.techniques`; 7, search, cannot:
+"""Rating levels `classic` can be asked for (`kakuro.deduction.techniques`; 7, search, cannot:
 a unique puzzle the generator certifies never needs it)."""
 LEVELS_OF_GRADE = {"rdv": (1, 2), "gac": (2, 4), "gac+shaving": (5, 6)}
 """The rating levels a puzzle of each grade can have: the techniques of levels 1-2 include the

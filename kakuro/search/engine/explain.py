@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kakuro.puzzle import Puzzle
 from kakuro.search.engine.compile import entry_point
 from kakuro.search.engine.propagate import assign, root_propagate
 from kakuro.search.engine.state import (
@@ -21,7 +22,6 @@ from kakuro.search.engine.state import (
     raise_if_interrupted,
     undo,
 )
-from kakuro.puzzle import Puzzle
 
 REFUTATION_FIELDS = 3
 """Columns of a `refutations` row: cell, value, domain changes made before the wipe-out."""

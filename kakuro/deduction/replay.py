@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from kakuro.combos import values_of
+from kakuro.deduction.board import initial_candidates
+from kakuro.deduction.trace import Step
 from kakuro.errors import KakuroError
-from kakuro.explain.board import initial_candidates
-from kakuro.explain.trace import Step
 from kakuro.puzzle import Puzzle, Solution
 
 

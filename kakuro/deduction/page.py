@@ -15,8 +15,8 @@ import json
 from itertools import pairwise
 
 from kakuro.combos import values_of
-from kakuro.explain.board import initial_candidates
-from kakuro.explain.trace import Explanation
+from kakuro.deduction.board import initial_candidates
+from kakuro.deduction.trace import Explanation
 from kakuro.render import (
     CANDIDATE_TEXT,
     CELL,

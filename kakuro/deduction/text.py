@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kakuro.explain.hint import STEP, Hint
-from kakuro.explain.trace import Explanation
+from kakuro.deduction.hints import STEP, Hint
+from kakuro.deduction.trace import Explanation
 
 
 def explanation_lines(explanation: Explanation) -> list[str]:

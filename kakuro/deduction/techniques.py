@@ -1,5 +1,5 @@
 """The named techniques of a human deduction, simplest first, and the difficulty levels they
-define (the scale of `kakuro.explain.rating`).
+define (the scale of `kakuro.deduction.rating`).
 
 Every technique is sound: it removes a candidate only when no solution of the puzzle has it, so
 it never removes a value of any solution. The levels, and what a solver needs at each:

@@ -3,8 +3,8 @@ its runs) and `last-cell` (the last open cell of a run holds what its clue leave
 
 from __future__ import annotations
 
-from kakuro.explain.board import Board, and_list, single_value
-from kakuro.explain.finding import Finding
+from kakuro.deduction.board import Board, and_list, single_value
+from kakuro.deduction.finding import Finding
 
 
 def naked_single(board: Board, c: int) -> Finding | None:

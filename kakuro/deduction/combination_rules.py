@@ -11,8 +11,8 @@ of its other digits is a candidate of an open cell and each open cell has a cand
 from __future__ import annotations
 
 from kakuro.combos import feasible_values, union_of
-from kakuro.explain.board import Board, and_list, digits, either
-from kakuro.explain.finding import Finding, removals_from
+from kakuro.deduction.board import Board, and_list, digits, either
+from kakuro.deduction.finding import Finding, removals_from
 
 LISTED_COMBINATIONS = 4
 """A sentence lists the combinations when there are at most this many, else counts them."""

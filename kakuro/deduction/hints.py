@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from kakuro.combos import range_mask
+from kakuro.deduction.assumptions import solutions
+from kakuro.deduction.board import Board, cell_name, run_name
+from kakuro.deduction.deduce import Deduction
+from kakuro.deduction.trace import Step, step_to_dict
 from kakuro.errors import KakuroError
-from kakuro.explain.assumptions import solutions
-from kakuro.explain.board import Board, cell_name, run_name
-from kakuro.explain.deduce import Deduction
-from kakuro.explain.trace import Step, step_to_dict
 from kakuro.puzzle import Puzzle, Solution
 
 MISTAKE = "mistake"

@@ -1,15 +1,20 @@
 """Explaining and grading puzzles as a person solves them: a step-by-step deduction with named
-techniques (`explain`), the next step from a partly filled grid (`kakuro.explain.hint`), and a
-difficulty rating (`Rating`, on the scale of `kakuro.explain.techniques`).
+techniques (`explain`, also `kakuro.explain`), the next step from a partly filled grid or its
+first mistake (`hint`), and a difficulty rating (`Rating`, on the scale of
+`kakuro.deduction.techniques`).
 
 This package imports only its data types; the deduction (and numpy with it) is loaded by the
-first call, so `import kakuro` stays light.
+first call, so `import kakuro` stays light. (The package is not named `kakuro.explain`: that
+name is the function, which would hide a package of the same name from `import kakuro.explain.x`.)
 """
 
 from __future__ import annotations
 
-from kakuro.explain.techniques import LEVEL_NAMES, TECHNIQUES, Technique
-from kakuro.explain.trace import (
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from kakuro.deduction.techniques import LEVEL_NAMES, TECHNIQUES, Technique
+from kakuro.deduction.trace import (
     SEVERAL,
     SOLVED,
     STATUSES,
@@ -20,7 +25,10 @@ from kakuro.explain.trace import (
     Removal,
     Step,
 )
-from kakuro.puzzle import Puzzle
+from kakuro.puzzle import Puzzle, Solution
+
+if TYPE_CHECKING:
+    from kakuro.deduction.hints import Hint
 
 
 def explain(puzzle: Puzzle) -> Explanation:
@@ -34,9 +42,18 @@ def explain(puzzle: Puzzle) -> Explanation:
     sound: no solution has the removed value (a `search` step's choice aside). Raises
     KakuroError for puzzles whose runs have too many combinations to reason about by hand.
     """
-    from kakuro.explain.deduce import explanation_of
+    from kakuro.deduction.deduce import explanation_of
 
     return explanation_of(puzzle)
+
+
+def hint(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None = None) -> Hint:
+    """The first mistake in `progress` (a grid in the JSON-lines layout, None or 0 for an empty
+    cell), or the next digit the deduction places from it with the steps it builds on; see
+    `kakuro.deduction.hints.hint`."""
+    from kakuro.deduction.hints import hint as hint_of
+
+    return hint_of(puzzle, progress)
 
 
 __all__ = [
@@ -53,4 +70,5 @@ __all__ = [
     "Step",
     "Technique",
     "explain",
+    "hint",
 ]

@@ -21,8 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from kakuro.combos import values_of
-from kakuro.explain.board import Board, and_list, either
-from kakuro.explain.finding import Finding
+from kakuro.deduction.board import Board, and_list, either
+from kakuro.deduction.finding import Finding
 from kakuro.puzzle import Puzzle
 
 MAX_SUM_CELLS = 6

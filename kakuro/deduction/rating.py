@@ -1,6 +1,6 @@
 """The difficulty rating of a deduction: the hardest level it needs and how often.
 
-`score = level + d / 10`, where `level` (1..7, `kakuro.explain.techniques`) is the highest
+`score = level + d / 10`, where `level` (1..7, `kakuro.deduction.techniques`) is the highest
 level among the steps, `count` the number of steps at that level and d = min(9, the number of
 binary digits of count): a tenth more each time the count doubles.
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kakuro.explain.techniques import BY_NAME, LEVEL_NAMES, TECHNIQUES
-from kakuro.explain.trace import Rating, Step
+from kakuro.deduction.techniques import BY_NAME, LEVEL_NAMES, TECHNIQUES
+from kakuro.deduction.trace import Rating, Step
 
 NOTHING = Rating(0, "nothing to deduce", "none", 0)
 

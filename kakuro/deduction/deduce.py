@@ -4,7 +4,7 @@ After every step the deduction starts again from the simplest technique, as a pe
 To keep that cheap, each technique keeps the runs (or cells, or region sums) it has not looked
 at since they last changed: a technique that found nothing in a run is not asked again about
 that run until one of its cells loses a candidate. The order of `RULES` is the order of
-`kakuro.explain.techniques.TECHNIQUES`.
+`kakuro.deduction.techniques.TECHNIQUES`.
 """
 
 from __future__ import annotations
@@ -14,22 +14,22 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kakuro.explain.assumptions import contradiction, search
-from kakuro.explain.board import Board
-from kakuro.explain.combination_rules import (
+from kakuro.deduction.assumptions import contradiction, search
+from kakuro.deduction.board import Board
+from kakuro.deduction.combination_rules import (
     combination_digits,
     combination_placement,
     intersection,
     required_digit,
     unique_combination,
 )
-from kakuro.explain.finding import Finding, to_step
-from kakuro.explain.rating import rate
-from kakuro.explain.regions import RegionSum, region_arithmetic, region_sums
-from kakuro.explain.singles import last_cell, naked_single
-from kakuro.explain.subsets import hidden_subset, naked_subset
-from kakuro.explain.techniques import level_of
-from kakuro.explain.trace import SEVERAL, SOLVED, UNSATISFIABLE, Explanation, Step
+from kakuro.deduction.finding import Finding, to_step
+from kakuro.deduction.rating import rate
+from kakuro.deduction.regions import RegionSum, region_arithmetic, region_sums
+from kakuro.deduction.singles import last_cell, naked_single
+from kakuro.deduction.subsets import hidden_subset, naked_subset
+from kakuro.deduction.techniques import level_of
+from kakuro.deduction.trace import SEVERAL, SOLVED, UNSATISFIABLE, Explanation, Step
 from kakuro.puzzle import Puzzle, Solution
 
 RUN, CELL, REGION, BOARD = "run", "cell", "region", "board"
@@ -60,7 +60,7 @@ RULES: tuple[Rule, ...] = (
 
 
 def explanation_of(puzzle: Puzzle) -> Explanation:
-    """`kakuro.explain.explain`: the whole deduction of `puzzle`, its status and rating."""
+    """`kakuro.deduction.explain`: the whole deduction of `puzzle`, its status and rating."""
     board = Board(puzzle)
     deduction = Deduction(board)
     steps = tuple(deduction.steps())

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from kakuro.deduction.techniques import BY_NAME, LEVEL_NAMES, level_of
 from kakuro.errors import KakuroError
-from kakuro.explain.techniques import BY_NAME, LEVEL_NAMES, level_of
 from kakuro.puzzle import Puzzle, Solution
 
 SOLVED = "solved"
@@ -61,7 +61,7 @@ class Step:
 
     @property
     def level(self) -> int:
-        """The difficulty level of the technique (`kakuro.explain.techniques`)."""
+        """The difficulty level of the technique (`kakuro.deduction.techniques`)."""
         return level_of(self.technique)
 
 
@@ -71,7 +71,7 @@ class Rating:
     called `name`), the hardest technique used at that level (`technique`, the latest in
     technique order) and `count`, the steps taken at that level. `score` = level + d / 10 with
     d the number of binary digits of `count` (9 at most): 4.1 is level 4 once, 4.2 two or three
-    times, 4.3 four to seven times, ... 4.9 256 times or more (`kakuro.explain.rating`)."""
+    times, 4.3 four to seven times, ... 4.9 256 times or more (`kakuro.deduction.rating`)."""
 
     level: int
     name: str

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kakuro.combos import values_of
-from kakuro.explain.board import Board, and_list, is_single, single_value
-from kakuro.explain.trace import Placement, Removal, Step
+from kakuro.deduction.board import Board, and_list, is_single, single_value
+from kakuro.deduction.trace import Placement, Removal, Step
 
 CELL_NAME = re.compile(r"r\d+c\d+")
 """A sentence that starts with a cell name keeps its lower-case r."""

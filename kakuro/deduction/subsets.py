@@ -11,8 +11,8 @@ from __future__ import annotations
 from itertools import combinations as subsets_of
 
 from kakuro.combos import values_of
-from kakuro.explain.board import Board, digits
-from kakuro.explain.finding import Finding, removals_from
+from kakuro.deduction.board import Board, digits
+from kakuro.deduction.finding import Finding, removals_from
 
 LARGEST_SUBSET = 4
 """Quads at most: a larger subset is the complement of a smaller one of the other kind."""

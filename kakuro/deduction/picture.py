@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from kakuro.deduction.replay import replay
+from kakuro.deduction.trace import Explanation
 from kakuro.errors import KakuroError
-from kakuro.explain.replay import replay
-from kakuro.explain.trace import Explanation
 from kakuro.render import Marks, render
 
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections import deque
 
 from kakuro.combos import feasible_values
-from kakuro.explain.board import Board, and_list, is_single, single_value
-from kakuro.explain.finding import Finding
-from kakuro.explain.trace import Placement
+from kakuro.deduction.board import Board, and_list, is_single, single_value
+from kakuro.deduction.finding import Finding
+from kakuro.deduction.trace import Placement
 from kakuro.puzzle import Puzzle
 from kakuro.solver import Deadline
 
