@@ -43,6 +43,7 @@ import kakuro
 from kakuro.deduction import SOLVED, TECHNIQUES, explain
 from kakuro.deduction.replay import replay, unsound_removals
 from kakuro.errors import KakuroError
+from kakuro.files import refuse_existing, write_new
 from kakuro.generate import GRADES, classic, grade
 from kakuro.generate.classic_grids import TARGET_RATINGS
 from kakuro.search.engine import compile
@@ -194,9 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     if "published" in args.parts and not args.data.is_dir():
         print(f"explain_ratings: the shared data is absent: {args.data} does not exist", file=sys.stderr)
         return 1
-    if args.output is not None and args.output.exists():
-        print(f"explain_ratings: {args.output} already exists; choose another name", file=sys.stderr)
-        return 1
+    if args.output is not None:
+        try:
+            refuse_existing(args.output)
+        except KakuroError as exc:
+            print(f"explain_ratings: {exc}", file=sys.stderr)
+            return 1
     parts = set(args.parts.split(","))
     if not parts or parts - {"published", "generated"}:
         parser.error(f"--parts takes published and/or generated, not {args.parts!r}")
@@ -224,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         show(f"Generated with a rating asked for (seeds 0..{count - 1}):\n\n" + generated(sides, levels, count))
     show(f"Load average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after, {os.cpu_count()} cores.")
     if args.output is not None:
-        args.output.write_text("\n\n".join(sections) + "\n", encoding="utf-8")
+        write_new(args.output, "\n\n".join(sections) + "\n")
     wrong = [r.id for r in rows if not r.checked]
     if wrong:
         print(f"explain_ratings: {len(wrong)} traces failed the check: {', '.join(wrong[:10])}", file=sys.stderr)

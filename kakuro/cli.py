@@ -503,7 +503,7 @@ def _run_hint(args: argparse.Namespace) -> int:
 
     puzzle = _pick(_read(args.file), args.index, args.file)
     progress = read_solution(Path(args.progress)) if args.progress is not None else None
-    found = hint(puzzle, progress)
+    found = hint(puzzle, progress, source=args.progress)
     if args.format == "json":
         print(json.dumps(hint_to_dict(puzzle, found)))
     else:

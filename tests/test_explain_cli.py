@@ -124,6 +124,13 @@ def test_hint_from_a_progress_file(capsys: pytest.CaptureFixture[str], puzzle_fi
     (tmp_path / "broken.json").write_text("[[1, 2")
     code, _, err = run(capsys, "hint", puzzle_file, "--progress", tmp_path / "broken.json")
     assert code == 1 and "broken.json:1:" in err
+    (tmp_path / "small.json").write_text("[[1, 2], [3, 4]]")
+    code, _, err = run(capsys, "hint", puzzle_file, "--progress", tmp_path / "small.json")
+    assert code == 1 and err == f"kakuro: {tmp_path / 'small.json'}: the grid is 2 x 2, the puzzle 10 x 10\n"
+    progress[r][c] = "x"
+    (tmp_path / "letter.json").write_text(json.dumps(progress))
+    code, _, err = run(capsys, "hint", puzzle_file, "--progress", tmp_path / "letter.json")
+    assert code == 1 and err.startswith(f"kakuro: {tmp_path / 'letter.json'}: the grid holds 'x' at row {r}, column {c}")
 
 
 def test_generated_puzzles_carry_their_rating_and_a_rating_can_be_asked_for() -> None:

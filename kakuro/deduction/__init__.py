@@ -47,13 +47,14 @@ def explain(puzzle: Puzzle) -> Explanation:
     return explanation_of(puzzle)
 
 
-def hint(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None = None) -> Hint:
+def hint(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None = None, *,
+         source: str | None = None) -> Hint:
     """The first mistake in `progress` (a grid in the JSON-lines layout, None or 0 for an empty
-    cell), or the next digit the deduction places from it with the steps it builds on; see
-    `kakuro.deduction.hints.hint`."""
+    cell), or the next digit the deduction places from it with the steps it builds on; `source`
+    names the grid's file in errors. See `kakuro.deduction.hints.hint`."""
     from kakuro.deduction.hints import hint as hint_of
 
-    return hint_of(puzzle, progress)
+    return hint_of(puzzle, progress, source=source)
 
 
 __all__ = [

@@ -43,12 +43,14 @@ class Hint:
     reasons: tuple[Step, ...] = ()
 
 
-def hint(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None = None) -> Hint:
+def hint(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None = None, *,
+         source: str | None = None) -> Hint:
     """The first mistake in `progress` (a grid in the JSON-lines layout with None or 0 for an
     empty cell, as `kakuro.formats.solution.read_solution` returns, or a Solution), or the
     next step from it (from the empty grid when None). Raises KakuroError when the grid does
-    not have the puzzle's shape or holds something other than digits in a white cell."""
-    filled = _digits(puzzle, progress)
+    not have the puzzle's shape or holds something other than digits in a white cell (its
+    message starts with `source`, the grid's file, when given)."""
+    filled = _digits(puzzle, progress, f"{source}: " if source else "")
     mistake = _out_of_range(puzzle, filled) or _broken_rule(puzzle, filled) or _first_wrong(puzzle, filled)
     if mistake is not None:
         return mistake
@@ -67,22 +69,22 @@ def hint(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None = N
     return Hint(UNSOLVABLE, "no solution completes these digits")
 
 
-def _digits(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None) -> dict[int, int]:
-    """The filled digits of a progress grid, by cell."""
+def _digits(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None, where: str) -> dict[int, int]:
+    """The filled digits of a progress grid, by cell; errors start with `where`."""
     if progress is None:
         return dict(puzzle.givens)
     if isinstance(progress, Solution):
         return dict(enumerate(progress.values))
     if len(progress) != puzzle.rows or any(len(row) != puzzle.cols for row in progress):
         shape = f"{len(progress)} x {len(progress[0]) if len(progress) else 0}"
-        raise KakuroError(f"the grid is {shape}, the puzzle {puzzle.rows} x {puzzle.cols}")
+        raise KakuroError(f"{where}the grid is {shape}, the puzzle {puzzle.rows} x {puzzle.cols}")
     filled = {}
     for cell, (r, c) in enumerate(puzzle.cells):
         value = progress[r][c]
         if value is None or value == 0:
             continue
         if isinstance(value, bool) or not isinstance(value, int):
-            raise KakuroError(f"the grid holds {value!r} at {(r, c)}, where the puzzle has a white cell")
+            raise KakuroError(f"{where}the grid holds {value!r} at row {r}, column {c}, where the puzzle has a white cell")
         filled[cell] = value
     for cell, digit in puzzle.givens.items():
         filled.setdefault(cell, digit)
