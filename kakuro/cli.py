@@ -130,6 +130,18 @@ def _read(source: str, format: str | None = None) -> list[Puzzle]:
     return kakuro.read(Path(source), format=format)
 
 
+def _add_one_puzzle(command: argparse.ArgumentParser, verb: str) -> None:
+    """PUZZLE (a file or a puzz.link URL) and --index K, for a command on one puzzle
+    (`_one_puzzle` reads it)."""
+    command.add_argument("file", metavar="PUZZLE", help="a puzzle file (any format) or a puzz.link URL")
+    command.add_argument("--index", type=at_least(1), default=1, metavar="K", help=f"{verb} the K-th puzzle (default 1)")
+
+
+def _one_puzzle(args: argparse.Namespace) -> Puzzle:
+    """The puzzle `_add_one_puzzle`'s arguments name."""
+    return _pick(_read(args.file), args.index, args.file)
+
+
 def _pick(puzzles: list[Puzzle], index: int, source: str) -> Puzzle:
     """The `index`-th (1-based) puzzle of a file."""
     if index > len(puzzles):
@@ -385,13 +397,12 @@ def _add_render(commands: Any) -> None:
         "digits are drawn too: read from FILE (a solution grid, as for `kakuro check`), or, "
         "without FILE, found by --backend (the answer is checked first).",
     )
-    command.add_argument("file", metavar="PUZZLE", help="a puzzle file (any format) or a puzz.link URL")
+    _add_one_puzzle(command, "draw")
     command.add_argument("-o", "--output", required=True, metavar="OUT", help="the picture to write: .svg or .png")
     command.add_argument("--solution", nargs="?", const="", metavar="FILE", help="draw the solution (from FILE, or solved)")
     command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
                          help="backend that solves the puzzle for --solution without FILE (default: %(default)s)")
     _add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds for that solve")
-    command.add_argument("--index", type=at_least(1), default=1, metavar="K", help="draw the K-th puzzle (default 1)")
     command.add_argument("--force", action="store_true", help="replace OUT if it exists")
     command.set_defaults(run=_run_render)
 
@@ -400,7 +411,7 @@ def _run_render(args: argparse.Namespace) -> int:
     from kakuro.render import render
 
     refuse_existing(args.output, args.force)
-    puzzle = _pick(_read(args.file), args.index, args.file)
+    puzzle = _one_puzzle(args)
     solution = None
     if args.solution:
         grid = read_solution(Path(args.solution))
@@ -434,12 +445,11 @@ def _add_explain(commands: Any) -> None:
         "often). --format svg or png draws one step (--step, default the first at the hardest level); html "
         "writes a page that steps through the whole trace. Exit 3 when the puzzle has no solution.",
     )
-    command.add_argument("file", metavar="PUZZLE", help="a puzzle file (any format) or a puzz.link URL")
+    _add_one_puzzle(command, "explain")
     command.add_argument("--format", choices=("text", "json", "svg", "png", "html"),
                          help="output (default: from the extension of -o, else text)")
     command.add_argument("-o", "--output", metavar="OUT", help="write here instead of printing (png needs it)")
     command.add_argument("--step", type=at_least(1), metavar="N", help="the step to draw (svg, png; 1-based)")
-    command.add_argument("--index", type=at_least(1), default=1, metavar="K", help="explain the K-th puzzle (default 1)")
     command.add_argument("--force", action="store_true", help="replace OUT if it exists")
     command.set_defaults(run=_run_explain)
 
@@ -459,7 +469,7 @@ def _run_explain(args: argparse.Namespace) -> int:
         raise KakuroError(f"{args.output}: --format {kind} draws a .{kind} file")
     if args.output is not None:
         refuse_existing(args.output, args.force)
-    explanation = explain(_pick(_read(args.file), args.index, args.file))
+    explanation = explain(_one_puzzle(args))
     code = EXIT_UNSATISFIABLE if explanation.status == UNSATISFIABLE else EXIT_OK
     if kind in ("svg", "png"):
         index = args.step - 1 if args.step is not None else hardest_step(explanation)
@@ -490,10 +500,9 @@ def _add_hint(commands: Any) -> None:
         "the ones before it), or the next digit the deduction places with the steps that lead to it. Exit 0 "
         "for a step or a finished grid, 1 for a mistake, 3 when the puzzle has no solution.",
     )
-    command.add_argument("file", metavar="PUZZLE", help="a puzzle file (any format) or a puzz.link URL")
+    _add_one_puzzle(command, "give a hint for")
     command.add_argument("--progress", metavar="FILE", help="the partly filled grid (JSON or text)")
     command.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
-    command.add_argument("--index", type=at_least(1), default=1, metavar="K", help="the K-th puzzle of PUZZLE (default 1)")
     command.set_defaults(run=_run_hint)
 
 
@@ -501,7 +510,7 @@ def _run_hint(args: argparse.Namespace) -> int:
     from kakuro.deduction.hints import MISTAKE, UNSOLVABLE, hint, hint_to_dict
     from kakuro.deduction.text import hint_lines
 
-    puzzle = _pick(_read(args.file), args.index, args.file)
+    puzzle = _one_puzzle(args)
     progress = read_solution(Path(args.progress)) if args.progress is not None else None
     found = hint(puzzle, progress, source=args.progress)
     if args.format == "json":
