@@ -42,6 +42,7 @@ from kakuro.deduction.singles import last_cell, naked_single
 from kakuro.deduction.subsets import hidden_subset, naked_subset
 from kakuro.deduction.trace import Removal, Step, explanation_from_dict
 from kakuro.generate import classic, grade
+from kakuro.generate.classic_grids import LEVELS_OF_GRADE
 from kakuro.render import STRUCK, to_svg
 from kakuro.search.engine.propagate import root_domains
 from tests.conftest import shared_data_or_skip
@@ -223,8 +224,8 @@ def test_a_puzzle_that_needs_a_contradiction(tmp_path: Path) -> None:
 
 def test_every_shared_puzzle_is_explained_soundly_and_replays() -> None:
     """Every removal keeps the recorded solution's value (before a `search` choice), replaying
-    the steps from the puzzle reaches the recorded solution (a valid one after a choice), and
-    deduction alone solves every puzzle with one solution."""
+    the steps from the puzzle reaches the recorded solution (a valid one after a choice),
+    deduction alone solves every puzzle with one solution, and the rating agrees with `grade`."""
     data = shared_data_or_skip()
     computed = {r["id"]: r["solution"] for r in map(json.loads, (data / "computed_solutions.jsonl").read_text().splitlines())}
     count = 0
@@ -242,8 +243,11 @@ def test_every_shared_puzzle_is_explained_soundly_and_replays() -> None:
                 assert final == list(recorded.values), puzzle.id
             else:
                 assert e.status == SEVERAL and puzzle.check(e.solution) == [], puzzle.id
+            low, high = LEVELS_OF_GRADE.get(grade(puzzle), (7, 7))  # "search": several solutions here
+            assert low <= e.rating.level <= high, (puzzle.id, grade(puzzle), e.rating)
             count += 1
     assert count == 1398
+
 
 
 def test_levels_one_to_four_reach_exactly_arc_consistency() -> None:
