@@ -45,6 +45,7 @@ KERNELS: dict[str, tuple[str, tuple[str, ...]]] = {
     "shave:learn": ("propagate", ("shave", "learn")),
     "harmony": ("harmony", ()),
     "local": ("local", ()),
+    "refute:gac": ("explain", ("gac",)),
     **{f"root:{s}": ("propagate", ("root", s)) for s in STRENGTHS},
     **{f"depth_first:{s}": ("tree", ("depth_first", s)) for s in STRENGTHS[:4]},
     **{f"modern:{s}": ("tree", ("modern", s)) for s in ("gac", "learn")},
