@@ -1,4 +1,4 @@
-"""kakuro.limits: a function run in a child process that is killed at a deadline."""
+"""kakuro.isolation: a function run in a child process that is killed at a deadline."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from kakuro.limits import ChildProcessFailed, DeadlineReached, call_with_deadline, stream_with_deadline
+from kakuro.isolation import ChildProcessFailed, DeadlineReached, call_with_deadline, stream_with_deadline
 from kakuro.solver import Deadline
 
 
