@@ -57,7 +57,8 @@ class InvalidPuzzleError(KakuroError, ValueError):
 
 
 class InvalidSolutionError(KakuroError, ValueError):
-    """A solution value that does not fit the puzzle's shape (wrong number of cells)."""
+    """A solution that does not fit the puzzle's shape (wrong number of cells), or a value that
+    is not a digit (an integer; never a bool, a float or a string)."""
 
 
 class UnknownBackendError(KakuroError, ValueError):
