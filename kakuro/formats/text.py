@@ -18,13 +18,14 @@ token per grid position, separated by whitespace, ',', tabs or '|':
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 
 from kakuro.errors import PuzzleFormatError
 from kakuro.formats.base import BadPuzzle, Header, building, cell_token, gather, header_lines, parse_number
-from kakuro.puzzle import GridCell, Puzzle
+from kakuro.puzzle import MAX_SIDE, GridCell, Puzzle
 
 NAME = "text"
 EXTENSIONS = (".txt", ".kakuro", ".kak")
@@ -94,7 +95,13 @@ def _read_block(block: Block, file: str | None) -> tuple[Header, list[list[GridC
             at = line.index("#") + 1
             header.take(line[at:], file=file, line=number, column=at + 1)
             continue
-        tokens = list(_TOKEN.finditer(line))
+        tokens = list(itertools.islice(_TOKEN.finditer(line), MAX_SIDE + 1))  # never a whole huge line
+        if len(tokens) > MAX_SIDE:
+            raise PuzzleFormatError(f"this row has more than {MAX_SIDE} cells, the most a grid may have",
+                                    file=file, line=number, column=tokens[MAX_SIDE].start() + 1)
+        if len(rows) == MAX_SIDE:
+            raise PuzzleFormatError(f"this grid has more than {MAX_SIDE} rows, the most a grid may have",
+                                    file=file, line=number, column=1)
         row = [_parse_token(t.group(), file, number, t.start() + 1) for t in tokens]
         if rows and len(row) != len(rows[0]):
             expected = len(rows[0])
@@ -131,7 +138,7 @@ def _is_comment(line: str) -> bool:
     if not line.lstrip().startswith("#") or "\\" in line:
         return False
     try:
-        for match in _TOKEN.finditer(line):
+        for match in itertools.islice(_TOKEN.finditer(line), MAX_SIDE + 1):
             _parse_token(match.group(), None, 1, 1)
     except PuzzleFormatError:
         return True
