@@ -82,10 +82,9 @@ def _run_child(
     try:
         while True:
             remaining = deadline.remaining()
-            if remaining is not None and remaining <= 0:
-                return False, items, None
-            if not wait([receiver], remaining):
-                return False, items, None
+            if (remaining is not None and remaining <= 0) or not wait([receiver], remaining):
+                reap(pid)  # stopped first, so that what it sent before the kill can be read to the end
+                return _drain(receiver, items)
             try:
                 kind, payload = receiver.recv()
             except EOFError:
@@ -99,6 +98,23 @@ def _run_child(
     finally:
         receiver.close()
         reap(pid)
+
+
+def _drain(receiver: Connection, items: list[Any]) -> tuple[bool, list[Any], Any]:
+    """After the deadline, with the child killed: what it had sent that the parent had not
+    read yet (a parent that the system scheduled late is not a reason to lose it)."""
+    try:
+        while receiver.poll(0):
+            kind, payload = receiver.recv()
+            if kind == ITEM:
+                items.append(payload)
+            elif kind == RETURN:
+                return True, items, payload
+            else:
+                break
+    except (EOFError, OSError, pickle.UnpicklingError, ValueError):
+        pass  # a message cut short by the kill
+    return False, items, None
 
 
 def fork_child(function: Callable[..., Any], args: tuple[Any, ...], *, stream: bool = False) -> tuple[Connection, int]:
