@@ -210,7 +210,7 @@ def _print_result(puzzle: Puzzle, result: Result) -> None:
     grid = _solved_grid(puzzle, result) if result.solved else None
     console = _console()
     if console is None:
-        print("\n".join([summary, *(text.render_grid(grid) if grid else [])]))
+        print("\n".join([summary, *(text.render_grid(grid, solved=True) if grid else [])]))
         return
     from rich.text import Text
 
@@ -224,7 +224,7 @@ def _styled_grid(puzzle: Puzzle, grid: list[list[GridCell]]) -> Any:
     """The text-format lines of a solved grid, clues dim, given digits bold, found digits cyan."""
     from rich.text import Text
 
-    tokens = [[text.token(cell) for cell in row] for row in grid]
+    tokens = [[text.token(cell, solved=True) for cell in row] for row in grid]
     width = max(len(t) for row in tokens for t in row)
     out = Text()
     for r, row in enumerate(tokens):

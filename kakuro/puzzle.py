@@ -37,6 +37,10 @@ GridCell = Union[str, int, Sequence[Union[int, None]], None]
 """A position in the JSON-lines layout: "#", [down, across], 0 (empty white) or a given digit."""
 
 
+ZERO_GIVEN = "a given 0 cannot be kept: every puzzle layout writes 0 for an empty cell"
+"""Why a puzzle refuses a given 0 (its solutions may hold 0 when the value range starts at 0)."""
+
+
 def is_digit(value: object) -> bool:
     """True for what a cell can hold: an integer (Python's or numpy's), never a bool, a float
     (not even 3.0) or a string. Whether it lies in the value range is `Puzzle.check`'s job."""
@@ -176,6 +180,8 @@ class Puzzle:
         for (i, j), digit in (givens or {}).items():
             if not (0 <= i < n and 0 <= j < m):
                 raise InvalidPuzzleError(f"given at ({i}, {j}) lies outside the {n}x{m} grid")
+            if digit == 0:
+                raise InvalidPuzzleError(f"given at ({i}, {j}): {ZERO_GIVEN}")
             grid[i + 1][j + 1] = digit
         return cls.from_grid(grid, values=values, id=id, meta=meta)
 
@@ -382,6 +388,8 @@ def _validate(p: Puzzle) -> None:
     if p.rows > MAX_SIDE or p.cols > MAX_SIDE:
         raise InvalidPuzzleError(f"a {p.rows}x{p.cols} grid is larger than {MAX_SIDE}x{MAX_SIDE}")
     for i, digit in p.givens.items():
+        if digit == 0:
+            raise InvalidPuzzleError(f"cell {p.cells[i]}: {ZERO_GIVEN}", cell=p.cells[i])
         if not lo <= digit <= hi:
             raise InvalidPuzzleError(f"cell {p.cells[i]}: given {digit} lies outside {lo}..{hi}", cell=p.cells[i])
     width = hi - lo + 1
