@@ -199,9 +199,13 @@ def _char(total: int | None) -> str:
 
 
 def url(puzzle: Puzzle) -> str:
-    """The puzz.link URL of `puzzle`; KakuroError if the URL cannot hold it (givens, a value
-    range other than 1..9, a white cell in the clue row or column, a clue above 45)."""
+    """The puzz.link URL of `puzzle`; KakuroError if the URL cannot hold it (fewer than two
+    rows or columns, givens, a value range other than 1..9, a white cell in the clue row or
+    column, a clue above 45)."""
     name = f"puzzle {puzzle.id!r}" if puzzle.id else "this puzzle"
+    if puzzle.rows < 2 or puzzle.cols < 2:
+        raise KakuroError(f"{name} is {puzzle.rows}x{puzzle.cols}; a puzz.link URL holds a clue row and a clue column "
+                          "around at least one more row and column")
     if puzzle.values != DEFAULT_VALUES:
         raise KakuroError(f"{name} uses values {puzzle.values[0]}..{puzzle.values[1]}; puzz.link Kakuro has 1..9")
     if puzzle.givens:
