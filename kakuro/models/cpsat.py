@@ -18,7 +18,7 @@ from kakuro.solver import Deadline, Engine, Enumeration, Option, Outcome, Solver
 
 MODELS = ("decomposition", "table", "automaton")
 BUILD_CHECK_EVERY = 64
-"""Runs added to a model between two looks at the deadline."""
+"""Cells or runs added to a model between two looks at the deadline."""
 SEED_BITS = 31
 """CP-SAT's `random_seed` is a 32-bit signed integer: larger seeds are folded into it."""
 
@@ -27,7 +27,8 @@ def build_model(
     puzzle: Puzzle, model_kind: str = "decomposition", deadline: Deadline | None = None
 ) -> tuple[Any, list[Any], dict[str, Any]] | None:
     """The CP-SAT model of `puzzle`, its cell variables (cell order) and size statistics; None
-    when `deadline` passes while building (checked between runs: a 1000x1000 grid takes seconds).
+    when `deadline` passes while building (checked every BUILD_CHECK_EVERY cells and runs, and
+    during the domain reduction: a 1000x1000 grid takes seconds).
 
     `decomposition`: AllDifferent + linear sum per run, domains lo..hi (givens fixed).
     `table`: per run the allowed tuples (permutations of its combinations); `automaton`: per
@@ -41,20 +42,23 @@ def build_model(
     model = cp_model.CpModel()
     lo, hi = puzzle.values
     sizes: dict[str, Any] = {}
+    deadline = deadline or Deadline()
     if model_kind == "decomposition":
         domains = [1 << puzzle.givens[i] if i in puzzle.givens else range_mask(puzzle.values) for i in range(puzzle.size)]
     else:
-        reduction = reduce_domains(puzzle)
+        reduction = reduce_domains(puzzle, deadline)
+        if reduction.stopped:
+            return None
         domains = list(reduction.domains)
         if reduction.wiped_out:
             model.add_bool_or([])  # the reduction proved unsatisfiability: an empty clause says so
             domains = [range_mask(puzzle.values)] * puzzle.size
-    cells = [
-        model.new_int_var_from_domain(cp_model.Domain.from_values(values_of(d)), f"x_{r}_{c}")
-        for d, (r, c) in zip(domains, puzzle.cells)
-    ]
+    cells = []
+    for number, (d, (r, c)) in enumerate(zip(domains, puzzle.cells)):
+        if number % BUILD_CHECK_EVERY == 0 and deadline.expired():
+            return None
+        cells.append(model.new_int_var_from_domain(cp_model.Domain.from_values(values_of(d)), f"x_{r}_{c}"))
     tuples = states = transitions = 0
-    deadline = deadline or Deadline()
     for number, run in enumerate(puzzle.runs):
         if number % BUILD_CHECK_EVERY == 0 and deadline.expired():
             return None

@@ -35,7 +35,9 @@ import numpy as np
 
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.propagate import PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
-from kakuro.search.engine.state import PROPAGATIONS, STOP, TRAIL, State, arm, build_state, domain_summary, raise_if_interrupted, stats_of
+from kakuro.search.engine.state import (
+    PROPAGATIONS, STOP, TRAIL, BuildStopped, State, arm, build_state, domain_summary, raise_if_interrupted, stats_of,
+)
 from kakuro.search.native import search
 from kakuro.solver import Deadline, Enumeration, EnumeratingSolver, Option, register
 
@@ -61,14 +63,18 @@ class RootReduction:
     """Shaving sweeps over the cells (0 without shaving)."""
 
 
-def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline) -> tuple[State, RootReduction | None]:
+def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline) -> tuple[State | None, RootReduction | None]:
     """Build the GAC state of `puzzle`, run root GAC and `shaving` ("none", "once" or
-    "fixpoint") and commit the result as the search root. Returns the state and the
-    reduction, which is None when the deadline passed first.
+    "fixpoint") and commit the result as the search root. Returns the state (None when the
+    deadline passed while it was built) and the reduction, which is None when the deadline
+    passed first.
 
     Raises KakuroError when the puzzle's combination tables are too large (wide value ranges).
     """
-    st = build_state(puzzle, "gac")
+    try:
+        st = build_state(puzzle, "gac", deadline.expired)
+    except BuildStopped:
+        return None, None
     arm(st, deadline.end, 0)
     initial = _initial_total(puzzle)
     ok = root_propagate(st)
@@ -129,6 +135,8 @@ class GacModel(EnumeratingSolver):
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         st, reduction = prepare(puzzle, opts["shaving"], deadline)
+        if st is None:
+            return Enumeration([], False, {"root_solved": False}, "time limit reached while building the search state")
         if reduction is None:
             stopped = {**stats_of(st, SEARCH_STATS), "root_solved": False}
             return Enumeration([], False, stopped, "time limit reached during root propagation or shaving")

@@ -12,7 +12,8 @@ import numpy as np
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.propagate import root_propagate
 from kakuro.search.engine.state import (
-    EXHAUSTED, NFREE, ROOT_SOLVED, STOP, STOPPED, State, all_fixed, arm, build_state, load_domains, raise_if_interrupted, stats_of,
+    EXHAUSTED, NFREE, ROOT_SOLVED, STOP, STOPPED, BuildStopped, State, all_fixed, arm, build_state, load_domains,
+    raise_if_interrupted, stats_of,
 )
 from kakuro.search.engine.tree import NO_CELLS, run_depth_first
 from kakuro.solver import Deadline, Enumeration
@@ -23,13 +24,17 @@ TIME_LIMIT_REACHED = "time limit reached"
 def start(
     puzzle: Puzzle, consistency: str, deadline: Deadline, seed: int, stat_names: tuple[str, ...],
     domains: Sequence[int] | None = None,
-) -> tuple[State, Enumeration | None]:
+) -> tuple[State | None, Enumeration | None]:
     """Build the state of `puzzle` at `consistency` (from `domains` when given, bitmasks in
     cell order), arm it with the deadline and seed, and root-propagate. Returns the state and,
-    when the root already decides (unsatisfiable, solved, or out of time), that decision.
+    when the root already decides (unsatisfiable, solved, or out of time), that decision (the
+    state is None only when the deadline passed while it was built).
     Stats get `root_solved`: True when root propagation alone decided the puzzle (a wipe-out,
     or every cell fixed)."""
-    st = build_state(puzzle, consistency)
+    try:
+        st = build_state(puzzle, consistency, deadline.expired)
+    except BuildStopped:
+        return None, Enumeration([], False, {}, TIME_LIMIT_REACHED + " while building the search state")
     if domains is not None:
         load_domains(st, list(domains))
     arm(st, deadline.end, seed)

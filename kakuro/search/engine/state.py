@@ -37,7 +37,9 @@ other generator.
 
 from __future__ import annotations
 
+import itertools
 import time
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -425,28 +427,48 @@ def solution_values(st: State) -> list[int]:
 
 
 # --------------------------------------------------------------------- building
-def build_state(puzzle: Puzzle, consistency: str = "fc") -> State:
+class BuildStopped(Exception):
+    """`build_state` was told to stop (its `expired` answered True) before the state was built."""
+
+
+def build_state(puzzle: Puzzle, consistency: str = "fc", expired: Callable[[], bool] | None = None) -> State:
     """The search state of `puzzle` before root propagation (`propagate.root_propagate`).
 
     `consistency` is a key of MODES. Raises KakuroError for "gac" on a puzzle whose combination
-    tables are too large (use fc, which works for every range up to 62).
+    tables are too large (use fc, which works for every range up to 62). `expired` (the time
+    limit) is asked between the steps of the build, each a fraction of a second on a 900x900
+    grid; BuildStopped when it answers True.
     """
     if consistency not in MODES:
         raise KakuroError(f"consistency must be one of {', '.join(MODES)}, not {consistency!r}")
+
+    def step() -> None:
+        if expired is not None and expired():
+            raise BuildStopped
+
     mode = MODES[consistency]
     n, m = puzzle.size, len(puzzle.runs)
     lo, hi = puzzle.values
     width = hi - lo + 1
     full = range_mask(puzzle.values)
+    lengths = np.array([len(run) for run in puzzle.runs], dtype=np.int64)
+    flat = np.fromiter(itertools.chain.from_iterable(run.cells for run in puzzle.runs), dtype=np.int64,
+                       count=int(lengths.sum()))
+    step()
     cell_runs = np.full((n, 2), -1, dtype=np.int64)
-    for c, memberships in enumerate(puzzle.cell_runs):
-        cell_runs[c, : len(memberships)] = memberships  # at most one across and one down run
+    owners = np.repeat(np.arange(m, dtype=np.int64), lengths)
+    order = np.lexsort((owners, flat))  # by cell, then by run: a cell's runs in run order
+    cells_sorted = flat[order]
+    second = np.concatenate([[False], cells_sorted[1:] == cells_sorted[:-1]]) if len(order) else np.zeros(0, dtype=bool)
+    cell_runs[cells_sorted, second.astype(np.int64)] = owners[order]  # at most one across and one down run
     runs = np.zeros((m, RUN_FIELDS), dtype=np.int64)
     runs[:, TARGET] = [run.total for run in puzzle.runs]
-    runs[:, FREE] = [len(run) for run in puzzle.runs]
-    members = offsets_first([run.cells for run in puzzle.runs], np.int64)
+    runs[:, FREE] = lengths
+    members = np.concatenate([m + 1 + np.concatenate([[0], np.cumsum(lengths)]), flat]).astype(np.int64)  # offsets, then cells
+    step()
     if mode == MODE_GAC:
         offsets, masks = _gac_tables(puzzle)
+        step()
         combos = np.concatenate([offsets + m + 1, masks]).astype(np.int64)
     else:
         combos = np.full(m + 1, m + 1, dtype=np.int64)
@@ -480,15 +502,6 @@ def load_domains(st: State, domains: list[int] | tuple[int, ...]) -> None:
     dom = np.asarray(domains, dtype=np.int64)
     st.dom[:] = dom
     st.size[:] = np.bitwise_count(dom)
-
-
-def offsets_first(groups: list[tuple[int, ...]], dtype: type) -> np.ndarray:
-    """One array holding len(groups) + 1 absolute offsets, then the groups' items."""
-    head = len(groups) + 1
-    lengths = np.array([len(g) for g in groups], dtype=np.int64)
-    offsets = head + np.concatenate([[0], np.cumsum(lengths)])
-    items = np.fromiter((x for g in groups for x in g), dtype=np.int64, count=int(lengths.sum()))
-    return np.concatenate([offsets, items]).astype(dtype)
 
 
 def _gac_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
