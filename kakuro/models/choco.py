@@ -76,6 +76,8 @@ SEARCHES: Mapping[str, str] = {
 
 MAX_AUTOMATON_STATES = 1 << 18
 """Largest automaton (bound on the states for one run) the regular and mdd models build."""
+CHECK_EVERY = 64
+"""Variables made between two looks at the deadline while building (a 900x900 grid has 360,000)."""
 
 
 # --------------------------------------------------------------------- pure run compilation
@@ -275,7 +277,11 @@ def build_model(puzzle: Puzzle, kind: str = "decomposition", algo: str = "CT+", 
     handles = _Handles()
     model = Model()
     lo, hi = puzzle.values
-    cells = [model.intvar(puzzle.givens[i]) if i in puzzle.givens else model.intvar(lo, hi) for i in range(puzzle.size)]
+    cells = []
+    for i in range(puzzle.size):
+        if i % CHECK_EVERY == 0 and deadline is not None and deadline.expired():
+            return None
+        cells.append(model.intvar(puzzle.givens[i]) if i in puzzle.givens else model.intvar(lo, hi))
     size = count = 0
     try:
         for run in puzzle.runs:
@@ -389,7 +395,7 @@ class Choco(Solver):
     description = "Choco solver (pychoco): decomposition / table / regular / mdd per run"
     complete = True
     supports_seed = True
-    engine = Engine("pychoco", pip="pychoco")
+    engine = Engine("pychoco", pip="pychoco", import_may_exit=True)
     options = {
         "model": Option("mdd", "how each run is modelled: mdd (one GAC constraint per run, the fastest), regular, table, or decomposition (AllDifferent + sum: weaker, but the only one for value ranges too wide to tabulate)", choices=MODELS),
         "algo": Option("CT+", "table algorithm (model=table)", choices=TABLE_ALGORITHMS),
