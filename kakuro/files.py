@@ -28,8 +28,14 @@ from kakuro.errors import KakuroError, OutputExistsError
 
 
 def cannot_write(path: object, exc: OSError) -> KakuroError:
-    """The one-line error for an OSError met while writing `path`."""
-    return KakuroError(f"{path}: cannot be written: {exc.strerror or exc}")
+    """The one-line error for an OSError met while writing `path`; a file where one of its
+    folders should be is named (the system only says "File exists" or "Not a directory")."""
+    reason = exc.strerror or str(exc)
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):
+        blocker = next((p for p in Path(os.fspath(path)).parents if os.path.lexists(p) and not p.is_dir()), None)
+        if blocker is not None:
+            reason = f"{blocker} is not a folder"
+    return KakuroError(f"{path}: cannot be written: {reason}")
 
 
 def refuse_existing(path: str | os.PathLike[str], overwrite: bool = False) -> None:
