@@ -84,8 +84,11 @@ class OutputExistsError(KakuroError, FileExistsError):
     in the library.
     """
 
-    def __init__(self, path: object) -> None:
+    def __init__(self, path: object, *more: object) -> None:
         self.path = path
-        super().__init__(
-            f"{path} already exists; choose another name, or replace it with --force (overwrite=True in Python)"
-        )
+        if more:
+            names = ", ".join(str(p) for p in (path, *more))
+            message = f"{names} already exist; choose other names, or replace them with --force (overwrite=True in Python)"
+        else:
+            message = f"{path} already exists; choose another name, or replace it with --force (overwrite=True in Python)"
+        super().__init__(message)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from kakuro.errors import KakuroError, OutputExistsError
@@ -38,11 +39,14 @@ def cannot_write(path: object, exc: OSError) -> KakuroError:
     return KakuroError(f"{path}: cannot be written: {reason}")
 
 
-def refuse_existing(path: str | os.PathLike[str], overwrite: bool = False) -> None:
-    """Raise OutputExistsError when something exists at `path` (a dangling symlink included)
-    and `overwrite` is not set: a check before any work; `write_new` checks again atomically."""
-    if not overwrite and os.path.lexists(path):
-        raise OutputExistsError(path)
+def refuse_existing(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], overwrite: bool = False) -> None:
+    """Raise OutputExistsError when something exists at `path`, or at any of several paths
+    (all of them named; a dangling symlink counts), and `overwrite` is not set: a check before
+    any work; `write_new` checks again atomically."""
+    paths = [path] if isinstance(path, (str, os.PathLike)) else list(path)
+    taken = [p for p in paths if os.path.lexists(p)]
+    if taken and not overwrite:
+        raise OutputExistsError(*taken)
 
 
 def write_new(path: str | os.PathLike[str], data: bytes | str, *, overwrite: bool = False) -> Path:

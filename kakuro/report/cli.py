@@ -5,7 +5,6 @@ limits, or an output file that exists (never overwritten unless --force)."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,7 +14,7 @@ from kakuro.compare.results import Record, read_results
 from kakuro.errors import KakuroError
 from kakuro.report.about import about
 from kakuro.report.comparison import Section, sections
-from kakuro.files import write_new
+from kakuro.files import refuse_existing, write_new
 from kakuro.report.html import html_report
 from kakuro.report.latex import per_puzzle_latex, summary_latex
 from kakuro.report.plots import cactus, render, safe_name, scatter
@@ -128,7 +127,5 @@ def _outputs(
             for a, b in chosen:
                 name = f"scatter-{safe_name(a)}-vs-{safe_name(b)}{suffix}.png"
                 out.append((folder / name, render(scatter(section, a, b, title=title), "png")))
-    taken = [path for path, _ in out if os.path.lexists(path)]
-    if taken and not args.force:
-        raise KakuroError(f"{', '.join(map(str, taken))} already exist(s); choose other names or pass --force")
+    refuse_existing([path for path, _ in out], args.force)
     return out
