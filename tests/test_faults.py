@@ -35,14 +35,13 @@ from kakuro.cli import main as kakuro_main
 from kakuro.compare import cli as compare_cli
 from kakuro.compare.results import MAX_MESSAGE, JobStatus, Record, read_results
 from kakuro.errors import InvalidPuzzleError, InvalidSolutionError, KakuroError, PuzzleFormatError
-from kakuro.files import open_new_log
 from kakuro.formats import FORMATS, dumps, text
 from kakuro.formats.solution import read_solution
 from kakuro.puzzle import min_sum, max_sum
 from kakuro.report.cli import main as report_main
-from kakuro.solver import Status, backend_info
+from kakuro.solver import Status
 
-from tests.conftest import EXAMPLES, ROOT, UNSATISFIABLE
+from tests.conftest import AVAILABLE, EXAMPLES, ROOT, UNSATISFIABLE
 from tests.test_compare import BACKENDS_FILE, restore_registry, run  # noqa: F401 (restore_registry: a fixture)
 
 LIMIT, GRACE = 3.0, 0.5
@@ -53,7 +52,7 @@ SEED = 2**31 - 1
 """With --repeat 2 the second run gets 2**31, past CP-SAT's 32-bit seed."""
 FORGED_TIMES = ("nan", "-100", "inf", "1e9")
 NOT_DIGITS = ("half", "float", "bool", "str")
-HAS_CHOCO = any(info.name == "choco" and info.available for info in backend_info())
+HAS_CHOCO = "choco" in AVAILABLE
 
 
 def tracebackless(err: str) -> str:
@@ -569,7 +568,6 @@ def test_what_a_writer_writes_its_reader_reads_back(puzzle: Puzzle, rng: Any) ->
 
 # ===================================================================== limits and seeds
 SMALL = kakuro.read(EXAMPLES / "cazenave-2010-table1.txt")[0]
-AVAILABLE = [info.name for info in backend_info() if info.available]
 
 
 @pytest.mark.parametrize("spec", [*AVAILABLE, "nmcs:workers=2", *(["choco:search=random"] if HAS_CHOCO else [])])

@@ -16,6 +16,8 @@ import pytest
 import kakuro
 from kakuro import Puzzle
 
+from tests.conftest import AVAILABLE
+
 ROOT = Path(__file__).resolve().parent.parent
 SEARCH_SECONDS = 2.0
 """How long the child searches before it is interrupted (its search would take far longer)."""
@@ -49,8 +51,7 @@ def puzzle_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-HAS_CHOCO = any(info.name == "choco" and info.available for info in kakuro.backend_info())
-CHOCO = [pytest.param("choco", marks=pytest.mark.skipif(not HAS_CHOCO, reason="pychoco is not installed"))]
+CHOCO = [pytest.param("choco", marks=pytest.mark.skipif("choco" not in AVAILABLE, reason="pychoco is not installed"))]
 
 
 @pytest.mark.parametrize("spec", ["gac", "fc", "nmcs", "backtrack", *CHOCO])
