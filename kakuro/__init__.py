@@ -4,12 +4,17 @@
     >>> puzzle = kakuro.read("instances/examples/cazenave-2010-table1.txt")[0]
     >>> result = kakuro.solve(puzzle, "cpsat", time_limit=10)
     >>> result.status, puzzle.check(result.solution)
+    >>> explanation = kakuro.explain(puzzle)      # human techniques, step by step, and a rating
+
+`kakuro.explain` is `kakuro.deduction.explain`; the types and the other tools (hints, pictures,
+the rating scale) are in `kakuro.deduction` (`from kakuro.deduction import Explanation, hint`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from kakuro.deduction import explain
 from kakuro.errors import (
     BackendOptionError,
     BackendUnavailableError,
@@ -22,11 +27,20 @@ from kakuro.errors import (
 )
 from kakuro.formats import read, write
 from kakuro.puzzle import Puzzle, Run, Solution
-from kakuro.solver import Count, Result, Solver, Status, backend_info, backends, get_solver, register
+from kakuro.solver import (
+    Count,
+    Result,
+    Solver,
+    Status,
+    backend_info,
+    backends,
+    get_solver,
+    register,
+)
 
 __version__ = "0.1.0"
 
-DEFAULT_BACKEND = "cpsat"
+DEFAULT_BACKEND = "auto"
 
 
 def solve(
@@ -114,6 +128,7 @@ __all__ = [
     "backend_info",
     "backends",
     "count_solutions",
+    "explain",
     "get_solver",
     "read",
     "register",

@@ -1,4 +1,5 @@
-"""The `kakuro` command line: solve, count, check, convert, render, backends, generate.
+"""The `kakuro` command line: solve, count, check, convert, render, explain, hint, backends,
+generate.
 
 Each subcommand is one `_add_*` function that declares its arguments and one `_run_*`
 function that does the work; `generate` has its own subcommands (one per generator).
@@ -22,7 +23,7 @@ from typing import Any
 import kakuro
 from kakuro.arguments import at_least, number_where, run_command
 from kakuro.errors import KakuroError
-from kakuro.files import refuse_existing
+from kakuro.files import refuse_existing, write_new
 from kakuro.formats import FORMATS, dumps, text
 from kakuro.formats.solution import read_solution
 from kakuro.puzzle import GridCell, Puzzle
@@ -81,6 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_check(commands)
     _add_convert(commands)
     _add_render(commands)
+    _add_explain(commands)
+    _add_hint(commands)
     _add_backends(commands)
     _add_generate(commands)
     return parser
@@ -112,11 +115,32 @@ def _target_grade(text: str) -> str:
     return text
 
 
+def _target_rating(text: str) -> int:
+    """An argparse type: a rating level `generate classic` can aim at."""
+    from kakuro.generate.classic_grids import TARGET_RATINGS
+
+    if not text.isascii() or not text.isdigit() or int(text) not in TARGET_RATINGS:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a level from {TARGET_RATINGS[0]} to {TARGET_RATINGS[-1]}")
+    return int(text)
+
+
 def _read(source: str, format: str | None = None) -> list[Puzzle]:
     """The puzzles of a FILE argument: a path, or a puzz.link URL given on the command line."""
     if "?kakuro/" in source and not os.path.exists(source):
         return kakuro.read(source, format=format)
     return kakuro.read(Path(source), format=format)
+
+
+def _add_one_puzzle(command: argparse.ArgumentParser, verb: str) -> None:
+    """PUZZLE (a file or a puzz.link URL) and --index K, for a command on one puzzle
+    (`_one_puzzle` reads it)."""
+    command.add_argument("file", metavar="PUZZLE", help="a puzzle file (any format) or a puzz.link URL")
+    command.add_argument("--index", type=at_least(1), default=1, metavar="K", help=f"{verb} the K-th puzzle (default 1)")
+
+
+def _one_puzzle(args: argparse.Namespace) -> Puzzle:
+    """The puzzle `_add_one_puzzle`'s arguments name."""
+    return _pick(_read(args.file), args.index, args.file)
 
 
 def _pick(puzzles: list[Puzzle], index: int, source: str) -> Puzzle:
@@ -374,13 +398,12 @@ def _add_render(commands: Any) -> None:
         "digits are drawn too: read from FILE (a solution grid, as for `kakuro check`), or, "
         "without FILE, found by --backend (the answer is checked first).",
     )
-    command.add_argument("file", metavar="PUZZLE", help="a puzzle file (any format) or a puzz.link URL")
+    _add_one_puzzle(command, "draw")
     command.add_argument("-o", "--output", required=True, metavar="OUT", help="the picture to write: .svg or .png")
     command.add_argument("--solution", nargs="?", const="", metavar="FILE", help="draw the solution (from FILE, or solved)")
     command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
                          help="backend that solves the puzzle for --solution without FILE (default: %(default)s)")
     _add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds for that solve")
-    command.add_argument("--index", type=at_least(1), default=1, metavar="K", help="draw the K-th puzzle (default 1)")
     command.add_argument("--force", action="store_true", help="replace OUT if it exists")
     command.set_defaults(run=_run_render)
 
@@ -389,7 +412,7 @@ def _run_render(args: argparse.Namespace) -> int:
     from kakuro.render import render
 
     refuse_existing(args.output, args.force)
-    puzzle = _pick(_read(args.file), args.index, args.file)
+    puzzle = _one_puzzle(args)
     solution = None
     if args.solution:
         grid = read_solution(Path(args.solution))
@@ -407,6 +430,95 @@ def _run_render(args: argparse.Namespace) -> int:
     path = render(puzzle, args.output, solution=solution, overwrite=args.force)
     print(f"wrote {path}")
     return EXIT_OK
+
+
+# --------------------------------------------------------------------- explain, hint
+EXPLAIN_FORMATS = {".json": "json", ".svg": "svg", ".png": "png", ".html": "html", ".htm": "html"}
+"""`kakuro explain`'s output format by the extension of -o (text otherwise)."""
+
+
+def _add_explain(commands: Any) -> None:
+    command = commands.add_parser(
+        "explain",
+        help="a step-by-step deduction with named human techniques, and a difficulty rating",
+        description="Solves the puzzle as a person would, simplest technique first, and prints every step "
+        "(technique, cells, removed candidates, one sentence) with the rating (hardest level needed, and how "
+        "often). --format svg or png draws one step (--step, default the first at the hardest level); html "
+        "writes a page that steps through the whole trace. Exit 3 when the puzzle has no solution.",
+    )
+    _add_one_puzzle(command, "explain")
+    command.add_argument("--format", choices=("text", "json", "svg", "png", "html"),
+                         help="output (default: from the extension of -o, else text)")
+    command.add_argument("-o", "--output", metavar="OUT", help="write here instead of printing (png needs it)")
+    command.add_argument("--step", type=at_least(1), metavar="N", help="the step to draw (svg, png; 1-based)")
+    command.add_argument("--force", action="store_true", help="replace OUT if it exists")
+    command.set_defaults(run=_run_explain)
+
+
+def _run_explain(args: argparse.Namespace) -> int:
+    from kakuro.deduction import UNSATISFIABLE, explain
+    from kakuro.deduction.page import page
+    from kakuro.deduction.picture import hardest_step, render_step, step_marks
+    from kakuro.deduction.text import explanation_lines
+    from kakuro.render import to_svg
+
+    by_extension = EXPLAIN_FORMATS.get(Path(args.output).suffix.lower(), "text") if args.output else "text"
+    kind = args.format or by_extension
+    if kind == "png" and args.output is None:
+        raise KakuroError("--format png needs -o OUT.png")
+    if kind in ("svg", "png") and args.output is not None and Path(args.output).suffix.lower() != f".{kind}":
+        raise KakuroError(f"{args.output}: --format {kind} draws a .{kind} file")
+    if args.output is not None:
+        refuse_existing(args.output, args.force)
+    explanation = explain(_one_puzzle(args))
+    code = EXIT_UNSATISFIABLE if explanation.status == UNSATISFIABLE else EXIT_OK
+    if kind in ("svg", "png"):
+        index = args.step - 1 if args.step is not None else hardest_step(explanation)
+        if args.output is not None:
+            print(f"wrote {render_step(explanation, index, args.output, overwrite=args.force)}")
+            return code
+        sys.stdout.write(to_svg(explanation.puzzle, marks=step_marks(explanation, index)))
+        return code
+    content = {
+        "text": lambda: "\n".join(explanation_lines(explanation)) + "\n",
+        "json": lambda: json.dumps(explanation.to_dict()) + "\n",
+        "html": lambda: page(explanation),
+    }[kind]()
+    if args.output is None:
+        sys.stdout.write(content)
+        return code
+    print(f"wrote {write_new(args.output, content, overwrite=args.force)}")
+    return code
+
+
+def _add_hint(commands: Any) -> None:
+    command = commands.add_parser(
+        "hint",
+        help="the next step from a partly filled grid, or the first mistake in it",
+        description="PROGRESS is the grid filled so far, in the layouts `kakuro check` reads (a JSON grid, "
+        "or a text grid with _ for empty cells); without it, the empty grid. Prints the first mistake (a "
+        "digit out of range, a broken rule, or the first digit in reading order that no solution shares with "
+        "the ones before it), or the next digit the deduction places with the steps that lead to it. Exit 0 "
+        "for a step or a finished grid, 1 for a mistake, 3 when the puzzle has no solution.",
+    )
+    _add_one_puzzle(command, "give a hint for")
+    command.add_argument("--progress", metavar="FILE", help="the partly filled grid (JSON or text)")
+    command.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+    command.set_defaults(run=_run_hint)
+
+
+def _run_hint(args: argparse.Namespace) -> int:
+    from kakuro.deduction.hints import MISTAKE, UNSOLVABLE, hint, hint_to_dict
+    from kakuro.deduction.text import hint_lines
+
+    puzzle = _one_puzzle(args)
+    progress = read_solution(Path(args.progress)) if args.progress is not None else None
+    found = hint(puzzle, progress, source=args.progress)
+    if args.format == "json":
+        print(json.dumps(hint_to_dict(puzzle, found)))
+    else:
+        print("\n".join(hint_lines(found)))
+    return {MISTAKE: EXIT_ERROR, UNSOLVABLE: EXIT_UNSATISFIABLE}.get(found.kind, EXIT_OK)
 
 
 # --------------------------------------------------------------------- backends
@@ -516,6 +628,8 @@ def _add_generate_cazenave(kinds: Any) -> None:
     command.add_argument("--holes", type=_percentage, required=True, metavar="P", help="percentage of empty cells")
     command.add_argument("--count", type=at_least(1), default=1, metavar="K", help="number of puzzles (default 1)")
     command.add_argument("--seed", type=at_least(0), default=0, metavar="S", help="random seed (default 0)")
+    command.add_argument("--unsatisfiable", action="store_true",
+                         help="move one row sum by one: no solution, though every run alone can be satisfied")
     _add_output(command)
     command.set_defaults(run=_run_generate_cazenave)
 
@@ -525,7 +639,8 @@ def _run_generate_cazenave(args: argparse.Namespace) -> int:
 
     _refuse_output(args)
 
-    puzzles = cazenave(size=args.size, values=args.values, holes=args.holes, count=args.count, seed=args.seed)
+    puzzles = cazenave(size=args.size, values=args.values, holes=args.holes, count=args.count, seed=args.seed,
+                       unsatisfiable=args.unsatisfiable)
     return _emit(puzzles, args)
 
 
@@ -536,8 +651,8 @@ def _add_generate_classic(kinds: Any) -> None:
         description="A symmetric layout (every white cell in an across and a down run of 2..LONGEST "
         "cells), a random filling and its clues. With --unique the filling is changed until "
         "propagation proves the puzzle has exactly one solution; its difficulty grade (rdv, gac "
-        "or gac+shaving: the weakest reasoning that solves it) is written to the puzzle's "
-        "metadata, and --grade asks for one.",
+        "or gac+shaving: the weakest reasoning that solves it) and its human rating (kakuro explain) "
+        "are written to the puzzle's metadata, and --grade and --rate ask for one.",
     )
     command.add_argument("--rows", type=at_least(3), required=True, metavar="R", help="grid rows, clue row included")
     command.add_argument("--cols", type=at_least(3), required=True, metavar="C", help="grid columns, clue column included")
@@ -548,6 +663,9 @@ def _add_generate_classic(kinds: Any) -> None:
     command.add_argument("--grade", type=_target_grade, metavar="G",
                          help="the difficulty grade wanted (implies --unique): rdv (Panov and Koceski's rules solve "
                          "it), gac (arc consistency does) or gac+shaving (shaving is needed too)")
+    command.add_argument("--rate", type=_target_rating, metavar="LEVEL",
+                         help="the rating level wanted (implies --unique), 1..6: the hardest technique a person needs "
+                         "(1 basic, 2 combinations, 3 subsets, 4 placement, 5 region arithmetic, 6 contradiction)")
     command.add_argument("--count", type=at_least(1), default=1, metavar="K", help="number of puzzles (default 1)")
     command.add_argument("--seed", type=at_least(0), default=0, metavar="S", help="random seed (default 0)")
     _add_time_limit(command, DEFAULT_GENERATE_LIMIT, "seconds per unique puzzle")
@@ -561,13 +679,13 @@ def _run_generate_classic(args: argparse.Namespace) -> int:
 
     _refuse_output(args)
 
-    unique = args.unique or args.grade is not None
+    unique = args.unique or args.grade is not None or args.rate is not None
     if unique and sys.stderr.isatty() and compile.is_cold("root:gac", "shave:gac", "local"):
         print("kakuro: compiling the generator's native search (once per install, a few seconds)...",
               file=sys.stderr, flush=True)
     puzzles = classic(args.rows, args.cols, density=args.density, count=args.count, seed=args.seed,
                       unique=unique, longest=args.longest, time_limit=args.time_limit,
-                      grade=args.grade)
+                      grade=args.grade, rating=args.rate)
     return _emit(puzzles, args)
 
 

@@ -2,15 +2,20 @@
 
 Black cells are dark; a clue cell is split by a diagonal from its top-left to its bottom-right
 corner, the down sum in the lower-left triangle and the across sum in the upper-right one;
-givens are bold, solution digits (when a solution is drawn) are blue. One layout function
-(`layout`) produces the shapes; the SVG writer and the matplotlib painter only draw them.
+givens are bold, solution digits (when a solution is drawn) are blue. A deduction step
+(`kakuro.explain`) is drawn with `Marks`: the cells it looks at shaded, the clues of its runs
+framed, every open cell's candidates small, the removed ones struck through in red and the
+digits it places in green. One layout function (`layout`) produces the shapes; the SVG writer
+and the matplotlib painter only draw them.
 """
 
 from __future__ import annotations
 
 import io
+import math
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -24,6 +29,15 @@ INK = "#1b1b1b"
 PAPER = "#ffffff"
 CLUE_TEXT = "#ffffff"
 SOLUTION_TEXT = "#1f5fbf"
+HIGHLIGHT = "#fff1b8"
+"""Fill of the white cells a step looks at."""
+CLUE_HIGHLIGHT = "#d9822b"
+"""Frame of the clues of the runs a step looks at."""
+CANDIDATE_TEXT = "#6b6b6b"
+STRUCK = "#d62728"
+"""Removed candidates and their strike-through line."""
+PLACED = "#1a8a3a"
+"""Candidates a step leaves alone in their cell (the digits it places)."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +46,8 @@ class Box:
     y: float
     size: float
     fill: str
+    key: str = ""
+    """The SVG element's id (none when empty), for pages that change a picture in place."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +57,8 @@ class Line:
     x2: float
     y2: float
     colour: str
+    width: float = 1
+    key: str = ""
 
 
 @dataclass(frozen=True)
@@ -51,22 +69,40 @@ class Label:
     size: float
     colour: str
     bold: bool = False
+    key: str = ""
 
 
 Shape = Box | Line | Label
 
 
-def layout(puzzle: Puzzle, solution: Solution | None = None) -> tuple[float, float, list[Shape]]:
+@dataclass(frozen=True)
+class Marks:
+    """What a picture of a deduction step adds to the grid (cells are white-cell numbers,
+    masks have bit v for value v): `digits` written in placed cells, the `candidates` of open
+    cells drawn small, of which `struck` are crossed out and `kept` drawn in green; `cells`
+    shaded and the clues at `clues` (grid positions) framed."""
+
+    digits: Mapping[int, int] = field(default_factory=dict)
+    candidates: Mapping[int, int] = field(default_factory=dict)
+    struck: Mapping[int, int] = field(default_factory=dict)
+    kept: Mapping[int, int] = field(default_factory=dict)
+    cells: frozenset[int] = frozenset()
+    clues: frozenset[tuple[int, int]] = frozenset()
+
+
+def layout(puzzle: Puzzle, solution: Solution | None = None,
+           marks: Marks | None = None) -> tuple[float, float, list[Shape]]:
     """(width, height, shapes) of the picture; y grows downwards, units as `CELL`."""
     if solution is not None and solution.puzzle != puzzle:
         raise KakuroError("the solution belongs to another puzzle")
     shapes: list[Shape] = []
-    white = set(puzzle.cells)
+    shaded = {puzzle.cells[c] for c in marks.cells} if marks is not None else set()
     for r in range(puzzle.rows):
         for c in range(puzzle.cols):
             x, y = c * CELL, r * CELL
-            if (r, c) in white:
-                shapes.append(Box(x, y, CELL, PAPER))
+            if (r, c) in puzzle.index:
+                key = f"cell-{puzzle.index[(r, c)]}" if marks is not None else ""
+                shapes.append(Box(x, y, CELL, HIGHLIGHT if (r, c) in shaded else PAPER, key))
                 continue
             shapes.append(Box(x, y, CELL, INK))
             clue = puzzle.clues.get((r, c))
@@ -79,48 +115,105 @@ def layout(puzzle: Puzzle, solution: Solution | None = None) -> tuple[float, flo
                 shapes.append(Label(x + CELL * 0.3, y + CELL * 0.78, str(down), small, CLUE_TEXT))
             if across is not None:
                 shapes.append(Label(x + CELL * 0.7, y + CELL * 0.38, str(across), small, CLUE_TEXT))
-    for i, (r, c) in enumerate(puzzle.cells):
-        cx, cy = c * CELL + CELL / 2, r * CELL + CELL * 0.66
+    for i in range(puzzle.size):
         if i in puzzle.givens:
-            shapes.append(Label(cx, cy, str(puzzle.givens[i]), CELL * 0.5, INK, bold=True))
+            shapes.append(digit_label(puzzle, i, puzzle.givens[i], bold=True))
         elif solution is not None:
-            shapes.append(Label(cx, cy, str(solution.values[i]), CELL * 0.5, SOLUTION_TEXT))
+            shapes.append(digit_label(puzzle, i, solution.values[i], SOLUTION_TEXT))
+        elif marks is not None:
+            shapes.extend(_marks_of(puzzle, i, marks))
     width, height = puzzle.cols * CELL, puzzle.rows * CELL
     for r in range(puzzle.rows + 1):
         shapes.append(Line(0, r * CELL, width, r * CELL, INK))
     for c in range(puzzle.cols + 1):
         shapes.append(Line(c * CELL, 0, c * CELL, height, INK))
+    if marks is not None:
+        for r, c in sorted(marks.clues):
+            inset = 2
+            x, y, side = c * CELL + inset, r * CELL + inset, CELL - 2 * inset
+            shapes += [Line(x, y, x + side, y, CLUE_HIGHLIGHT, 3), Line(x + side, y, x + side, y + side, CLUE_HIGHLIGHT, 3),
+                       Line(x, y + side, x + side, y + side, CLUE_HIGHLIGHT, 3), Line(x, y, x, y + side, CLUE_HIGHLIGHT, 3)]
     return width, height, shapes
 
 
-def to_svg(puzzle: Puzzle, solution: Solution | None = None) -> str:
+def digit_label(puzzle: Puzzle, cell: int, digit: int | str, colour: str = INK, bold: bool = False,
+                key: str = "") -> Label:
+    """The big digit written in white cell `cell`."""
+    r, c = puzzle.cells[cell]
+    return Label(c * CELL + CELL / 2, r * CELL + CELL * 0.66, str(digit), CELL * 0.5, colour, bold, key)
+
+
+def candidate_place(puzzle: Puzzle, cell: int, value: int) -> tuple[float, float, float]:
+    """(x, y, font size) of candidate `value` drawn small in white cell `cell`: the values of
+    the range fill a k x k grid inside the cell (3 x 3 for 1..9), reading order."""
+    lo, hi = puzzle.values
+    k = math.ceil(math.sqrt(hi - lo + 1))
+    r, c = puzzle.cells[cell]
+    row, col = divmod(value - lo, k)
+    pitch = CELL / k
+    return c * CELL + (col + 0.5) * pitch, r * CELL + (row + 0.82) * pitch, pitch * 0.8
+
+
+def strike_line(puzzle: Puzzle, cell: int, value: int, key: str = "") -> Line:
+    """The line that crosses out candidate `value` of `cell`."""
+    x, y, size = candidate_place(puzzle, cell, value)
+    half = size * 0.45
+    return Line(x - half, y - size * 0.1, x + half, y - size * 0.6, STRUCK, 1.2, key=key)
+
+
+def _marks_of(puzzle: Puzzle, cell: int, marks: Marks) -> list[Shape]:
+    if cell in marks.digits:
+        return [digit_label(puzzle, cell, marks.digits[cell])]
+    out: list[Shape] = []
+    mask = marks.candidates.get(cell, 0)
+    struck, kept = marks.struck.get(cell, 0), marks.kept.get(cell, 0)
+    for value in range(puzzle.values[0], puzzle.values[1] + 1):
+        if not mask >> value & 1:
+            continue
+        x, y, size = candidate_place(puzzle, cell, value)
+        gone, stays = struck >> value & 1, kept >> value & 1
+        colour = STRUCK if gone else PLACED if stays else CANDIDATE_TEXT
+        out.append(Label(x, y, str(value), size, colour, bold=bool(stays)))
+        if gone:
+            out.append(strike_line(puzzle, cell, value))
+    return out
+
+
+def to_svg(puzzle: Puzzle, solution: Solution | None = None, marks: Marks | None = None) -> str:
     """The picture as an SVG document."""
-    width, height, shapes = layout(puzzle, solution)
+    width, height, shapes = layout(puzzle, solution, marks)
+    return svg_document(width, height, shapes, puzzle.id)
+
+
+def svg_document(width: float, height: float, shapes: list[Shape], title: str | None = None) -> str:
+    """An SVG document drawing `shapes` (a `layout`, perhaps with shapes added) in order."""
     margin = 2
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width + 2 * margin}" height="{height + 2 * margin}" '
         f'viewBox="{-margin} {-margin} {width + 2 * margin} {height + 2 * margin}" font-family="DejaVu Sans, Arial, sans-serif">'
     ]
-    if puzzle.id:
-        parts.append(f"<title>{escape(puzzle.id)}</title>")
+    if title:
+        parts.append(f"<title>{escape(title)}</title>")
     for shape in shapes:
+        key = f' id="{escape(shape.key)}"' if shape.key else ""
         if isinstance(shape, Box):
-            parts.append(f'<rect x="{shape.x}" y="{shape.y}" width="{shape.size}" height="{shape.size}" fill="{shape.fill}"/>')
+            parts.append(f'<rect{key} x="{shape.x}" y="{shape.y}" width="{shape.size}" height="{shape.size}" fill="{shape.fill}"/>')
         elif isinstance(shape, Line):
             parts.append(
-                f'<line x1="{shape.x1}" y1="{shape.y1}" x2="{shape.x2}" y2="{shape.y2}" stroke="{shape.colour}" stroke-width="1"/>'
+                f'<line{key} x1="{shape.x1:g}" y1="{shape.y1:g}" x2="{shape.x2:g}" y2="{shape.y2:g}" stroke="{shape.colour}" '
+                f'stroke-width="{shape.width:g}"/>'
             )
         else:
             weight = ' font-weight="bold"' if shape.bold else ""
             parts.append(
-                f'<text x="{shape.x:.1f}" y="{shape.y:.1f}" font-size="{shape.size:.1f}" fill="{shape.colour}" '
+                f'<text{key} x="{shape.x:.1f}" y="{shape.y:.1f}" font-size="{shape.size:.1f}" fill="{shape.colour}" '
                 f'text-anchor="middle"{weight}>{escape(shape.text)}</text>'
             )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
 
-def to_png(puzzle: Puzzle, solution: Solution | None = None, dpi: int = 100) -> bytes:
+def to_png(puzzle: Puzzle, solution: Solution | None = None, dpi: int = 100, marks: Marks | None = None) -> bytes:
     """The picture drawn with matplotlib (Agg), as PNG bytes."""
     import matplotlib
 
@@ -128,7 +221,7 @@ def to_png(puzzle: Puzzle, solution: Solution | None = None, dpi: int = 100) -> 
     from matplotlib import pyplot
     from matplotlib.patches import Rectangle
 
-    width, height, shapes = layout(puzzle, solution)
+    width, height, shapes = layout(puzzle, solution, marks)
     figure = pyplot.figure(figsize=(width / dpi, height / dpi), dpi=dpi)
     axes = figure.add_axes((0, 0, 1, 1))
     axes.set_xlim(-1, width + 1)
@@ -139,7 +232,7 @@ def to_png(puzzle: Puzzle, solution: Solution | None = None, dpi: int = 100) -> 
         if isinstance(shape, Box):
             axes.add_patch(Rectangle((shape.x, shape.y), shape.size, shape.size, facecolor=shape.fill, edgecolor="none"))
         elif isinstance(shape, Line):
-            axes.plot([shape.x1, shape.x2], [shape.y1, shape.y2], color=shape.colour, linewidth=0.8)
+            axes.plot([shape.x1, shape.x2], [shape.y1, shape.y2], color=shape.colour, linewidth=0.8 * shape.width)
         else:
             axes.text(
                 shape.x, shape.y, shape.text, fontsize=shape.size * points_per_unit, color=shape.colour,
@@ -157,12 +250,14 @@ def render(
     *,
     solution: Solution | None = None,
     overwrite: bool = False,
+    marks: Marks | None = None,
 ) -> Path:
-    """Write the picture to `path` (.svg or .png); never replaces a file unless `overwrite`."""
+    """Write the picture to `path` (.svg or .png); never replaces a file unless `overwrite`.
+    `marks` draws a deduction step over the grid (see `Marks`)."""
     target = Path(path)
     kind = target.suffix.lower()
     if kind not in (".svg", ".png"):
         raise KakuroError(f"{target}: a picture is .svg or .png, not {kind or 'no extension'}")
     refuse_existing(target, overwrite)  # before drawing
-    data = to_svg(puzzle, solution) if kind == ".svg" else to_png(puzzle, solution)
+    data = to_svg(puzzle, solution, marks) if kind == ".svg" else to_png(puzzle, solution, marks=marks)
     return write_new(target, data, overwrite=overwrite)

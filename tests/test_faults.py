@@ -594,7 +594,7 @@ def huge() -> Puzzle:
     return tiled(250)  # 750x750, 250,000 cells and runs: building any model takes seconds
 
 
-@pytest.mark.parametrize("spec", ["cpsat:model=table", "cpsat:model=automaton", "rdv", "sahs", "gac",
+@pytest.mark.parametrize("spec", ["cpsat:model=table", "cpsat:model=automaton", "rdv", "sahs", "gac", "auto",
                                   *(["choco"] if HAS_CHOCO else [])])
 def test_building_a_model_stops_at_the_time_limit(spec: str, huge: Puzzle) -> None:
     """Item 8: model building ignored the limit (CP-SAT 6.2 s over on a 1000x1000 grid)."""

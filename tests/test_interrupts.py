@@ -86,3 +86,24 @@ def test_ctrl_c_on_the_command_line_prints_one_line_and_exits_130(spec: str, puz
     seconds, done = interrupt(script)
     assert done.returncode == 130 and seconds < 1.5
     assert done.stderr.strip() == "kakuro: interrupted"
+
+
+def test_ctrl_c_stops_the_explanation_kernel() -> None:
+    """The contradiction step's kernel (every candidate assumed and propagated in one compiled
+    call: about 30 s on this 16x16 grid of values 1..25) stops on Ctrl-C and raises."""
+    script = (
+        "from kakuro import Puzzle\n"
+        "from kakuro.combos import range_mask\n"
+        "from kakuro.search.engine import compile\n"
+        "from kakuro.search.engine.explain import refuted_values\n"
+        "puzzle = Puzzle.all_white([208] * 16, [208] * 15 + [209], values=(1, 25))\n"
+        "compile.ensure('root:gac', 'refute:gac')\n"
+        "print('go', flush=True)\n"
+        "try:\n"
+        "    refuted_values(puzzle, [range_mask((1, 25))] * puzzle.size)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+    )
+    seconds, done = interrupt(script)
+    assert done.stdout.strip() == "interrupted", done.stderr[-1500:]
+    assert seconds < 1.5

@@ -1,6 +1,11 @@
 """Cazenave's (2010, Sect. 3.1) problems: a random full n x n grid whose rows and
 columns hold distinct values from 1..V, its row and column sums, then a percentage of the
 cells emptied (the others stay as givens). Deterministic for a seed.
+
+With `unsatisfiable`, one row's sum is then moved by one (up, or down where up is out of
+reach), so the row sums no longer add up to the column sums: the puzzle has no solution,
+while every run alone can still be satisfied. Reasoning run by run (GAC, and on empty grids
+shaving too) cannot see it; a search must prove it.
 """
 
 from __future__ import annotations
@@ -15,9 +20,11 @@ MAX_GRID_NODES = 200_000
 """Backtracking steps one attempt at a full grid may take before restarting afresh."""
 
 
-def cazenave(size: int, values: int, holes: float, count: int = 1, seed: int = 0) -> list[Puzzle]:
+def cazenave(size: int, values: int, holes: float, count: int = 1, seed: int = 0,
+             unsatisfiable: bool = False) -> list[Puzzle]:
     """`count` all-white `size` x `size` puzzles over values 1..`values` with `holes` percent
-    (0..100; 100 = empty grid) of the cells empty, from `seed`.
+    (0..100; 100 = empty grid) of the cells empty, from `seed`; with `unsatisfiable`, one row
+    sum off by one (module docstring), no `solution` in `meta` and "-unsat" in the id.
 
     The k-th puzzle depends only on (size, values, holes, seed, k), never on global random
     state, and the first k puzzles of a larger `count` are the same. Each puzzle's `meta` holds
@@ -36,7 +43,7 @@ def cazenave(size: int, values: int, holes: float, count: int = 1, seed: int = 0
         row_sums = [sum(row) for row in grid]
         col_sums = [sum(grid[i][j] for i in range(size)) for j in range(size)]
         solution = [[BLACK] * (size + 1)] + [[BLACK] + row for row in grid]
-        meta = {
+        meta: dict[str, object] = {
             "generator": "cazenave",
             "size": size,
             "values": values,
@@ -46,6 +53,13 @@ def cazenave(size: int, values: int, holes: float, count: int = 1, seed: int = 0
             "solution": tuple(tuple(row) for row in solution),
         }
         name = f"cazenave-{size}x{size}-v{values}-h{holes:g}-s{seed}-{k}"
+        if unsatisfiable:
+            row = rng.randrange(size)
+            highest = sum(range(values - size + 1, values + 1))  # the largest sum of `size` distinct values
+            row_sums[row] += 1 if row_sums[row] < highest else -1
+            del meta["solution"]
+            meta["unsatisfiable"] = f"row {row + 1}'s sum is off by one: the rows add up to {sum(row_sums)}, the columns to {sum(col_sums)}"
+            name += "-unsat"
         puzzles.append(Puzzle.all_white(row_sums, col_sums, values=(1, values), givens=givens, id=name, meta=meta))
     return puzzles
 

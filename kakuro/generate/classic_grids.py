@@ -11,8 +11,9 @@
    its move budget starts afresh with a new layout.
 
 Every puzzle's `meta` records the parameters, the black share, the attempts, and when unique
-the search's moves and kicks and the difficulty `grade` (`kakuro.generate.grade`), and the
-hidden `solution` (JSON-lines layout).
+the search's moves and kicks, the difficulty `grade` (`kakuro.generate.grade`) and the human
+`rating` (`kakuro.explain`: the score of the hardest technique needed), and the hidden
+`solution` (JSON-lines layout).
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from kakuro.deduction import explain
 from kakuro.errors import KakuroError
 from kakuro.generate.checks import check_count_and_seed, is_integer, is_number
 from kakuro.generate.grade import grade as grade_of
 from kakuro.generate.unique import unique_filling
-from kakuro.search.engine import compile
 from kakuro.puzzle import BLACK, DEFAULT_VALUES, GridCell, Puzzle
+from kakuro.search.engine import compile
 from kakuro.solver import Deadline
 
 Cell = tuple[int, int]
@@ -50,8 +52,14 @@ TARGET_GRADES = ("rdv", "gac", "gac+shaving")
 """Grades `classic` can be asked for ("search" cannot: the search proves uniqueness by
 propagation)."""
 GRADE_ATTEMPTS = 100
-"""Attempts one puzzle of an asked grade may take before KakuroError (some grades are rare at
+"""Attempts one puzzle of an asked grade or rating may take before KakuroError (some are rare at
 some sizes: `rdv` above about 12x12)."""
+TARGET_RATINGS = (1, 2, 3, 4, 5, 6)
+"""Rating levels `classic` can be asked for (`kakuro.deduction.techniques`; 7, search, cannot:
+a unique puzzle the generator certifies never needs it)."""
+LEVELS_OF_GRADE = {"rdv": (1, 2), "gac": (2, 4), "gac+shaving": (5, 6)}
+"""The rating levels a puzzle of each grade can have: the techniques of levels 1-2 include the
+RDV rules, levels 1-4 reach exactly GAC, and levels 5-6 are needed exactly when shaving is."""
 
 
 def classic(
@@ -64,42 +72,47 @@ def classic(
     longest: int = 5,
     time_limit: float | None = None,
     grade: str | None = None,
+    rating: int | None = None,
 ) -> list[Puzzle]:
     """`count` classic puzzles of `rows` x `cols` grid positions (clue row and column included)
     with about `density` (0.1..0.6) of the interior black and runs of 2..`longest` (4..9)
     cells, from `seed`.
 
     With `unique` every puzzle has exactly one solution (certified by propagation) and, when
-    `grade` is given (one of TARGET_GRADES), that difficulty grade. `time_limit` (seconds per
+    `grade` is given (one of TARGET_GRADES), that difficulty grade; when `rating` is given (a
+    level of TARGET_RATINGS), a human rating of that level (`kakuro.explain`). `time_limit` (seconds per
     puzzle, None = none) bounds the search for one, and KakuroError is raised when it runs out.
     The k-th puzzle depends only on the parameters and k. Raises KakuroError on parameters that
     cannot make a puzzle.
     """
-    _check_parameters(rows, cols, density, count, seed, longest, time_limit, unique, grade)
+    _check_parameters(rows, cols, density, count, seed, longest, time_limit, unique, grade, rating)
     if unique:
         compile.ensure("root:gac", "shave:gac", "local")  # before any deadline: time_limit counts searching only
     puzzles = []
     for k in range(count):
-        key = f"classic {rows} {cols} {density} {longest} {seed} {k}" + (f" {grade}" if grade else "")
-        rng = random.Random(key)
+        wanted = (f" {grade}" if grade else "") + (f" rating {rating}" if rating else "")
+        rng = random.Random(f"classic {rows} {cols} {density} {longest} {seed} {k}" + wanted)
         start = time.perf_counter()
         deadline = Deadline.after(time_limit)
-        name = f"classic-{rows}x{cols}-d{density:g}-s{seed}-{k}" + (f"-{grade}" if grade else "")
+        name = (f"classic-{rows}x{cols}-d{density:g}-s{seed}-{k}" + (f"-{grade}" if grade else "")
+                + (f"-r{rating}" if rating else ""))
         meta: dict[str, Any] = dict(generator="classic", rows=rows, cols=cols, density=density, longest=longest,
                                     seed=seed, index=k, unique=unique)
         if grade:
             meta["target_grade"] = grade
-        black, filling = _make(rows - 1, cols - 1, density, longest, rng, unique, grade, deadline, name, meta)
+        if rating:
+            meta["target_rating"] = rating
+        black, filling = _make(rows - 1, cols - 1, density, longest, rng, unique, grade, rating, deadline, name, meta)
         meta["seconds"] = round(time.perf_counter() - start, 3)
         puzzles.append(puzzle_of(black, filling, meta, name))
     return puzzles
 
 
 def _make(height: int, width: int, density: float, longest: int, rng: random.Random, unique: bool,
-          grade: str | None, deadline: Deadline, name: str,
+          grade: str | None, rating: int | None, deadline: Deadline, name: str,
           meta: dict[str, Any]) -> tuple[list[list[bool]], dict[Cell, int]]:
-    """A layout and filling (unique, of `grade`, when asked); `meta` gains attempts, and for a
-    unique puzzle the search's moves and kicks and the grade."""
+    """A layout and filling (unique, of `grade` and `rating`, when asked); `meta` gains
+    attempts, and for a unique puzzle the search's moves and kicks, the grade and the rating."""
     attempts = 0
     while True:
         attempts += 1
@@ -110,20 +123,26 @@ def _make(height: int, width: int, density: float, longest: int, rng: random.Ran
         if not unique:
             meta["attempts"] = attempts
             return black, filling
-        what = f"unique {grade} puzzle" if grade else "unique puzzle"
+        what = "unique " + (f"{grade} " if grade else "") + "puzzle" + (f" rated {rating}.x" if rating else "")
         if deadline.expired():
             raise KakuroError(f"{name}: no {what} within the time limit ({attempts - 1} attempts)")
-        if grade and attempts > GRADE_ATTEMPTS:
-            raise KakuroError(f"{name}: no {what} in {GRADE_ATTEMPTS} attempts; this grade is rare at this size")
+        if (grade or rating) and attempts > GRADE_ATTEMPTS:
+            rare = "this grade" if not rating else "this rating" if not grade else "this grade and rating"
+            raise KakuroError(f"{name}: no {what} in {GRADE_ATTEMPTS} attempts; {rare} is rare at this size")
         puzzle = puzzle_of(black, filling, {}, name)
+        beyond_gac = grade == "gac+shaving" or (rating is not None and rating >= LEVELS_OF_GRADE["gac+shaving"][0])
         found = unique_filling(puzzle, [filling[_interior(p)] for p in puzzle.cells], rng.randrange(1 << 62),
-                               max(MIN_MOVES, MOVES_PER_CELL * puzzle.size), deadline, beyond_gac=grade == "gac+shaving")
+                               max(MIN_MOVES, MOVES_PER_CELL * puzzle.size), deadline, beyond_gac=beyond_gac)
         if found is None:
             continue
         filling = {_interior(p): v for p, v in zip(puzzle.cells, found.values)}
-        graded = grade_of(puzzle_of(black, filling, {}, name))
-        if grade is None or graded == grade:
-            meta.update(attempts=attempts, moves=found.moves, kicks=found.kicks, grade=graded)
+        made = puzzle_of(black, filling, {}, name)
+        graded = grade_of(made)
+        if grade is not None and graded != grade:
+            continue
+        rated = explain(made).rating
+        if rating is None or rated.level == rating:
+            meta.update(attempts=attempts, moves=found.moves, kicks=found.kicks, grade=graded, rating=rated.score)
             return black, filling
 
 
@@ -342,7 +361,7 @@ def _interior(position: tuple[int, int]) -> Cell:
 
 
 def _check_parameters(rows: int, cols: int, density: float, count: int, seed: int, longest: int,
-                      time_limit: float | None, unique: bool, grade: str | None) -> None:
+                      time_limit: float | None, unique: bool, grade: str | None, rating: int | None) -> None:
     for name, side in (("rows", rows), ("cols", cols)):
         if not is_integer(side) or not MIN_SIDE <= side <= MAX_SIDE:
             raise KakuroError(f"{name} must be an integer from {MIN_SIDE} to {MAX_SIDE}, not {side!r}")
@@ -357,3 +376,11 @@ def _check_parameters(rows: int, cols: int, density: float, count: int, seed: in
         raise KakuroError(f"grade must be one of {', '.join(TARGET_GRADES)}, not {grade!r}")
     if grade is not None and not unique:
         raise KakuroError("a grade needs a unique puzzle (unique=True, --unique)")
+    if rating is not None:
+        if not is_integer(rating) or rating not in TARGET_RATINGS:
+            raise KakuroError(f"rating must be a level from {TARGET_RATINGS[0]} to {TARGET_RATINGS[-1]}, not {rating!r}")
+        if not unique:
+            raise KakuroError("a rating needs a unique puzzle (unique=True, --unique)")
+        if grade is not None and not LEVELS_OF_GRADE[grade][0] <= rating <= LEVELS_OF_GRADE[grade][1]:
+            low, high = LEVELS_OF_GRADE[grade]
+            raise KakuroError(f"a puzzle of grade {grade} rates {low} to {high}, never {rating}")

@@ -15,14 +15,18 @@ cells, gives it to that cell; the tutorial compiles the same constraint to a tab
    the same puzzles with no search (every one with a unique solution) at the same cost, since
    a second sweep only runs after a removal, when nearly every domain is fixed; `fixpoint` is
    the default because it guarantees singleton arc consistency;
-3. depth-first search maintaining GAC, smallest domain first, values ascending
-   (the engine's `depth_first`), from the shaved domains.
+3. a complete search maintaining GAC from the shaved domains: by default the engine's modern
+   search (Luby restarts, dom/wdeg with random ties, phase saving, conflict learning from
+   explained run propagation; `kakuro.search.native.TREE_OPTIONS` names the parts), or, with
+   every part off (`restarts=none,learning=false,order=dom,phase=false`), the tutorial's
+   depth-first search, smallest domain first, values ascending.
 
 Stats: `root_solved` (stages 1-2 decided the puzzle: every domain a single value, or a
 wipe-out), `removed_gac` and `removed_shaving` (values removed by each stage from the initial
 domains: the full range for an empty cell, the digit for a given), `probes` (shaving trial
-assignments), `sweeps`, `nodes`, `fails`, `propagations` (run revisions). Deterministic: the
-seed is not used.
+assignments), `sweeps`, `nodes`, `fails`, `propagations` (run revisions), and for the modern
+search `restarts`, `learned` and `deleted` (nogoods). The seed breaks the modern search's
+ties; the plain search does not use it.
 """
 
 from __future__ import annotations
@@ -36,9 +40,9 @@ import numpy as np
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.propagate import PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
 from kakuro.search.engine.state import (
-    PROPAGATIONS, STOP, TRAIL, BuildStopped, State, arm, build_state, domain_summary, raise_if_interrupted, stats_of,
+    PROPAGATIONS, STOP, BuildStopped, State, arm, build_state, domain_summary, raise_if_interrupted, stats_of, with_learning,
 )
-from kakuro.search.native import search
+from kakuro.search.native import TREE_OPTIONS, learns, search, tree_kernels, tree_settings
 from kakuro.solver import Deadline, Enumeration, EnumeratingSolver, Option, register
 
 SHAVING = ("none", "once", "fixpoint")
@@ -63,9 +67,9 @@ class RootReduction:
     """Shaving sweeps over the cells (0 without shaving)."""
 
 
-def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline) -> tuple[State | None, RootReduction | None]:
-    """Build the GAC state of `puzzle`, run root GAC and `shaving` ("none", "once" or
-    "fixpoint") and commit the result as the search root. Returns the state (None when the
+def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline, seed: int = 0) -> tuple[State | None, RootReduction | None]:
+    """Build the GAC state of `puzzle` (armed with `seed`), run root GAC and `shaving` ("none",
+    "once" or "fixpoint"); the result is the search root. Returns the state (None when the
     deadline passed while it was built) and the reduction, which is None when the deadline
     passed first.
 
@@ -75,14 +79,13 @@ def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline) -> tuple[State | N
         st = build_state(puzzle, "gac", deadline.expired)
     except BuildStopped:
         return None, None
-    arm(st, deadline.end, 0)
+    arm(st, deadline.end, seed)
     initial = _initial_total(puzzle)
     ok = root_propagate(st)
     counters = np.zeros(SHAVE_COUNTERS, dtype=np.int64)
     after_gac = domain_summary(st)[0] if ok else initial
     if ok and shaving != "none":
-        ok = shave(st, shaving == "fixpoint", counters)
-        st.info[TRAIL] = 0  # the shaved domains are the root of the search
+        ok = shave(st, shaving == "fixpoint", counters)  # the shaved domains become the root
     raise_if_interrupted(st)
     if st.info[STOP] != 0:
         return st, None
@@ -121,20 +124,21 @@ class GacModel(EnumeratingSolver):
 
     description = "GAC per run (sum + alldifferent as one constraint), shaving (SAC), MAC search"
     complete = True
-    supports_seed = False
     options = {
         "shaving": Option(
             "fixpoint",
             "singleton arc consistency after root GAC: fixpoint (repeated sweeps), once or none",
             choices=SHAVING,
         ),
+        **TREE_OPTIONS,
     }
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
-        return ("root:gac", "shave:gac", "depth_first:gac")
+        return tree_kernels("gac", tree_settings(settings), ("root", "shave"))
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        st, reduction = prepare(puzzle, opts["shaving"], deadline)
+        tree = tree_settings(opts)
+        st, reduction = prepare(puzzle, opts["shaving"], deadline, seed)
         if st is None:
             return Enumeration([], False, {"root_solved": False}, "time limit reached while building the search state")
         if reduction is None:
@@ -152,7 +156,7 @@ class GacModel(EnumeratingSolver):
             if reduction.wiped_out:
                 return Enumeration([], True, stats, "root propagation wiped out a domain")
             return Enumeration([[d.bit_length() - 1 for d in reduction.domains]], True, stats)
-        found = search(st, limit, SEARCH_STATS)
+        found = search(with_learning(st) if learns("gac", tree) else st, limit, SEARCH_STATS, tree=tree)
         found.stats.pop("root_solved")
         found.stats.update(stats)
         return found

@@ -113,8 +113,12 @@ class Encoding:
         return [-self.var(cell, v) for cell, v in enumerate(values)]
 
 
-def encode(puzzle: Puzzle, encoding: str = "combinations") -> Encoding:
-    """The CNF of `puzzle` with the sums encoded as `encoding` ("combinations" or "pb").
+def encode(puzzle: Puzzle, encoding: str = "combinations", domains: Sequence[int] | None = None) -> Encoding:
+    """The CNF of `puzzle` with the sums encoded as `encoding` ("combinations" or "pb"), each
+    cell restricted to its bitmask in `domains` (cell order) when given: from reduced domains
+    (root GAC and shaving, for example) only the values left get literals in the one-hot,
+    all-different and combination clauses, and only the combinations those values can still
+    form get selectors.
 
     Raises BackendOptionError for an unknown encoding, BackendUnavailableError when "pb" lacks
     pindakaas, KakuroError when a run has too many combinations to tabulate.
@@ -127,9 +131,12 @@ def encode(puzzle: Puzzle, encoding: str = "combinations") -> Encoding:
     combining = encoding == "combinations"
     tables = [_combinations(len(run), run.total, (lo, hi)) if combining else () for run in puzzle.runs]
     # values a cell can hold at all: in some combination of each of its runs (or its given)
-    allowed = [range_mask((lo, hi))] * puzzle.size
+    allowed = [range_mask((lo, hi))] * puzzle.size if domains is None else [d & range_mask((lo, hi)) for d in domains]
     for cell, digit in puzzle.givens.items():
-        allowed[cell] = 1 << digit
+        allowed[cell] &= 1 << digit
+    if domains is not None and combining:  # the combinations the domains can still form
+        tables = [tuple(m for m in table if m & ~union_of(allowed[c] for c in run.cells) == 0)
+                  for run, table in zip(puzzle.runs, tables)]
     if combining:
         for run, table in zip(puzzle.runs, tables):
             union = union_of(table)
@@ -251,9 +258,9 @@ def _solver_stats(solver: Any) -> dict[str, Stat]:
     return {k: int(raw[k]) for k in ("conflicts", "decisions", "propagations", "restarts") if k in raw}
 
 
-def _encoded(puzzle: Puzzle, encoding: str) -> tuple[Encoding, dict[str, Stat]]:
+def _encoded(puzzle: Puzzle, encoding: str, domains: Sequence[int] | None = None) -> tuple[Encoding, dict[str, Stat]]:
     start = time.perf_counter()
-    enc = encode(puzzle, encoding)
+    enc = encode(puzzle, encoding, domains)
     stats: dict[str, Stat] = {
         "num_vars": enc.num_vars,
         "num_clauses": enc.num_clauses,
@@ -277,14 +284,14 @@ def _solve_stream(puzzle: Puzzle, encoding: str, name: str) -> Iterator[tuple[st
 
 
 def _count_stream(
-    puzzle: Puzzle, encoding: str, name: str, incremental: bool, limit: int
+    puzzle: Puzzle, encoding: str, name: str, incremental: bool, limit: int, domains: Sequence[int] | None = None
 ) -> Iterator[tuple[str, Any]]:
-    """Encode, then enumerate up to `limit` solutions with blocking clauses (a fresh solver per
-    solution unless `incremental`). Yields ("stats", encoding sizes), ("solution", values) per
-    solution, and ("stats", solver statistics)."""
+    """Encode (from `domains` when given), then enumerate up to `limit` solutions with
+    blocking clauses (a fresh solver per solution unless `incremental`). Yields ("stats",
+    encoding sizes), ("solution", values) per solution, and ("stats", solver statistics)."""
     from pysat.solvers import Solver as PySatSolver
 
-    enc, stats = _encoded(puzzle, encoding)
+    enc, stats = _encoded(puzzle, encoding, domains)
     yield "stats", stats
     blocking: list[list[int]] = []
     totals: dict[str, Stat] = {}
@@ -343,16 +350,26 @@ class Sat(Solver):
         return Outcome(Status.UNKNOWN, None, stats, "time limit reached")
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        name = _pysat_name(opts["solver"])
-        incremental = opts["solver"] not in _NON_INCREMENTAL
-        items, finished = stream_with_deadline(
-            _count_stream, puzzle, opts["encoding"], name, incremental, limit, deadline=deadline
-        )
-        stats: dict[str, Stat] = {}
-        solutions: list[Sequence[int]] = []
-        for kind, payload in items:
-            if kind == "stats":
-                stats.update(payload)
-            else:
-                solutions.append(payload)
-        return Enumeration(solutions, finished and len(solutions) < limit, stats)
+        return enumerate_with_sat(puzzle, limit, deadline, opts["solver"], opts["encoding"])
+
+
+def enumerate_with_sat(
+    puzzle: Puzzle, limit: int, deadline: Deadline, solver: str = DEFAULT_SOLVER, encoding: str = "combinations",
+    domains: Sequence[int] | None = None,
+) -> Enumeration:
+    """Up to `limit` solutions of `puzzle` (cells restricted to `domains` when given: see
+    `encode`) by the PySAT `solver`, with blocking clauses; with a deadline, in a child
+    process killed at it."""
+    name = _pysat_name(solver)
+    incremental = solver not in _NON_INCREMENTAL
+    items, finished = stream_with_deadline(
+        _count_stream, puzzle, encoding, name, incremental, limit, domains, deadline=deadline
+    )
+    stats: dict[str, Stat] = {}
+    solutions: list[Sequence[int]] = []
+    for kind, payload in items:
+        if kind == "stats":
+            stats.update(payload)
+        else:
+            solutions.append(payload)
+    return Enumeration(solutions, finished and len(solutions) < limit, stats)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kakuro.puzzle import Puzzle
-from kakuro.search.native import enumerate_solutions
+from kakuro.search.native import TREE_OPTIONS, enumerate_solutions, tree_kernels, tree_settings
 from kakuro.solver import Deadline, EnumeratingSolver, Enumeration, Option, register
 
 CONSISTENCY = Option("gac", "propagation after each assignment: gac (exact run-level reasoning, the strongest; refuses value ranges too wide to tabulate) or fc (the paper's forward checking, any range)", choices=("gac", "fc"))
@@ -26,10 +26,12 @@ class ForwardChecking(EnumeratingSolver):
     options = {
         "values": Option("ascending", "value order: ascending (measured the faster) or random (the paper's; the seed picks the order)", choices=("ascending", "random")),
         "consistency": CONSISTENCY,
+        **TREE_OPTIONS,
     }
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
-        return (f"root:{settings['consistency']}", f"depth_first:{settings['consistency']}")
+        return tree_kernels(settings["consistency"], tree_settings(settings))
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        return enumerate_solutions(puzzle, opts["consistency"], limit, deadline, seed, STATS, opts["values"])
+        return enumerate_solutions(puzzle, opts["consistency"], limit, deadline, seed, STATS, opts["values"],
+                                   tree=tree_settings(opts))

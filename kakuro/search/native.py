@@ -1,36 +1,83 @@
 """What the native backends share on top of the compiled engine (`kakuro.search.engine`):
-starting a search (build, arm, root propagation) and running the engine's depth-first search,
-each answered in the `Solver` contract's terms.
+starting a search (build, arm, root propagation), the options of the complete tree search
+(`TREE_OPTIONS`), and running it, each answered in the `Solver` contract's terms.
+
+The tree search at `consistency=gac` is the engine's modern search (restarts, dom/wdeg,
+phase saving, conflict learning: `kakuro.search.engine.tree.modern_search`) unless every one
+of its parts is off (`PLAIN`), which is the papers' depth-first search (`depth_first`). At
+`consistency=fc` the search is always the depth-first one: the modern search refutes a value
+(x != v) by propagating the removal, which forward checking cannot do.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.propagate import root_propagate
 from kakuro.search.engine.state import (
-    EXHAUSTED, NFREE, ROOT_SOLVED, STOP, STOPPED, BuildStopped, State, all_fixed, arm, build_state, load_domains,
-    raise_if_interrupted, stats_of,
+    EXHAUSTED, FULL, NFREE, ROOT_SOLVED, STOP, STOPPED, BuildStopped, State, all_fixed, arm, build_state,
+    load_domains, raise_if_interrupted, stats_of, with_learning,
 )
-from kakuro.search.engine.tree import NO_CELLS, run_depth_first
-from kakuro.solver import Deadline, Enumeration
+from kakuro.search.engine.tree import NO_CELLS, run_depth_first, run_modern_search
+from kakuro.solver import Deadline, Enumeration, Option
 
 TIME_LIMIT_REACHED = "time limit reached"
+TREE_OPTIONS: dict[str, Option] = {
+    "restarts": Option(
+        "luby", "restarts, counted in conflicts: luby (100 x the Luby sequence), geometric (100, x1.5 each time) or none",
+        choices=("luby", "geometric", "none"),
+    ),
+    "learning": Option(
+        True, "conflict learning: 1-UIP nogoods explained by run propagation, backjumping, a reduced store "
+        "(with consistency=gac; forward checking explains nothing, so it never learns)",
+    ),
+    "order": Option(
+        "dom/wdeg", "variable order: dom/wdeg (smallest domain over its runs' failure weights, random ties) "
+        "or dom (smallest domain, lowest cell)", choices=("dom/wdeg", "dom"),
+    ),
+    "phase": Option(True, "phase saving: a cell first gets the value it last had"),
+}
+"""The complete tree search's parts, shared by `gac`, `fc` and `rdv` (at consistency=gac)."""
+PLAIN = {"restarts": "none", "learning": False, "order": "dom", "phase": False}
+"""Every part off: the papers' depth-first search (d-way branching, smallest domain first)."""
+MODERN_STATS = ("restarts", "learned", "deleted")
+
+
+def learns(consistency: str, tree: Mapping[str, Any]) -> bool:
+    """True when the search with `tree` options at `consistency` learns nogoods."""
+    return bool(tree["learning"]) and consistency == "gac"
+
+
+def is_plain(consistency: str, tree: Mapping[str, Any]) -> bool:
+    """True when the search is the depth-first one: below gac, or with every part of the
+    modern search off (see PLAIN)."""
+    if consistency != "gac":
+        return True
+    return tree["restarts"] == "none" and not tree["learning"] and tree["order"] == "dom" and not tree["phase"]
+
+
+def tree_kernels(consistency: str, tree: Mapping[str, Any], stages: tuple[str, ...] = ("root",)) -> tuple[str, ...]:
+    """The engine kernels of `stages` ("root", "shave") at `consistency` and of the tree
+    search (on a learning state when it learns: see `with_learning`)."""
+    strength = "learn" if learns(consistency, tree) else consistency
+    search = "depth_first" if is_plain(consistency, tree) else "modern"
+    return tuple(f"{stage}:{consistency}" for stage in stages) + (f"{search}:{strength}",)
 
 
 def start(
     puzzle: Puzzle, consistency: str, deadline: Deadline, seed: int, stat_names: tuple[str, ...],
-    domains: Sequence[int] | None = None,
+    domains: Sequence[int] | None = None, learning: bool = False,
 ) -> tuple[State | None, Enumeration | None]:
-    """Build the state of `puzzle` at `consistency` (from `domains` when given, bitmasks in
-    cell order), arm it with the deadline and seed, and root-propagate. Returns the state and,
-    when the root already decides (unsatisfiable, solved, or out of time), that decision (the
-    state is None only when the deadline passed while it was built).
-    Stats get `root_solved`: True when root propagation alone decided the puzzle (a wipe-out,
-    or every cell fixed)."""
+    """Build the state of `puzzle` at `consistency`, from `domains` when given (bitmasks in
+    cell order), arm it with the deadline and seed, and root-propagate. Returns the state
+    (a learning state with `learning`, when the root leaves the puzzle open; None only when
+    the deadline passed while it was built) and, when the root already decides
+    (unsatisfiable, solved, or out of time), that decision. Stats get `root_solved`: True
+    when root propagation alone decided the puzzle (a wipe-out, or every cell fixed)."""
     try:
         st = build_state(puzzle, consistency, deadline.expired)
     except BuildStopped:
@@ -48,24 +95,44 @@ def start(
         return st, Enumeration([], True, stats, "root propagation wiped out a domain")
     if st.info[NFREE] == 0:
         return st, Enumeration([[int(v) for v in st.val]], True, stats)
-    return st, None
+    if consistency == "gac" and all_fixed(st):  # a run at GAC with every domain single is satisfied
+        return st, Enumeration([[int(d).bit_length() - 1 for d in st.dom]], True, stats)
+    return (with_learning(st) if learning else st), None
 
 
 def search(
     st: State, limit: int, stat_names: tuple[str, ...], value_order: str = "ascending",
-    cells: np.ndarray = NO_CELLS,
+    cells: np.ndarray = NO_CELLS, tree: Mapping[str, Any] | None = None, consistency: str = "gac",
 ) -> Enumeration:
-    """Up to `limit` solutions by the engine's depth-first search from the current state (see
-    `kakuro.search.engine.tree.run_depth_first`), with the state's counters `stat_names`."""
-    code, found = run_depth_first(st, value_order, limit, cells)
-    message = TIME_LIMIT_REACHED if code == STOPPED else ""
+    """Up to `limit` solutions by the engine's tree search from the current state, with the
+    state's counters `stat_names`: the depth-first search (`cells`: a fixed variable order,
+    empty for smallest domain first) when `tree` is None or `is_plain`, else the modern
+    search with the `tree` options (TREE_OPTIONS) and the counters MODERN_STATS too."""
+    if tree is None or is_plain(consistency, tree):
+        code, found = run_depth_first(st, value_order, limit, cells)
+    else:
+        code, found = run_modern_search(
+            st, limit, restarts=tree["restarts"], learning=learns(consistency, tree), order=tree["order"],
+            values=value_order, phase=tree["phase"],
+        )
+        stat_names = stat_names + MODERN_STATS
+    message = {STOPPED: TIME_LIMIT_REACHED, FULL: "the nogood store is full of found solutions' nogoods"}.get(code, "")
     return Enumeration(found, code == EXHAUSTED, dict(stats_of(st, stat_names)), message)
 
 
 def enumerate_solutions(
     puzzle: Puzzle, consistency: str, limit: int, deadline: Deadline, seed: int, stat_names: tuple[str, ...],
-    value_order: str = "ascending", domains: Sequence[int] | None = None,
+    value_order: str = "ascending", domains: Sequence[int] | None = None, tree: Mapping[str, Any] | None = None,
 ) -> Enumeration:
-    """`start`, then (unless the root decides) `search`, smallest domain first."""
-    st, decided = start(puzzle, consistency, deadline, seed, stat_names, domains)
-    return decided if decided is not None else search(st, limit, stat_names, value_order)
+    """`start`, then (unless the root decides) `search` with the `tree` options (None: the
+    depth-first search)."""
+    learning = tree is not None and learns(consistency, tree)
+    st, decided = start(puzzle, consistency, deadline, seed, stat_names, domains, learning)
+    if decided is not None:
+        return decided
+    return search(st, limit, stat_names, value_order, tree=tree, consistency=consistency)
+
+
+def tree_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The TREE_OPTIONS part of a backend's settings."""
+    return {name: settings[name] for name in TREE_OPTIONS}

@@ -22,7 +22,7 @@ from typing import Any
 
 from kakuro.combos import combinations, range_mask, union_of
 from kakuro.puzzle import Puzzle
-from kakuro.search.native import enumerate_solutions
+from kakuro.search.native import TREE_OPTIONS, enumerate_solutions, tree_kernels, tree_settings
 from kakuro.solver import Deadline, Enumeration, EnumeratingSolver, Option, register
 
 SEARCH_STATS = ("nodes", "fails", "propagations")
@@ -145,7 +145,7 @@ class ReducingDomainValues(EnumeratingSolver):
     `search=true` (default): the reduced domains are the root of a depth-first search,
     smallest domain first, values ascending (the engine's search), propagating by exact run
     reasoning (`consistency=gac`, default, which subsumes the reduction) or forward checking
-    (`consistency=fc`), so the backend is complete: it proves unsatisfiability and counts
+    (`consistency=fc`), with the modern search's parts (`TREE_OPTIONS`), so the backend is complete: it proves unsatisfiability and counts
     solutions. `search=false`: the paper's algorithm alone, answering UNKNOWN when the
     reduction stalls (and, when counting, `exhausted=False`), so that setting is incomplete.
     `complete` (a class attribute) describes the default; `search=false` never claims more
@@ -154,16 +154,16 @@ class ReducingDomainValues(EnumeratingSolver):
 
     description = "Reducing Domain Values (Panov & Koceski 2013), then depth-first search"
     complete = True
-    supports_seed = False
     options = {
         "search": Option(True, "search after the reduction (false: the paper's algorithm, incomplete)"),
         "consistency": Option("gac", "propagation during the search after the reduction: gac (exact run-level reasoning, the strongest) or fc (forward checking)", choices=("gac", "fc")),
+        **TREE_OPTIONS,
     }
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         if not settings["search"]:
             return ()
-        return (f"root:{settings['consistency']}", f"depth_first:{settings['consistency']}")
+        return tree_kernels(settings["consistency"], tree_settings(settings))
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         reduction = reduce_domains(puzzle, deadline)
@@ -182,7 +182,8 @@ class ReducingDomainValues(EnumeratingSolver):
             undecided = sum(1 for d in reduction.domains if d & (d - 1))
             return Enumeration([], False, stats, f"the reduction stalled with {undecided} cells undecided (search=false)")
         found = enumerate_solutions(
-            puzzle, opts["consistency"], limit, deadline, seed, SEARCH_STATS, domains=reduction.domains
+            puzzle, opts["consistency"], limit, deadline, seed, SEARCH_STATS, domains=reduction.domains,
+            tree=tree_settings(opts),
         )
         found.stats.update(root_solved=stats["root_solved"], passes=reduction.passes, forced=reduction.forced)
         return found

@@ -37,15 +37,18 @@ from numba import njit, types
 from numba.core import caching
 
 ENGINE = Path(__file__).resolve().parent
-STRENGTHS = ("check", "projected", "fc", "gac")
-"""The propagation strengths (`state.MODES`), a kernel is compiled for each on its own."""
+STRENGTHS = ("check", "projected", "fc", "gac", "learn")
+"""The propagation strengths (`state.STRENGTHS`): a kernel is compiled for each on its own."""
 KERNELS: dict[str, tuple[str, tuple[str, ...]]] = {
     "state": ("state", ()),
     "shave:gac": ("propagate", ("shave", "gac")),
+    "shave:learn": ("propagate", ("shave", "learn")),
     "harmony": ("harmony", ()),
     "local": ("local", ()),
+    "refute:gac": ("explain", ("gac",)),
     **{f"root:{s}": ("propagate", ("root", s)) for s in STRENGTHS},
-    **{f"depth_first:{s}": ("tree", (s,)) for s in STRENGTHS},
+    **{f"depth_first:{s}": ("tree", ("depth_first", s)) for s in STRENGTHS[:4]},
+    **{f"modern:{s}": ("tree", ("modern", s)) for s in ("gac", "learn")},
     **{f"{game}:{s}": ("montecarlo", (game, s)) for game in ("sampling", "nested", "flat", "uct") for s in ("fc", "gac")},
 }
 """The kernels `ensure` compiles, "name:strength": name -> (engine module, arguments of its

@@ -18,7 +18,7 @@ from kakuro.puzzle import Puzzle
 from kakuro.search.engine.compile import compiled, entry_point
 from kakuro.search.engine.propagate import SHAVE_COUNTERS, retarget, root_propagate, shave
 from kakuro.search.engine.state import (
-    TRAIL, State, arm, build_state, domain_summary, raise_if_interrupted, random_below, random_value, should_stop,
+    State, arm, build_state, domain_summary, raise_if_interrupted, random_below, random_value, should_stop,
 )
 
 SHAVE_BELOW = 30
@@ -58,7 +58,6 @@ def _evaluate(st: State, fill: np.ndarray, bounds: np.ndarray, masks: np.ndarray
     if left <= SHAVE_BELOW and left * SHAVE_SHARE <= n:
         if not shave(st, True, counters):
             return -1  # a filling's own clues never wipe out: only a stop ends here
-        st.info[TRAIL] = 0
         total = domain_summary(st)[0]
     return total - n
 

@@ -26,8 +26,8 @@ from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, instan
 from kakuro.search.engine.playout import GOING_ON, MAX_MOVES_PER_CELL, candidate_moves, configure, play_in_game, playout
 from kakuro.search.engine.propagate import root_propagate
 from kakuro.search.engine.state import (
-    NFREE, RESTARTS, SOLVED, STOP, STOPPED, TRAIL, WARM_UP_PUZZLE, State, arm, build_state, capture, raise_if_interrupted, random_below,
-    undo,
+    NFREE, RESTARTS, SOLVED, STOP, STOPPED, TRAIL, State, capture, raise_if_interrupted, random_below,
+    undo, warm_up_state,
 )
 
 TABLE_BITS = 20
@@ -478,8 +478,7 @@ def run(st: State, algorithm: str, **settings: Any) -> int:
 
 def warm_up(algorithm: str, consistency: str) -> None:
     """Compile `algorithm`'s restarts (and what it plays) for states of `consistency`."""
-    st = build_state(WARM_UP_PUZZLE, consistency)
-    arm(st, None, 1)
+    st = warm_up_state(consistency)
     root_propagate(st)
     configure(st)
     run(st, algorithm, level=2, playouts=2, c=0.2, table_bits=8)

@@ -26,10 +26,11 @@ import numpy as np
 from kakuro.puzzle import Puzzle
 from numba.extending import overload
 
+from kakuro.search.engine import nogoods
 from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, inlined, instance_of
 from kakuro.search.engine.state import (
-    ASSIGNMENTS, CLOCK_EVERY, FREE, FULL, NFREE, PROPAGATIONS, QHEAD, QLEN, QUEUED, STOP, SUM, TARGET, TICKS, TRAIL,
-    WARM_UP_PUZZLE, FcState, GacState, ProjectedState, State, arm, build_state, domain_summary, highest_bit_index,
+    ASSIGNMENTS, CLOCK_EVERY, FAILED, FREE, FULL, NFREE, NGQ_LEN, PROPAGATIONS, REASON, QHEAD, QLEN, QUEUED, STOP, SUM, TARGET, TICKS, TRAIL,
+    FcState, commit_root, enqueue_cell_runs, enqueue_run, GacState, LearningState, ProjectedState, State, build_state, warm_up_state, domain_summary, highest_bit_index,
     lowest_bit_index, popcount, raise_if_interrupted, set_domain, set_value, should_stop, undo,
 )
 
@@ -64,7 +65,7 @@ def propagate_value(st: State, c: int, v: int) -> bool:
 
 @overload(propagate_value, jit_options=INTERNAL, inline="always")
 def _propagate_value(st, c, v):  # type: ignore[no-untyped-def]
-    if instance_of(st, GacState):
+    if instance_of(st, GacState) or instance_of(st, LearningState):
         def gac(st, c, v):  # type: ignore[no-untyped-def]
             enqueue_cell_runs(st, c)
             return propagate(st)
@@ -163,38 +164,31 @@ def forward_check(st: State, c: int, v: int) -> bool:
             continue
         if st.runs[r, FREE] == 0:
             if st.runs[r, SUM] != st.runs[r, TARGET]:
+                st.info[FAILED] = r
                 return False
             continue
         keep = keep_at_most(st.runs[r, TARGET] - st.runs[r, SUM]) & others
         if not prune_run(st, r, keep):
+            st.info[FAILED] = r
             return False
     return True
 
 
 # --------------------------------------------------------------------- GAC
 @compiled
-def enqueue_run(st: State, r: int) -> None:
-    """Queue run `r` for revision (once: a queued run is not queued again)."""
-    if st.runs[r, QUEUED] == 0:
-        m = st.queue.shape[0]
-        st.queue[(st.info[QHEAD] + st.info[QLEN]) % m] = r
-        st.info[QLEN] += 1
-        st.runs[r, QUEUED] = 1
-
-
-@compiled
-def enqueue_cell_runs(st: State, c: int) -> None:
-    """Queue both runs of cell `c`."""
-    for k in range(2):
-        if st.cell_runs[c, k] >= 0:
-            enqueue_run(st, st.cell_runs[c, k])
-
-
-@compiled
 def propagate(st: State) -> bool:
-    """Revise queued runs (GAC) until the queue is empty; False on a wipe-out or stop."""
+    """Revise queued runs (GAC) until the queue is empty, a learning state's nogoods first each
+    time; False on a wipe-out or stop."""
     m = st.queue.shape[0]
-    while st.info[QLEN] > 0:
+    while st.info[QLEN] > 0 or nogoods_pending(st):
+        if not nogoods_propagated(st):
+            while st.info[QLEN] > 0:  # empty the queue
+                st.runs[st.queue[st.info[QHEAD]], QUEUED] = 0
+                st.info[QHEAD] = (st.info[QHEAD] + 1) % m
+                st.info[QLEN] -= 1
+            return False
+        if st.info[QLEN] == 0:
+            break
         r = st.queue[st.info[QHEAD]]
         st.info[QHEAD] = (st.info[QHEAD] + 1) % m
         st.info[QLEN] -= 1
@@ -204,8 +198,52 @@ def propagate(st: State) -> bool:
                 st.runs[st.queue[st.info[QHEAD]], QUEUED] = 0
                 st.info[QHEAD] = (st.info[QHEAD] + 1) % m
                 st.info[QLEN] -= 1
+            forget_nogood_queue(st)
             return False
     return True
+
+
+def nogoods_pending(st: State) -> bool:
+    """True when a learning state's cells wait for their nogoods."""
+    raise NotImplementedError("nogoods_pending runs inside compiled kernels")
+
+
+def nogoods_propagated(st: State) -> bool:
+    """Propagate a learning state's nogoods (`nogoods.propagate_nogoods`; the queue is left
+    empty on a wipe-out); True for other states."""
+    raise NotImplementedError("nogoods_propagated runs inside compiled kernels")
+
+
+def forget_nogood_queue(st: State) -> None:
+    """Empty a learning state's nogood queue (nothing for other states)."""
+    raise NotImplementedError("forget_nogood_queue runs inside compiled kernels")
+
+
+@overload(nogoods_pending, jit_options=INTERNAL, inline="always")
+def _nogoods_pending(st):  # type: ignore[no-untyped-def]
+    if instance_of(st, LearningState):
+        return lambda st: st.info[NGQ_LEN] > 0
+    return lambda st: False
+
+
+@overload(nogoods_propagated, jit_options=INTERNAL, inline="always")
+def _nogoods_propagated(st):  # type: ignore[no-untyped-def]
+    if instance_of(st, LearningState):
+        def learning(st):  # type: ignore[no-untyped-def]
+            if nogoods.propagate_nogoods(st):
+                return True
+            nogoods.clear_queue(st)
+            return False
+
+        return learning
+    return lambda st: True
+
+
+@overload(forget_nogood_queue, jit_options=INTERNAL, inline="always")
+def _forget_nogood_queue(st):  # type: ignore[no-untyped-def]
+    if instance_of(st, LearningState):
+        return lambda st: nogoods.clear_queue(st)
+    return lambda st: None
 
 
 @compiled
@@ -299,6 +337,8 @@ def revise_run(st: State, r: int) -> bool:
     wipe-out, on repeated assigned values or a wrong full sum, or when stopped."""
     cells, fdom, supp = st.work[W_CELLS], st.work[W_FDOM], st.work[W_SUPP]
     st.info[PROPAGATIONS] += 1
+    st.info[REASON] = r  # the explanation of what this revision changes (a learning state)
+    st.info[FAILED] = r  # and of a wipe-out, when it fails
     k = np.int64(0)  # not a literal 0: numba would also compile the callees for a constant
     required = np.int64(0)
     union = np.int64(0)
@@ -349,10 +389,11 @@ def revise_run(st: State, r: int) -> bool:
                 break
         if done:
             break
+    for j in range(k):  # a wipe-out changes nothing: the run explains it with its domains as they are
+        if supp[j] == 0:
+            return False
     for j in range(k):
         nd = supp[j]
-        if nd == 0:
-            return False
         if nd != fdom[j]:
             c = cells[j]
             set_domain(st, c, nd)
@@ -372,7 +413,7 @@ def root_propagate(st: State) -> bool:
     `check`, `projected`: assign and check the givens. False when the puzzle is found
     unsatisfiable (or the deadline passed: see info[STOP])."""
     ok = root_of_strength(st)
-    st.info[TRAIL] = 0
+    commit_root(st)
     return ok
 
 
@@ -383,7 +424,7 @@ def root_of_strength(st: State) -> bool:
 
 @overload(root_of_strength, jit_options=INTERNAL, inline="always")
 def _root_of_strength(st):  # type: ignore[no-untyped-def]
-    if instance_of(st, GacState):
+    if instance_of(st, GacState) or instance_of(st, LearningState):
         return lambda st: _gac_root(st)
     if instance_of(st, FcState):
         return lambda st: _fc_root(st)
@@ -420,8 +461,8 @@ def _gac_root(st: State) -> bool:
 def shave(st: State, fixpoint: bool, counters: np.ndarray) -> bool:
     """Singleton arc consistency on the current (GAC) state: remove each value of a free cell
     whose assignment propagates to a wipe-out, propagating every removal. One sweep over the
-    cells, or sweeps until one removes nothing (`fixpoint`). Removals stay on the trail (the
-    caller commits them). `counters[PROBES]` and `counters[SWEEPS]` are incremented. False
+    cells, or sweeps until one removes nothing (`fixpoint`). The shaved domains become the
+    root (`commit_root`). `counters[PROBES]` and `counters[SWEEPS]` are incremented. False
     when the puzzle is unsatisfiable, or when stopped (`info[STOP]` set)."""
     n = st.dom.shape[0]
     while True:
@@ -453,6 +494,7 @@ def shave(st: State, fixpoint: bool, counters: np.ndarray) -> bool:
                     return False
                 changed = True
         if not fixpoint or not changed:
+            commit_root(st)
             return True
 
 
@@ -485,7 +527,7 @@ def retarget(st: State, values: np.ndarray, bounds: np.ndarray, masks: np.ndarra
         st.dom[c] = full
         st.val[c] = -1
         st.size[c] = width
-    st.info[TRAIL] = 0
+    commit_root(st)
     st.info[NFREE] = st.dom.shape[0]
     st.info[QHEAD] = 0
     st.info[QLEN] = 0
@@ -506,8 +548,7 @@ def root_domains(puzzle: Puzzle, consistency: str = "gac") -> list[int] | None:
 def warm_up(kernel: str, consistency: str) -> None:
     """Compile `root_propagate` ("root") or shaving and the domain summary read after it
     ("shave") for states of `consistency`."""
-    st = build_state(WARM_UP_PUZZLE, consistency)
-    arm(st, None, 1)
+    st = warm_up_state(consistency)
     root_propagate(st)
     if kernel == "shave":
         shave(st, True, np.zeros(SHAVE_COUNTERS, dtype=np.int64))

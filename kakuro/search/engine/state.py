@@ -46,12 +46,12 @@ import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from kakuro.combos import MAX_COMBINATIONS, count_combinations, range_mask, run_tables
 from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle
-from kakuro.search.engine.compile import compiled, entry_point
+from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, instance_of
 
 # --------------------------------------------------------------------- constants
 MODE_FC = 0
@@ -92,15 +92,34 @@ SELECTION = 17
 # info slots: the value range as a mask (for the check modes); an interrupt (Ctrl-C) was seen
 FULL = 18
 INTERRUPTED = 19
-INFO_SIZE = 20
+# info slots of a LearningState: the propagator making the current changes (a run r >= 0,
+# DECISION, or NOGOOD_BASE - offset of a nogood), the source of the last wipe-out (same codes),
+# the nogood queue, the nogood store and watch pool in use, and learning's counters
+REASON = 20
+FAILED = 21
+NGQ_HEAD = 22
+NGQ_LEN = 23
+NG_TOP = 24
+NG_COUNT = 25
+W_TOP = 26
+W_FREE = 27
+LEARNED = 28
+DELETED = 29
+INFO_SIZE = 30
+DECISION = -1
+"""`info[REASON]` of a search decision (or refutation): no explanation."""
+NOGOOD_BASE = -2
+"""`info[REASON]` of a change a nogood made: NOGOOD_BASE - the nogood's offset in the store."""
 STAT_SLOTS = {"nodes": NODES, "fails": FAILS, "assignments": ASSIGNMENTS, "samples": SAMPLES,
-              "propagations": PROPAGATIONS, "restarts": RESTARTS}
+              "propagations": PROPAGATIONS, "restarts": RESTARTS, "learned": LEARNED, "deleted": DELETED}
 
 # kernel return codes
 SOLVED = 0
 STOPPED = 1
 EXHAUSTED = 2
 LIMIT = 3
+FULL = 4
+"""A search that learns ran out of room for the nogoods that keep its count exact."""
 
 ASSIGNED = 1 << 20
 """`size` of an assigned cell: larger than any domain, so variable choice skips it."""
@@ -154,6 +173,45 @@ class GacState(State):
 
 STATE_CLASSES = {MODE_CHECK: CheckState, MODE_PROJECTED: ProjectedState, MODE_FC: FcState, MODE_GAC: GacState}
 """The class of a state by its mode: the engine compiles each kernel for the classes it meets."""
+
+
+class LearningState(NamedTuple):
+    """A `gac` state that learns: the `State` arrays, then what conflict analysis and nogood
+    propagation need (`kakuro.search.engine.nogoods`). Build it with `build_state(puzzle,
+    "gac", learning=True)`."""
+
+    dom: np.ndarray
+    val: np.ndarray
+    size: np.ndarray
+    cell_runs: np.ndarray
+    runs: np.ndarray
+    members: np.ndarray
+    combos: np.ndarray
+    trail: np.ndarray
+    queue: np.ndarray
+    info: np.ndarray
+    sol: np.ndarray
+    work: np.ndarray
+    givens: np.ndarray
+    reasons: np.ndarray
+    """Per trail entry: the propagator that made it (`info[REASON]` at the time)."""
+    links: np.ndarray
+    """Per trail entry: the previous entry of the same cell (-1: none)."""
+    last: np.ndarray
+    """Per cell: its latest trail entry (-1: none)."""
+    ng_queued: np.ndarray
+    """Per cell: 1 while it waits in `ng_queue`."""
+    ng_queue: np.ndarray
+    """Cells whose domain changed since their nogoods were looked at (a ring)."""
+    ng_store: np.ndarray
+    """The nogoods, one after another: length, LBD, the two watched pairs, then (cell, mask)
+    pairs; a nogood is named by its offset."""
+    watch_head: np.ndarray
+    """Per cell: the first watch entry of the nogoods watching it (-1: none)."""
+    watch_next: np.ndarray
+    """Per watch entry: the next entry of the same cell (or of the free list)."""
+    watch_nogood: np.ndarray
+    """Per watch entry: the watching nogood's offset."""
 
 
 # --------------------------------------------------------------------- bit intrinsics
@@ -307,6 +365,69 @@ def random_value(st: State, mask: int) -> int:
 
 
 # --------------------------------------------------------------------- trail
+def trail_pushed(st: State, c: int, t: int) -> None:
+    """Note trail entry `t` of cell `c` (a learning state records its reason and link and
+    queues `c` for its nogoods; other states do nothing, at no cost)."""
+    raise NotImplementedError("trail_pushed runs inside compiled kernels")
+
+
+def trail_popped(st: State, c: int, t: int) -> None:
+    """Forget trail entry `t` of cell `c` (see `trail_pushed`)."""
+    raise NotImplementedError("trail_popped runs inside compiled kernels")
+
+
+@overload(trail_pushed, jit_options=INTERNAL, inline="always")
+def _trail_pushed(st, c, t):  # type: ignore[no-untyped-def]
+    if instance_of(st, LearningState):
+        def record(st, c, t):  # type: ignore[no-untyped-def]
+            st.reasons[t] = st.info[REASON]
+            st.links[t] = st.last[c]
+            st.last[c] = t
+            if st.ng_queued[c] == 0:
+                n = st.ng_queue.shape[0]
+                st.ng_queue[(st.info[NGQ_HEAD] + st.info[NGQ_LEN]) % n] = c
+                st.info[NGQ_LEN] += 1
+                st.ng_queued[c] = 1
+
+        return record
+    return lambda st, c, t: None
+
+
+@overload(trail_popped, jit_options=INTERNAL, inline="always")
+def _trail_popped(st, c, t):  # type: ignore[no-untyped-def]
+    if instance_of(st, LearningState):
+        def forget(st, c, t):  # type: ignore[no-untyped-def]
+            st.last[c] = st.links[t]
+
+        return forget
+    return lambda st, c, t: None
+
+
+def trail_committed(st: State) -> None:
+    """The trail was emptied (`commit_root`): a learning state forgets its cells' last
+    entries, which later entries would overwrite."""
+    raise NotImplementedError("trail_committed runs inside compiled kernels")
+
+
+@overload(trail_committed, jit_options=INTERNAL, inline="always")
+def _trail_committed(st):  # type: ignore[no-untyped-def]
+    if instance_of(st, LearningState):
+        def forget(st):  # type: ignore[no-untyped-def]
+            for c in range(st.last.shape[0]):
+                st.last[c] = -1
+
+        return forget
+    return lambda st: None
+
+
+@compiled
+def commit_root(st: State) -> None:
+    """The current domains become the root: the trail is emptied, so nothing done so far can
+    be undone (or is explained: a learning state's nogoods start from these domains)."""
+    st.info[TRAIL] = 0
+    trail_committed(st)
+
+
 @compiled
 def set_domain(st: State, c: int, nd: int) -> None:
     """Shrink free cell `c` to `nd`, trailing the old domain."""
@@ -316,6 +437,7 @@ def set_domain(st: State, c: int, nd: int) -> None:
     st.info[TRAIL] = t + 1
     st.dom[c] = nd
     st.size[c] = popcount(nd)
+    trail_pushed(st, c, t)
 
 
 @compiled
@@ -337,6 +459,7 @@ def set_value(st: State, c: int, v: int) -> bool:
         if r >= 0:
             st.runs[r, SUM] += v
             st.runs[r, FREE] -= 1
+    trail_pushed(st, c, t)
     return True
 
 
@@ -360,7 +483,27 @@ def undo(st: State, mark: int) -> None:
         d = st.trail[2 * t + 1]
         st.dom[c] = d
         st.size[c] = popcount(d)
+        trail_popped(st, c, t)
     st.info[TRAIL] = t
+
+
+# --------------------------------------------------------------------- the run queue
+@compiled
+def enqueue_run(st: State, r: int) -> None:
+    """Queue run `r` for revision (once: a queued run is not queued again)."""
+    if st.runs[r, QUEUED] == 0:
+        m = st.queue.shape[0]
+        st.queue[(st.info[QHEAD] + st.info[QLEN]) % m] = r
+        st.info[QLEN] += 1
+        st.runs[r, QUEUED] = 1
+
+
+@compiled
+def enqueue_cell_runs(st: State, c: int) -> None:
+    """Queue both runs of cell `c`."""
+    for k in range(2):
+        if st.cell_runs[c, k] >= 0:
+            enqueue_run(st, st.cell_runs[c, k])
 
 
 # --------------------------------------------------------------------- queries
@@ -431,16 +574,26 @@ class BuildStopped(Exception):
     """`build_state` was told to stop (its `expired` answered True) before the state was built."""
 
 
-def build_state(puzzle: Puzzle, consistency: str = "fc", expired: Callable[[], bool] | None = None) -> State:
+def nogood_store_size(cells: int) -> int:
+    """int64 slots of a learning state's nogood store for a puzzle of `cells` cells: 512 per
+    cell, from 2^16 (512 KB) to 2^22 (32 MB); the search reduces the store when it is full."""
+    return min(1 << 22, max(1 << 16, 512 * cells))
+
+
+def build_state(puzzle: Puzzle, consistency: str = "fc", expired: Callable[[], bool] | None = None, *,
+                learning: bool = False, store: int | None = None) -> State:
     """The search state of `puzzle` before root propagation (`propagate.root_propagate`).
 
-    `consistency` is a key of MODES. Raises KakuroError for "gac" on a puzzle whose combination
+    `consistency` is a key of MODES; `learning` (gac only) gives a LearningState with a nogood
+    store of `store` int64 slots (`with_learning`). Raises KakuroError for "gac" on a puzzle whose combination
     tables are too large (use fc, which works for every range up to 62). `expired` (the time
     limit) is asked between the steps of the build, each a fraction of a second on a 900x900
     grid; BuildStopped when it answers True.
     """
     if consistency not in MODES:
         raise KakuroError(f"consistency must be one of {', '.join(MODES)}, not {consistency!r}")
+    if learning and consistency != "gac":
+        raise KakuroError(f"learning needs consistency=gac (its explanations are run revisions), not {consistency!r}")
 
     def step() -> None:
         if expired is not None and expired():
@@ -479,7 +632,7 @@ def build_state(puzzle: Puzzle, consistency: str = "fc", expired: Callable[[], b
     info[END_NS] = NO_DEADLINE
     info[FULL] = full
     givens = np.array(sorted(puzzle.givens.items()), dtype=np.int64).reshape(-1, 2)
-    return STATE_CLASSES[mode](
+    base = STATE_CLASSES[mode](
         dom=np.full(n, full, dtype=np.int64),
         val=np.full(n, -1, dtype=np.int64),
         size=np.full(n, width, dtype=np.int64),
@@ -494,9 +647,51 @@ def build_state(puzzle: Puzzle, consistency: str = "fc", expired: Callable[[], b
         work=np.zeros((WORK_ROWS, SCRATCH), dtype=np.int64),
         givens=givens,
     )
+    return with_learning(base, store) if learning else base
 
 
-def load_domains(st: State, domains: list[int] | tuple[int, ...]) -> None:
+def with_learning(st: State, store: int | None = None) -> LearningState:
+    """The gac state `st`, at its root (an empty trail: fresh, or after `commit_root`), as a
+    LearningState sharing its arrays, with an empty nogood store of `store` int64 slots
+    (default `nogood_store_size`). So
+    root propagation and shaving can run on the plain state and only a puzzle they leave
+    open pays for the learning buffers. The buffers are allocated zeroed (pages the search
+    never reaches cost nothing): every slot is written before it is read."""
+    if st.info[MODE] != MODE_GAC or isinstance(st, LearningState):
+        raise ValueError("with_learning needs a gac state without learning")
+    if st.info[TRAIL] != 0:
+        raise ValueError("with_learning needs a state at its root (an empty trail)")
+    n = st.dom.shape[0]
+    capacity = st.trail.shape[0] // 2
+    store = nogood_store_size(n) if store is None else store
+    st.info[W_FREE] = -1
+    pool = store // 3 + 2 * n + 2
+    return LearningState(
+        *st,
+        reasons=np.zeros(capacity, dtype=np.int64),
+        links=np.zeros(capacity, dtype=np.int64),
+        last=np.full(n, -1, dtype=np.int64),
+        ng_queued=np.zeros(n, dtype=np.int64),
+        ng_queue=np.zeros(max(n, 1), dtype=np.int64),
+        ng_store=np.zeros(store, dtype=np.int64),
+        watch_head=np.full(n, -1, dtype=np.int64),
+        watch_next=np.zeros(pool, dtype=np.int64),
+        watch_nogood=np.zeros(pool, dtype=np.int64),
+    )
+
+
+STRENGTHS = ("check", "projected", "fc", "gac", "learn")
+"""What the engine compiles kernels for: the MODES, and "learn" (a gac LearningState)."""
+
+
+def warm_up_state(strength: str) -> State:
+    """The tiny puzzle's state at `strength` (one of STRENGTHS), armed without a deadline."""
+    st = build_state(WARM_UP_PUZZLE, "gac", learning=True) if strength == "learn" else build_state(WARM_UP_PUZZLE, strength)
+    arm(st, None, 1)
+    return st
+
+
+def load_domains(st: State, domains: list[int] | tuple[int, ...] | np.ndarray) -> None:
     """Start the freshly built state `st` (nothing assigned or propagated yet) from `domains`
     (bitmasks, cell order) instead of the full value range."""
     dom = np.asarray(domains, dtype=np.int64)

@@ -1,25 +1,41 @@
-"""Depth-first search on the compiled state: the one tree search that `gac`, `fc`, `rdv` and
-the backtracking family configure.
+"""Tree search on the compiled state, in two forms that `gac`, `fc`, `rdv` and the
+backtracking family configure.
 
-The search keeps an explicit stack (no recursion, so it is cached on disk) of (cell, values
-left, trail mark). Each node assigns a value with `assign`, at the state's strength: `gac`
-maintains arc consistency, `fc` forward checks, `check` / `projected` only check the assigned
-cells (the backtracking family). Configuration:
+`depth_first` is the papers' search: an explicit stack (no recursion, so it is cached on disk)
+of (cell, values left, trail mark), each node assigning a value with `assign` at the state's
+strength (`gac` maintains arc consistency, `fc` forward checks, `check` / `projected` only
+check the assigned cells). Its variable order is the smallest domain first (lowest cell on
+ties) or a fixed list of cells (the backtracking family's row-major order); its value order
+ascending, descending or uniformly random (from the state's generator).
 
-- the variable order: the smallest domain first (lowest cell on ties), or a fixed list of
-  cells (the backtracking family's row-major order);
-- the value order: ascending, descending or uniformly random (from the state's generator).
+`modern_search` (on gac and learning states only: it refutes x != v by propagating the
+removal) is a search that does not collapse when propagation is not enough: binary
+branching (x = v, then x != v), restarts (Luby or geometric, counted in conflicts), the
+smallest domain over the weighted degree of its runs (dom/wdeg: a run's weight grows with
+each wipe-out it causes) with random ties, phase saving (a cell gets the value it last had),
+and, on a LearningState, conflict learning: each wipe-out is analysed to a 1-UIP nogood
+(`kakuro.search.engine.nogoods`), the search backjumps to the nogood's second highest level and
+the nogood propagates from there; nogoods are reduced at restarts. Without learning it
+backtracks chronologically (x != v at the level above). Solutions are counted exactly: a found
+solution is excluded by the nogood of its decisions and the search goes on (without learning,
+the search stops restarting once it has found a solution, so it cannot find it twice).
 """
 
 from __future__ import annotations
 
-import numpy as np
+from typing import NamedTuple
 
-from kakuro.search.engine.compile import entry_point
-from kakuro.search.engine.propagate import assign, root_propagate
+import numpy as np
+from numba.extending import overload
+
+from kakuro.search.engine import nogoods
+from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, instance_of
+from kakuro.search.engine.propagate import assign, propagate, root_propagate
 from kakuro.search.engine.state import (
-    EXHAUSTED, FAILS, LIMIT, NFREE, NODES, STOP, STOPPED, TRAIL, WARM_UP_PUZZLE, State, arm, build_state,
-    copy_values, highest_bit_index, raise_if_interrupted, lowest_bit_index, random_value, select_variable, undo,
+    ASSIGNED, DECISION, EXHAUSTED, FAILED, FULL, FAILS, LEARNED, LIMIT, NFREE, NODES, NOGOOD_BASE, REASON, RESTARTS,
+    STOP, STOPPED, TRAIL, LearningState, State, copy_values, enqueue_cell_runs,
+    highest_bit_index, lowest_bit_index, raise_if_interrupted, random_below, random_value, select_variable,
+    set_domain, undo, warm_up_state, with_learning,
 )
 
 ASCENDING = 0
@@ -109,9 +125,326 @@ def free_cells(st: State) -> np.ndarray:
     return np.flatnonzero(st.val < 0).astype(np.int64)
 
 
-def warm_up(consistency: str) -> None:
-    """Compile `depth_first` for states of `consistency` (one signature serves every order)."""
-    st = build_state(WARM_UP_PUZZLE, consistency)
-    arm(st, None, 1)
+def warm_up(search: str, strength: str) -> None:
+    """Compile `depth_first` or `modern_search` ("modern") for states of `strength` (one
+    signature serves every setting)."""
+    st = warm_up_state("gac" if strength == "learn" else strength)
     root_propagate(st)
-    run_depth_first(st, "ascending", 2)
+    if strength == "learn":  # as the backends run it: root propagation on the plain state
+        st = with_learning(st)
+    if search == "modern":
+        run_modern_search(st, 2, learning=strength == "learn")
+    else:
+        run_depth_first(st, "ascending", 2)
+
+
+# --------------------------------------------------------------------- the modern search
+RESTART_POLICIES = {"none": 0, "luby": 1, "geometric": 2}
+ORDERS = {"dom": 0, "dom/wdeg": 1}
+# plan.settings slots
+S_RESTARTS, S_UNIT, S_LEARNING, S_ORDER, S_VALUES, S_PHASE, S_KEEP = range(7)
+SETTINGS = 7
+GEOMETRIC = 1.5
+"""Growth of the conflict budget between two geometric restarts."""
+
+
+class Plan(NamedTuple):
+    """A modern search's settings and buffers (made by `plan_for`)."""
+
+    settings: np.ndarray
+    """int64 (SETTINGS,): restart policy, restart unit (conflicts), learning (0/1), variable
+    order, value order, phase saving (0/1), learned nogoods kept at a reduction."""
+    weights: np.ndarray
+    """float64 per run: dom/wdeg's weights."""
+    phase: np.ndarray
+    """int64 per cell: the value it last had (-1: none yet)."""
+    decision_cell: np.ndarray
+    decision_value: np.ndarray
+    """int64 per decision level (1..): the decision."""
+    analysis: nogoods.Analysis
+    count: np.ndarray
+    """int64 (2,): scratch of the analysis."""
+
+
+@compiled
+def luby(i: int) -> int:
+    """The i-th term (i >= 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ..."""
+    while True:
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+        if (1 << k) - 1 == i:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+
+
+@compiled
+def _budget(settings: np.ndarray, restart: int) -> int:
+    """Conflicts allowed before restart number `restart` + 1."""
+    if settings[S_RESTARTS] == 1:
+        return settings[S_UNIT] * luby(restart)
+    if settings[S_RESTARTS] == 2:
+        return int(settings[S_UNIT] * GEOMETRIC ** (restart - 1))
+    return np.iinfo(np.int64).max
+
+
+@compiled
+def _choose_cell(st: State, plan: Plan) -> int:
+    """The cell to branch on: the smallest domain, over its runs' weights under dom/wdeg,
+    ties broken at random; -1 when every domain is a single value (a solution)."""
+    best = -1
+    best_score = np.inf
+    ties = 0
+    weighted = plan.settings[S_ORDER] == 1
+    for c in range(st.size.shape[0]):
+        s = st.size[c]
+        if s <= 1 or s == ASSIGNED:
+            continue
+        score = float(s)
+        if weighted:
+            w = 0.0
+            for k in range(2):
+                r = st.cell_runs[c, k]
+                if r >= 0:
+                    w += plan.weights[r]
+            score /= w
+        if score < best_score:
+            best_score = score
+            best = c
+            ties = 1
+        elif score == best_score:
+            ties += 1
+            if random_below(st, ties) == 0:
+                best = c
+    return best
+
+
+@compiled
+def _choose_value(st: State, plan: Plan, c: int) -> int:
+    d = st.dom[c]
+    v = plan.phase[c]
+    if plan.settings[S_PHASE] and v >= 0 and (d >> v) & 1:
+        return v
+    order = plan.settings[S_VALUES]
+    if order == ASCENDING:
+        return lowest_bit_index(d)
+    if order == DESCENDING:
+        return highest_bit_index(d)
+    return random_value(st, d)
+
+
+@compiled
+def _save_phases(st: State, phase: np.ndarray) -> None:
+    """Remember the value of every cell that has one (before a backjump undoes it)."""
+    for c in range(st.size.shape[0]):
+        s = st.size[c]
+        if s == 1 or s == ASSIGNED:
+            phase[c] = lowest_bit_index(st.dom[c])
+
+
+NO_SOLUTION_LEFT = -1
+STORE_FULL = -2
+"""`learn`'s answers besides a level: the puzzle has no further solution; the nogood store is
+full of found solutions' nogoods (the count cannot go on exactly)."""
+
+
+def learn(st: State, plan: Plan, level: int, solution: bool) -> int:
+    """After a wipe-out (or, `solution`, to exclude the solution just found) at `level` >= 1:
+    learn, backjump, store the nogood and assert it. Returns the new level, or
+    NO_SOLUTION_LEFT or STORE_FULL. Learning states only."""
+    raise NotImplementedError("learn runs inside compiled kernels")
+
+
+@overload(learn, jit_options=INTERNAL)
+def _learn(st, plan, level, solution):  # type: ignore[no-untyped-def]
+    if instance_of(st, LearningState):
+        return lambda st, plan, level, solution: _learn_and_assert(st, plan, level, solution)
+    return lambda st, plan, level, solution: NO_SOLUTION_LEFT
+
+
+@compiled
+def _learn_and_assert(st: LearningState, plan: Plan, level: int, solution: bool) -> int:
+    a = plan.analysis
+    if solution:  # its decisions' nogood: already in UIP form (the last decision first)
+        for i in range(level):
+            d = level - i
+            c = plan.decision_cell[d]
+            a.out_cells[i] = c
+            a.out_masks[i] = a.root_dom[c] & ~(np.int64(1) << plan.decision_value[d])
+            a.out_levels[i] = d
+        length, backjump, lbd = level, level - 1, nogoods.PERMANENT
+    else:
+        length, backjump, lbd = nogoods.analyze(st, a, level, plan.count)
+    _save_phases(st, plan.phase)
+    undo(st, a.level_start[backjump + 1])
+    nogoods.clear_queue(st)
+    st.info[LEARNED] += 1
+    uip = a.out_cells[0]
+    if length == 1 or backjump == 0:  # a fact at the root: no explanation will ever be asked
+        st.info[REASON] = DECISION
+        set_domain(st, uip, st.dom[uip] & a.out_masks[0])
+        enqueue_cell_runs(st, uip)
+        return 0
+    o = nogoods.add(st, a.out_cells, a.out_masks, length, lbd)
+    if o < 0:  # the store is full: reduce it at the root, then keep the nogood (not unit there)
+        _save_phases(st, plan.phase)
+        undo(st, a.level_start[1])
+        if not nogoods.reduce(st, plan.settings[S_KEEP] // 2):
+            return NO_SOLUTION_LEFT
+        o = nogoods.add(st, a.out_cells, a.out_masks, length, lbd)
+        if o < 0:  # still full: keep only the solutions' nogoods
+            if not nogoods.reduce(st, 0, nogoods.PERMANENT):
+                return NO_SOLUTION_LEFT
+            o = nogoods.add(st, a.out_cells, a.out_masks, length, lbd)
+            if o < 0:
+                return STORE_FULL
+        return 0
+    st.info[REASON] = NOGOOD_BASE - o
+    set_domain(st, uip, st.dom[uip] & a.out_masks[0])
+    enqueue_cell_runs(st, uip)
+    return backjump
+
+
+def back_at_root(st: State, plan: Plan, restarts: int) -> bool:
+    """At the root after a restart: refresh the root domains and reduce the nogoods when they
+    grew past the budget (learning states). False when that proves no solution is left."""
+    raise NotImplementedError("back_at_root runs inside compiled kernels")
+
+
+@overload(back_at_root, jit_options=INTERNAL)
+def _back_at_root(st, plan, restarts):  # type: ignore[no-untyped-def]
+    if instance_of(st, LearningState):
+        def learning(st, plan, restarts):  # type: ignore[no-untyped-def]
+            keep = plan.settings[S_KEEP] + 100 * restarts
+            if st.info[nogoods.NG_COUNT] > keep and not nogoods.reduce(st, keep // 2):
+                return False
+            if not propagate(st):
+                return False
+            copy_domains(st, plan.analysis.root_dom)
+            return True
+
+        return learning
+    return lambda st, plan, restarts: True
+
+
+@compiled
+def copy_domains(st: State, out: np.ndarray) -> None:
+    for c in range(st.dom.shape[0]):
+        out[c] = st.dom[c]
+
+
+@entry_point
+def modern_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, int]:
+    """The modern search (module docstring) from the current, propagated state. Stores up to
+    `limit` = len(solutions) solutions in the rows of `solutions`. Returns (code, count) like
+    `depth_first`: EXHAUSTED (finished: count is exact), LIMIT, STOPPED, or FULL (the nogood
+    store holds nothing but found solutions' nogoods and has no room for another). The state
+    is restored to where it started."""
+    limit = solutions.shape[0]
+    settings = plan.settings
+    learning = settings[S_LEARNING] != 0
+    a = plan.analysis
+    root = st.info[TRAIL]
+    a.level_start[0] = root
+    copy_domains(st, a.root_dom)
+    level = 0
+    count = 0
+    restart = 1
+    budget = _budget(settings, restart)
+    conflicts = 0
+    while True:
+        c = _choose_cell(st, plan)
+        conflict = False
+        solution = False
+        if c < 0:  # every domain a single value: a solution (GAC and the checks hold)
+            for x in range(st.dom.shape[0]):
+                solutions[count, x] = lowest_bit_index(st.dom[x])
+            count += 1
+            _save_phases(st, plan.phase)
+            if not learning:  # nothing would stop a restart from finding it again: no more restarts
+                budget = np.iinfo(np.int64).max
+            if count >= limit or level == 0:
+                undo(st, root)
+                return (LIMIT if count >= limit else EXHAUSTED), count
+            conflict = True
+            solution = True
+        else:
+            v = _choose_value(st, plan, c)
+            level += 1
+            a.level_start[level] = st.info[TRAIL]
+            plan.decision_cell[level] = c
+            plan.decision_value[level] = v
+            st.info[NODES] += 1
+            st.info[REASON] = DECISION
+            if not assign(st, c, v):
+                if st.info[STOP] != 0:
+                    undo(st, root)
+                    return STOPPED, count
+                conflict = True
+        while conflict:
+            if level == 0:
+                undo(st, root)
+                return EXHAUSTED, count
+            if not solution:
+                st.info[FAILS] += 1
+                conflicts += 1
+                failed = st.info[FAILED]
+                if failed >= 0:
+                    plan.weights[failed] += 1.0
+            if learning:
+                level = learn(st, plan, level, solution)
+                if level < 0:
+                    undo(st, root)
+                    return (EXHAUSTED if level == NO_SOLUTION_LEFT else FULL), count
+            else:  # chronological: x != v one level up
+                d = plan.decision_cell[level]
+                bit = np.int64(1) << plan.decision_value[level]
+                _save_phases(st, plan.phase)
+                undo(st, a.level_start[level])
+                level -= 1
+                st.info[REASON] = DECISION
+                set_domain(st, d, st.dom[d] & ~bit)
+                enqueue_cell_runs(st, d)
+            solution = False
+            if propagate(st):
+                conflict = False
+            elif st.info[STOP] != 0:
+                undo(st, root)
+                return STOPPED, count
+        if level == 0 and learning:
+            copy_domains(st, a.root_dom)
+        if conflicts >= budget and level > 0:
+            _save_phases(st, plan.phase)
+            undo(st, a.level_start[1])
+            level = 0
+            restart += 1
+            st.info[RESTARTS] += 1
+            conflicts = 0
+            budget = _budget(settings, restart)
+            if not back_at_root(st, plan, restart):
+                undo(st, root)
+                return EXHAUSTED, count
+
+
+def plan_for(st: State, *, restarts: str = "luby", unit: int = 100, learning: bool = True, order: str = "dom/wdeg",
+             values: str = "ascending", phase: bool = True, keep: int = 2000) -> Plan:
+    """A modern search's settings and fresh buffers for `st` (learning needs a LearningState)."""
+    if learning and not isinstance(st, LearningState):
+        raise ValueError("learning needs a LearningState (build_state(..., learning=True))")
+    n = st.dom.shape[0]
+    settings = np.zeros(SETTINGS, dtype=np.int64)
+    settings[[S_RESTARTS, S_UNIT, S_LEARNING, S_ORDER, S_VALUES, S_PHASE, S_KEEP]] = (
+        RESTART_POLICIES[restarts], unit, int(learning), ORDERS[order], VALUE_ORDERS[values], int(phase), keep)
+    analysis = nogoods.analysis_buffers(st) if isinstance(st, LearningState) else nogoods.Analysis(
+        *(np.zeros(n + 2, dtype=np.int64) for _ in nogoods.Analysis._fields))
+    return Plan(settings, np.ones(st.runs.shape[0], dtype=np.float64), np.full(n, -1, dtype=np.int64),
+                np.zeros(n + 2, dtype=np.int64), np.zeros(n + 2, dtype=np.int64), analysis, np.zeros(2, dtype=np.int64))
+
+
+def run_modern_search(st: State, limit: int = 1, **settings: object) -> tuple[int, list[list[int]]]:
+    """`modern_search` with its buffers (`plan_for`'s settings): (code, up to `limit`
+    solutions as value lists)."""
+    solutions = np.zeros((limit, st.val.shape[0]), dtype=np.int64)
+    code, count = modern_search(st, plan_for(st, **settings), solutions)  # type: ignore[arg-type]
+    raise_if_interrupted(st)
+    return int(code), solutions[:count].tolist()

@@ -1,0 +1,164 @@
+"""The candidates of every cell during a deduction, the runs' combinations, and the words that
+name cells, runs and digit sets in a step's sentence.
+
+A candidate set is a bitmask (bit v = value v, as in `kakuro.combos`). A cell is *placed* when
+one candidate is left. Cells are named `r<row>c<col>` by grid position (the clue row and column
+are row 0 and column 0, so the first white cells are in row 1 and column 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from kakuro.combos import combinations, count_combinations, range_mask, values_of
+from kakuro.errors import KakuroError
+from kakuro.puzzle import Puzzle
+
+MAX_RUN_COMBINATIONS = 20_000
+"""Most combinations one run may have: the techniques enumerate them in Python, which is made
+for human-sized puzzles (1..9: at most 126), not for wide Cazenave ranges."""
+
+
+def is_single(mask: int) -> bool:
+    """True when `mask` holds exactly one value."""
+    return mask != 0 and mask & (mask - 1) == 0
+
+
+def single_value(mask: int) -> int:
+    """The value of a one-value mask."""
+    return mask.bit_length() - 1
+
+
+def popcount(mask: int) -> int:
+    return mask.bit_count()
+
+
+def initial_candidates(puzzle: Puzzle) -> list[int]:
+    """Every value of the range in each cell, the given digit in a given cell."""
+    full = range_mask(puzzle.values)
+    return [1 << puzzle.givens[c] if c in puzzle.givens else full for c in range(puzzle.size)]
+
+
+class Board:
+    """`cands[c]`: the candidates of cell `c`; `tables[r]`: every combination of run `r`'s clue
+    (bitmasks); `run_cells[r]`, `cell_runs[c]` as in the puzzle. Only `cands` changes."""
+
+    def __init__(self, puzzle: Puzzle, candidates: Sequence[int] | None = None) -> None:
+        self.puzzle = puzzle
+        self.full = range_mask(puzzle.values)
+        self.cands: list[int] = list(candidates) if candidates is not None else initial_candidates(puzzle)
+        self.run_cells = [run.cells for run in puzzle.runs]
+        self.cell_runs = puzzle.cell_runs
+        self.totals = [run.total for run in puzzle.runs]
+        self.tables = [_table(puzzle, r) for r in range(len(puzzle.runs))]
+
+    # ----------------------------------------------------------------- run views
+    def placed_digits(self, r: int) -> int:
+        """The digits of run `r`'s placed cells (a mask)."""
+        out = 0
+        for c in self.run_cells[r]:
+            d = self.cands[c]
+            if d & (d - 1) == 0:
+                out |= d
+        return out
+
+    def open_cells(self, r: int) -> list[int]:
+        """The cells of run `r` with more than one candidate."""
+        return [c for c in self.run_cells[r] if self.cands[c] & (self.cands[c] - 1)]
+
+    def fitting(self, r: int) -> list[int]:
+        """The combinations of run `r` that fit its cells: each holds the run's placed digits,
+        its other digits are candidates of some open cell, and every open cell has a candidate
+        among them."""
+        placed = 0
+        cover = 0
+        opens = []
+        for c in self.run_cells[r]:
+            d = self.cands[c]
+            if d & (d - 1) == 0:
+                placed |= d
+            else:
+                cover |= d
+                opens.append(d)
+        out = []
+        for combo in self.tables[r]:
+            rest = combo & ~placed
+            if combo & placed == placed and rest & ~cover == 0 and all(d & rest for d in opens):
+                out.append(combo)
+        return out
+
+    def required_digits(self, r: int) -> int | None:
+        """The digits, not yet placed in run `r`, that every fitting combination holds (a mask),
+        or None when no combination fits."""
+        fits = self.fitting(r)
+        if not fits:
+            return None
+        required = fits[0]
+        for m in fits[1:]:
+            required &= m
+        return required & ~self.placed_digits(r)
+
+    def solved(self) -> bool:
+        return all(d & (d - 1) == 0 and d for d in self.cands)
+
+    def wiped_out(self) -> int | None:
+        """A cell with no candidate left, or None."""
+        for c, d in enumerate(self.cands):
+            if d == 0:
+                return c
+        return None
+
+    # ----------------------------------------------------------------- words
+    def cell_name(self, c: int) -> str:
+        return cell_name(self.puzzle, c)
+
+    def cells_name(self, cells: Iterable[int]) -> str:
+        return and_list([self.cell_name(c) for c in cells])
+
+    def run_name(self, r: int) -> str:
+        return run_name(self.puzzle, r)
+
+
+def cell_name(puzzle: Puzzle, c: int) -> str:
+    """E.g. "r3c4": the grid position of white cell `c`."""
+    r, col = puzzle.cells[c]
+    return f"r{r}c{col}"
+
+
+def run_name(puzzle: Puzzle, r: int) -> str:
+    """E.g. "the across 16 in 2 at r2c1": direction, clue, length and first cell of run `r`."""
+    run = puzzle.runs[r]
+    return f"the {run.direction} {run.total} in {len(run)} at {cell_name(puzzle, run.cells[0])}"
+
+
+def digits(mask: int) -> str:
+    """A digit set in words: "7" for one digit, "{1,2,4}" for several, "nothing" for none."""
+    found = values_of(mask)
+    if not found:
+        return "nothing"
+    if len(found) == 1:
+        return str(found[0])
+    return "{" + ",".join(str(v) for v in found) + "}"
+
+
+def either(mask: int) -> str:
+    """A set of alternatives in words: "7", "7 or 9", "1, 2 or 4"."""
+    return and_list([str(v) for v in values_of(mask)], "or")
+
+
+def and_list(items: Sequence[str], word: str = "and") -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def _table(puzzle: Puzzle, r: int) -> tuple[int, ...]:
+    run = puzzle.runs[r]
+    count = count_combinations(len(run), run.total, puzzle.values)
+    if count > MAX_RUN_COMBINATIONS:
+        lo, hi = puzzle.values
+        raise KakuroError(
+            f"explain works on human-sized puzzles: the {run.direction} run at {run.clue} has {count:,} "
+            f"combinations over {lo}..{hi} (more than {MAX_RUN_COMBINATIONS:,})"
+        )
+    return combinations(len(run), run.total, puzzle.values)

@@ -1,0 +1,168 @@
+"""The deduction: apply the simplest technique that makes progress, one step at a time.
+
+After every step the deduction starts again from the simplest technique, as a person would.
+To keep that cheap, each technique keeps the runs (or cells, or region sums) it has not looked
+at since they last changed: a technique that found nothing in a run is not asked again about
+that run until one of its cells loses a candidate. The order of `RULES` is the order of
+`kakuro.deduction.techniques.TECHNIQUES`.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kakuro.deduction.assumptions import contradiction, search
+from kakuro.deduction.board import Board
+from kakuro.deduction.combination_rules import (
+    combination_digits,
+    combination_placement,
+    intersection,
+    required_digit,
+    unique_combination,
+)
+from kakuro.deduction.finding import Finding, to_step
+from kakuro.deduction.rating import rate
+from kakuro.deduction.regions import RegionSum, region_arithmetic, region_sums
+from kakuro.deduction.singles import last_cell, naked_single
+from kakuro.deduction.subsets import hidden_subset, naked_subset
+from kakuro.deduction.techniques import level_of
+from kakuro.deduction.trace import SEVERAL, SOLVED, UNSATISFIABLE, Explanation, Step
+from kakuro.puzzle import Puzzle, Solution
+
+RUN, CELL, REGION, BOARD = "run", "cell", "region", "board"
+"""What a technique looks at once: one run, one cell, one region sum, or the whole board."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    technique: str
+    scope: str
+    find: Callable[..., Finding | None]
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("unique-combination", RUN, unique_combination),
+    Rule("naked-single", CELL, naked_single),
+    Rule("last-cell", RUN, last_cell),
+    Rule("intersection", CELL, intersection),
+    Rule("combination-digits", RUN, combination_digits),
+    Rule("required-digit", RUN, required_digit),
+    Rule("naked-subset", RUN, naked_subset),
+    Rule("hidden-subset", RUN, hidden_subset),
+    Rule("combination-placement", RUN, combination_placement),
+    Rule("region-arithmetic", REGION, region_arithmetic),
+    Rule("contradiction", BOARD, contradiction),
+    Rule("search", BOARD, search),
+)
+
+
+def explanation_of(puzzle: Puzzle) -> Explanation:
+    """`kakuro.deduction.explain`: the whole deduction of `puzzle`, its status and rating."""
+    board = Board(puzzle)
+    deduction = Deduction(board)
+    steps = tuple(deduction.steps())
+    return finish(puzzle, board, steps, deduction.chose)
+
+
+def finish(puzzle: Puzzle, board: Board, steps: tuple[Step, ...], chose: bool) -> Explanation:
+    """The explanation of a finished deduction on `board`."""
+    if board.wiped_out() is not None:
+        return Explanation(puzzle, steps, UNSATISFIABLE, None, rate(steps))
+    solution = puzzle.solution([d.bit_length() - 1 for d in board.cands])
+    return Explanation(puzzle, steps, SEVERAL if chose else SOLVED, solution, rate(steps))
+
+
+class Deduction:
+    """The deduction on `board` (changed in place as steps are taken), with the techniques of
+    level `up_to` and below (all by default)."""
+
+    def __init__(self, board: Board, up_to: int = 7) -> None:
+        self.board = board
+        self.rules = [rule for rule in RULES if level_of(rule.technique) <= up_to]
+        self.chose = False
+        """True once a `search` step chose between several solutions."""
+        self.open = sum(1 for d in board.cands if d & (d - 1))
+        """Cells with more than one candidate."""
+        self.emptied = board.wiped_out() is not None
+        """True once some cell has no candidate left."""
+        n_runs, n_cells = len(board.run_cells), len(board.cands)
+        self.regions: list[RegionSum] | None = None
+        self.cell_regions: list[list[int]] = []
+        self.pending: list[list[int]] = []
+        self.waiting: list[bytearray] = []
+        for rule in self.rules:
+            size = {RUN: n_runs, CELL: n_cells}.get(rule.scope, 0)
+            self.pending.append(list(range(size)))
+            self.waiting.append(bytearray([1]) * size)
+
+    def steps(self) -> Iterator[Step]:
+        """Take steps until every cell is placed (and the runs check) or a cell is emptied."""
+        while not self.emptied and not (self.open == 0 and not self.board.puzzle.check(self._solution())):
+            finding = self.next_finding()
+            if finding is None:
+                return
+            yield self.take(finding)
+
+    def take(self, finding: Finding) -> Step:
+        """Apply a finding: remove its candidates, make the changed cells pending again."""
+        step = to_step(self.board, finding)
+        self.chose = self.chose or finding.chosen
+        cands = self.board.cands
+        for removal in step.removed:
+            before = cands[removal.cell]
+            for v in removal.values:
+                cands[removal.cell] &= ~(1 << v)
+            after = cands[removal.cell]
+            self.open -= bool(before & (before - 1)) - bool(after & (after - 1))
+            self.emptied = self.emptied or after == 0
+        self.changed([r.cell for r in step.removed])
+        return step
+
+    def changed(self, cells: Sequence[int]) -> None:
+        """Make every run, cell and region sum that `cells` belong to pending again for every
+        technique."""
+        board = self.board
+        runs = {r for c in cells for r in board.cell_runs[c]}
+        regions = {k for c in cells for k in self.cell_regions[c]} if self.regions is not None else set()
+        for i, rule in enumerate(self.rules):
+            items: Any = {RUN: runs, CELL: cells, REGION: regions}.get(rule.scope, ())
+            waiting, pending = self.waiting[i], self.pending[i]
+            for item in items:
+                if not waiting[item]:
+                    waiting[item] = 1
+                    heapq.heappush(pending, item)
+
+    def next_finding(self) -> Finding | None:
+        """The finding of the simplest technique that applies (lowest run, cell or region
+        first within a technique), or None."""
+        for i, rule in enumerate(self.rules):
+            if rule.scope == BOARD:
+                found = rule.find(self.board)
+                if found is not None:
+                    return found
+                continue
+            if rule.scope == REGION and self.regions is None:
+                self._find_regions(i)
+            pending, waiting, regions = self.pending[i], self.waiting[i], self.regions or []
+            while pending:
+                item = heapq.heappop(pending)
+                waiting[item] = 0
+                found = rule.find(self.board, regions[item] if rule.scope == REGION else item)
+                if found is not None:
+                    return found
+        return None
+
+    def _find_regions(self, rule_index: int) -> None:
+        self.regions = region_sums(self.board.puzzle)
+        self.cell_regions = [[] for _ in self.board.cands]
+        for k, region in enumerate(self.regions):
+            for c in region.cells:
+                self.cell_regions[c].append(k)
+        self.pending[rule_index] = list(range(len(self.regions)))
+        self.waiting[rule_index] = bytearray([1]) * len(self.regions)
+
+    def _solution(self) -> Solution:
+        return self.board.puzzle.solution([d.bit_length() - 1 for d in self.board.cands])

@@ -1,0 +1,188 @@
+"""The next step from a partly filled grid, or the first mistake in it (`hint`).
+
+A mistake is, in this order: a digit outside the value range or a changed given; a rule the
+filled digits already break (a digit repeated in a run, a run whose filled digits cannot reach
+or already pass its clue); a digit that no solution shares with the digits before it (in
+reading order: the first prefix of the filled digits that no solution completes). Without a
+mistake, the hint is the next digit the deduction places from the filled grid, with the earlier
+steps that step builds on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kakuro.combos import range_mask
+from kakuro.deduction.assumptions import solutions
+from kakuro.deduction.board import Board, cell_name, run_name
+from kakuro.deduction.deduce import Deduction
+from kakuro.deduction.trace import Step, step_to_dict
+from kakuro.errors import KakuroError
+from kakuro.puzzle import Puzzle, Solution
+
+MISTAKE = "mistake"
+STEP = "step"
+SOLVED = "solved"
+UNSOLVABLE = "unsolvable"
+"""Kinds of hint: a mistake in the grid, the next step, a correctly finished grid, a puzzle
+(with the grid's digits) that no solution completes for another reason than a mistake."""
+
+
+@dataclass(frozen=True)
+class Hint:
+    """`kind` (MISTAKE, STEP, SOLVED or UNSOLVABLE), a one-line `message` ("r3c4 is 9" for a
+    step), the `cell` it is about (a white-cell number, or None); for STEP the `step` that
+    places the next digit and the earlier steps it builds on (`reasons`, in order)."""
+
+    kind: str
+    message: str
+    cell: int | None = None
+    step: Step | None = None
+    reasons: tuple[Step, ...] = ()
+
+
+def hint(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None = None, *,
+         source: str | None = None) -> Hint:
+    """The first mistake in `progress` (a grid in the JSON-lines layout with None or 0 for an
+    empty cell, as `kakuro.formats.solution.read_solution` returns, or a Solution), or the
+    next step from it (from the empty grid when None). Raises KakuroError when the grid does
+    not have the puzzle's shape or holds something other than digits in a white cell (its
+    message starts with `source`, the grid's file, when given)."""
+    filled = _digits(puzzle, progress, f"{source}: " if source else "")
+    mistake = _out_of_range(puzzle, filled) or _broken_rule(puzzle, filled) or _first_wrong(puzzle, filled)
+    if mistake is not None:
+        return mistake
+    cands = _candidates(puzzle, filled)
+    if len(filled) == puzzle.size:
+        return Hint(SOLVED, "every cell is filled and every rule holds")
+    board = Board(puzzle, cands)
+    taken: list[Step] = []
+    for step in Deduction(board).steps():
+        taken.append(step)
+        new = [p for p in step.placed if p.cell not in filled]
+        if new:
+            first = new[0]
+            message = f"{board.cell_name(first.cell)} is {first.value}"
+            return Hint(STEP, message, first.cell, step, _reasons(taken[:-1], step))
+    return Hint(UNSOLVABLE, "no solution completes these digits")
+
+
+def _digits(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None, where: str) -> dict[int, int]:
+    """The filled digits of a progress grid, by cell; errors start with `where`."""
+    if progress is None:
+        return dict(puzzle.givens)
+    if isinstance(progress, Solution):
+        return dict(enumerate(progress.values))
+    if len(progress) != puzzle.rows or any(len(row) != puzzle.cols for row in progress):
+        shape = f"{len(progress)} x {len(progress[0]) if len(progress) else 0}"
+        raise KakuroError(f"{where}the grid is {shape}, the puzzle {puzzle.rows} x {puzzle.cols}")
+    filled = {}
+    for cell, (r, c) in enumerate(puzzle.cells):
+        value = progress[r][c]
+        if value is None or value == 0:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise KakuroError(f"{where}the grid holds {value!r} at row {r}, column {c}, where the puzzle has a white cell")
+        filled[cell] = value
+    for cell, digit in puzzle.givens.items():
+        filled.setdefault(cell, digit)
+    return dict(sorted(filled.items()))
+
+
+def _out_of_range(puzzle: Puzzle, filled: dict[int, int]) -> Hint | None:
+    lo, hi = puzzle.values
+    for cell, value in filled.items():
+        name = cell_name(puzzle, cell)
+        if not lo <= value <= hi:
+            return Hint(MISTAKE, f"{name} holds {value}, outside {lo}..{hi}", cell)
+        if puzzle.givens.get(cell, value) != value:
+            return Hint(MISTAKE, f"{name} is given as {puzzle.givens[cell]}, not {value}", cell)
+    return None
+
+
+def _broken_rule(puzzle: Puzzle, filled: dict[int, int]) -> Hint | None:
+    """The rule break whose cell comes first in reading order: a repeated digit (at its second
+    cell), a run whose digits cannot reach or already pass its clue (at its last filled cell)."""
+    found: list[Hint] = []
+    for r, run in enumerate(puzzle.runs):
+        name = run_name(puzzle, r)
+        seen: dict[int, int] = {}
+        placed = [c for c in run.cells if c in filled]
+        for c in placed:
+            if filled[c] in seen:
+                found.append(Hint(MISTAKE, f"{cell_name(puzzle, c)} repeats the {filled[c]} of "
+                                  f"{cell_name(puzzle, seen[filled[c]])} in {name}", c))
+            seen.setdefault(filled[c], c)
+        if not placed or len(seen) < len(placed):
+            continue
+        total = sum(filled[c] for c in placed)
+        left = len(run) - len(placed)
+        unused = [v for v in range(puzzle.values[0], puzzle.values[1] + 1) if v not in seen]
+        low = sum(sorted(unused)[:left])
+        high = sum(sorted(unused)[len(unused) - left:]) if left else 0
+        if not total + low <= run.total <= total + high:
+            if left:
+                what = f"its digits so far sum to {total}, and {left} more cannot bring it to {run.total}"
+            else:
+                what = f"it is full and sums to {total}, not {run.total}"
+            last = max(placed)
+            found.append(Hint(MISTAKE, f"{cell_name(puzzle, last)}: {name} cannot be right: {what}", last))
+    return min(found, key=lambda h: h.cell if h.cell is not None else -1) if found else None
+
+
+def _first_wrong(puzzle: Puzzle, filled: dict[int, int]) -> Hint | None:
+    """The first filled digit (reading order) that no solution shares with the digits before
+    it; UNSOLVABLE when the puzzle itself has no solution."""
+    if not _completable(puzzle, dict(puzzle.givens)):
+        return Hint(UNSOLVABLE, "the puzzle has no solution")
+    if _completable(puzzle, filled):
+        return None
+    order = [c for c in filled if c not in puzzle.givens]
+    low, high = 0, len(order)  # the prefix of `low` digits is completable, of `high` not
+    while high - low > 1:
+        middle = (low + high) // 2
+        prefix = dict(puzzle.givens) | {c: filled[c] for c in order[:middle]}
+        if _completable(puzzle, prefix):
+            low = middle
+        else:
+            high = middle
+    cell = order[high - 1]
+    name = cell_name(puzzle, cell)
+    return Hint(MISTAKE, f"{name} cannot be {filled[cell]}: no solution has it together with the digits "
+                f"before it (in reading order)", cell)
+
+
+def _completable(puzzle: Puzzle, filled: dict[int, int]) -> bool:
+    return bool(solutions(puzzle, _candidates(puzzle, filled), 1))
+
+
+def _candidates(puzzle: Puzzle, filled: dict[int, int]) -> list[int]:
+    full = range_mask(puzzle.values)
+    return [1 << filled[c] if c in filled else full for c in range(puzzle.size)]
+
+
+def _reasons(earlier: list[Step], step: Step) -> tuple[Step, ...]:
+    """The earlier steps `step` builds on: walking back, a step that removed candidates from a
+    cell a kept step looked at is kept too."""
+    relevant = set(step.cells)
+    kept = []
+    for earlier_step in reversed(earlier):
+        if any(r.cell in relevant for r in earlier_step.removed):
+            kept.append(earlier_step)
+            relevant.update(earlier_step.cells)
+    return tuple(reversed(kept))
+
+
+
+def hint_to_dict(puzzle: Puzzle, found: Hint) -> dict[str, Any]:
+    """The JSON form of a hint (cells as [row, col], steps as in `Explanation.to_dict`)."""
+    return {
+        "id": puzzle.id,
+        "kind": found.kind,
+        "message": found.message,
+        "cell": None if found.cell is None else list(puzzle.cells[found.cell]),
+        "step": None if found.step is None else step_to_dict(puzzle, found.step),
+        "reasons": [step_to_dict(puzzle, step) for step in found.reasons],
+    }

@@ -1,0 +1,153 @@
+"""The modern search (restarts, dom/wdeg, phase saving, conflict learning) counts exactly: on
+random puzzles with zero to hundreds of solutions it finds the same solutions as the plain
+depth-first search, under settings that stress every part (a restart after every conflict, a
+nogood store reduced to almost nothing, random values); learned nogoods are sound on real
+puzzles; time limits and the seed are honoured."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+import kakuro
+from kakuro import Puzzle
+from kakuro.generate import cazenave
+from kakuro.search.engine import compile, propagate, state, tree
+from tests.conftest import shared_data_or_skip
+from tests.random_puzzles import random_puzzles
+
+SETTINGS = [
+    {},  # the defaults: Luby restarts, dom/wdeg, phase saving, learning
+    {"restarts": "luby", "unit": 1, "keep": 1},  # restart at every conflict, reduce hard
+    {"restarts": "geometric", "unit": 2, "values": "random", "phase": False},
+    {"restarts": "none", "order": "dom"},
+    {"learning": False},
+    {"learning": False, "restarts": "luby", "unit": 3, "values": "random"},
+]
+LIMIT = 400
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled() -> None:
+    compile.ensure("root:gac", "depth_first:gac", "root:learn", "modern:learn", "modern:gac")
+
+
+def count_plain(puzzle: Puzzle) -> set[tuple[int, ...]]:
+    """Every solution by the plain search (LIMIT of them when there are more)."""
+    st = state.build_state(puzzle, "gac")
+    state.arm(st, None, 0)
+    if not propagate.root_propagate(st):
+        return set()
+    code, found = tree.run_depth_first(st, "ascending", LIMIT)
+    assert code in (state.EXHAUSTED, state.LIMIT)
+    return {tuple(s) for s in found}
+
+
+def count_modern(puzzle: Puzzle, seed: int, learning: bool = True, store: int = 1 << 12, **settings: object) -> list[tuple[int, ...]]:
+    st = state.build_state(puzzle, "gac", learning=learning, store=store) if learning else state.build_state(puzzle, "gac")
+    state.arm(st, None, seed)
+    if not propagate.root_propagate(st):
+        return []
+    code, found = tree.run_modern_search(st, LIMIT, learning=learning, **settings)
+    assert code == state.EXHAUSTED
+    return [tuple(s) for s in found]
+
+
+def small_puzzles() -> list[Puzzle]:
+    puzzles = random_puzzles(seed=7, count=60)
+    puzzles += cazenave(4, 6, 100, count=4, seed=3)  # empty grids: many solutions
+    puzzles += cazenave(5, 7, 60, count=4, seed=4)
+    return puzzles
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()) or "defaults")
+def test_the_same_solutions_as_depth_first(settings: dict) -> None:
+    seen_solutions = 0
+    for k, puzzle in enumerate(small_puzzles()):
+        expected = count_plain(puzzle)
+        if len(expected) >= LIMIT:
+            continue
+        found = count_modern(puzzle, seed=k, **settings)
+        assert len(found) == len(set(found)), puzzle.id  # no solution twice
+        assert set(found) == expected, (puzzle.id, len(found), len(expected))
+        assert all(puzzle.check(puzzle.solution(list(s))) == [] for s in found)
+        seen_solutions += len(found)
+    assert seen_solutions > 500  # the sample has puzzles with many solutions
+
+
+def test_a_small_store_still_counts_exactly() -> None:
+    """A store of 1,024 words fills after a few dozen nogoods and forces reductions in the
+    middle of the search (a restart after every conflict); found solutions' nogoods survive
+    them."""
+    deleted = 0
+    puzzles = random_puzzles(seed=8, count=100) + cazenave(5, 6, 80, count=3, seed=11)
+    for k, puzzle in enumerate(puzzles):
+        expected = count_plain(puzzle)
+        if len(expected) > 60:
+            continue
+        for seed in range(4):
+            st = state.build_state(puzzle, "gac", learning=True, store=1024)
+            state.arm(st, None, seed)
+            if not propagate.root_propagate(st):
+                assert not expected
+                break
+            code, found = tree.run_modern_search(st, LIMIT, unit=1, keep=1, values="random")
+            assert code == state.EXHAUSTED
+            assert {tuple(s) for s in found} == expected and len(found) == len(expected)
+            deleted += int(st.info[state.DELETED])
+    assert deleted > 20  # the store was reduced
+
+
+def test_a_store_full_of_solutions_says_so() -> None:
+    """When the found solutions' nogoods fill the store, the search stops with FULL: it never
+    drops one (which would count a solution twice)."""
+    puzzle = cazenave(5, 6, 80, count=1, seed=11)[0]  # 60 solutions
+    st = state.build_state(puzzle, "gac", learning=True, store=64)
+    state.arm(st, None, 0)
+    assert propagate.root_propagate(st)
+    code, found = tree.run_modern_search(st, LIMIT, unit=4, keep=2)
+    assert code == state.FULL
+    assert 0 < len(found) == len(set(map(tuple, found))) < 60
+
+
+def test_learning_is_sound_on_real_puzzles(shared_data) -> None:
+    """Every shared puzzle that needs search (after root GAC) keeps its recorded solution."""
+    puzzles = kakuro.read(shared_data_or_skip() / "ifilot_cx16.jsonl") + kakuro.read(shared_data / "gecode_nikoli.jsonl")
+    for puzzle in puzzles:
+        found = count_modern(puzzle, seed=1, unit=2)
+        assert found and all(puzzle.check(puzzle.solution(list(s))) == [] for s in found)
+        assert len(found) == len(count_plain(puzzle)), puzzle.id
+
+
+def test_the_deadline_stops_the_modern_search() -> None:
+    hard = Puzzle.all_white([96] * 12, [96] * 11 + [97], values=(1, 15))
+    st = state.build_state(hard, "gac", learning=True)
+    state.arm(st, None, 1)
+    assert propagate.root_propagate(st)
+    deadline = time.perf_counter() + 0.3
+    state.arm(st, deadline, 1)
+    code, _ = tree.run_modern_search(st, 1)
+    assert code == state.STOPPED and time.perf_counter() - deadline < 0.15
+
+
+def test_the_seed_makes_runs_reproducible() -> None:
+    puzzle = cazenave(7, 8, 100, seed=2)[0]
+    runs = []
+    for seed in (5, 5, 6):
+        st = state.build_state(puzzle, "gac", learning=True)
+        state.arm(st, None, seed)
+        propagate.root_propagate(st)
+        code, found = tree.run_modern_search(st, 1, values="random", phase=False)
+        runs.append((found, int(st.info[state.NODES])))
+    assert runs[0] == runs[1]
+    assert runs[0][0][0] != runs[2][0][0] or runs[0][1] != runs[2][1]
+
+
+def test_random_puzzles_of_other_seeds() -> None:
+    rng = random.Random(99)
+    for puzzle in random_puzzles(seed=rng.randrange(1 << 30), count=40):
+        expected = count_plain(puzzle)
+        if len(expected) < LIMIT:
+            assert set(count_modern(puzzle, seed=3, unit=1, keep=3)) == expected
