@@ -189,3 +189,47 @@ def _describe_exit(pid: int) -> str:
     if os.WIFSIGNALED(status):
         return f"killed by signal {signal.Signals(os.WTERMSIG(status)).name}"
     return f"exit code {os.waitstatus_to_exitcode(status)}"
+
+
+def race(
+    jobs: list[tuple[Callable[..., Iterable[Any]], tuple[Any, ...]]], deadline: Deadline
+) -> tuple[int | None, list[list[Any]]]:
+    """Run the generator functions of `jobs` (function, args) side by side, each in a forked
+    child, until one has yielded all its items (the others are then killed) or the deadline
+    passes (all are killed). Returns the index of the job that finished first (None when none
+    did) and the items each job yielded meanwhile. A job that raises or dies is out of the
+    race; when every job is out, the first one's exception is raised."""
+    children = [fork_child(function, args, stream=True) for function, args in jobs]
+    items: list[list[Any]] = [[] for _ in jobs]
+    running = {receiver: k for k, (receiver, _) in enumerate(children)}
+    failures: list[BaseException] = []
+    try:
+        while running:
+            remaining = deadline.remaining()
+            if remaining is not None and remaining <= 0:
+                for _, pid in children:
+                    reap(pid)  # stopped first, so that what they sent before the kill can be read to the end
+                for receiver, k in running.items():
+                    if _drain(receiver, items[k])[0]:
+                        return k, items
+                return None, items
+            for receiver in wait(list(running), remaining):
+                k = running[receiver]
+                try:
+                    kind, payload = receiver.recv()
+                except EOFError:
+                    failures.append(ChildProcessFailed(f"a solver process died without an answer ({_describe_exit(children[k][1])})"))
+                    del running[receiver]
+                    continue
+                if kind == ITEM:
+                    items[k].append(payload)
+                elif kind == RETURN:
+                    return k, items
+                else:
+                    failures.append(payload)
+                    del running[receiver]
+        raise failures[0]
+    finally:
+        for receiver, pid in children:
+            receiver.close()
+            reap(pid)

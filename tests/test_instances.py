@@ -40,9 +40,23 @@ def test_commands_remake_the_stored_files(folder: Path, argv: list[str], tmp_pat
     assert [p.meta.get("grade") for p in remade] == [p.meta.get("grade") for p in stored]
 
 
-def test_every_stored_puzzle_has_a_valid_hidden_solution() -> None:
+def test_every_stored_puzzle_has_a_valid_hidden_solution_or_says_why_it_has_none() -> None:
     for path in sorted(INSTANCES.rglob("*.jsonl")):
         for puzzle in kakuro.read(path):
+            if "unsatisfiable" in puzzle.meta:
+                assert "solution" not in puzzle.meta and puzzle.id.endswith("-unsat")
+                continue
             assert puzzle.check([list(row) for row in puzzle.meta["solution"]]) == [], puzzle.id
             if puzzle.meta.get("unique"):
                 assert puzzle.meta["grade"] in ("rdv", "gac", "gac+shaving", "search")
+
+
+def test_the_unsatisfiable_hard_puzzles_need_a_search_to_refute() -> None:
+    """Root GAC and shaving leave them open; two complete backends prove there is no solution."""
+    from kakuro.models.gac import reduce
+
+    for path in sorted((INSTANCES / "hard").glob("unsat-*.jsonl")):
+        for puzzle in kakuro.read(path):
+            assert not reduce(puzzle, "fixpoint").wiped_out, puzzle.id
+            for spec in ("sat", "cpsat"):
+                assert kakuro.solve(puzzle, spec, time_limit=60).status is kakuro.Status.UNSATISFIABLE, (spec, puzzle.id)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from kakuro.isolation import ChildProcessFailed, DeadlineReached, call_with_deadline, stream_with_deadline
+from kakuro.isolation import ChildProcessFailed, DeadlineReached, call_with_deadline, race, stream_with_deadline
 from kakuro.solver import Deadline
 
 
@@ -69,6 +69,7 @@ def test_items_sent_before_the_kill_survive_a_late_parent(monkeypatch: pytest.Mo
     items, finished = stream_with_deadline(three_then_spin, deadline=Deadline.after(0.3))
     assert (items, finished) == ([1, 2, 3], False)
     assert call_with_deadline(pow, 2, 10, deadline=Deadline.after(0.3)) == 1024  # answered in time, read late
+    assert race([(three_then_spin, ()), (iter, ([4],))], Deadline.after(0.3)) == (1, [[1, 2, 3], [4]])
 
 
 def test_exceptions_and_crashes_reach_the_parent() -> None:

@@ -16,7 +16,9 @@ from tests.conftest import shared_data_or_skip
 
 FC = "fc:consistency=fc,values=random"
 """The paper's forward checking, named explicitly (the backend's defaults are stronger)."""
-COMPLETE = [FC, "fc:consistency=fc,values=ascending", "fc:consistency=gac,values=random", "fc:values=ascending,consistency=gac"]
+COMPLETE = [FC, "fc:consistency=fc,values=ascending", "fc:consistency=gac,values=random", "fc:values=ascending,consistency=gac",
+            "gac", "gac:restarts=none,learning=false,order=dom,phase=false", "gac:learning=false,restarts=geometric",
+            "rdv", "auto", "auto:search=native", "auto:search=sat"]
 INCOMPLETE = [
     "sampling:consistency=fc",
     "sampling:consistency=gac",
@@ -75,7 +77,7 @@ def cpsat_counts() -> dict[str, tuple[int, bool]]:
 
 @pytest.mark.parametrize("spec", COMPLETE)
 def test_complete_backends_count_like_cpsat_on_generated_grids(spec: str, cpsat_counts) -> None:
-    puzzles = EASY + (HARDER if "gac" in spec else [])
+    puzzles = EASY + (HARDER if "gac" in spec or spec.startswith(("auto", "rdv")) else [])
     for p in puzzles:
         c = kakuro.count_solutions(p, spec, limit=2, time_limit=30, seed=1)
         assert (c.count, c.exhausted) == cpsat_counts[p.id], p.id

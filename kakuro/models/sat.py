@@ -360,11 +360,22 @@ def enumerate_with_sat(
     """Up to `limit` solutions of `puzzle` (cells restricted to `domains` when given: see
     `encode`) by the PySAT `solver`, with blocking clauses; with a deadline, in a child
     process killed at it."""
+    items, finished = stream_with_deadline(sat_items, puzzle, limit, solver, encoding, domains, deadline=deadline)
+    return enumeration_of(items, finished, limit)
+
+
+def sat_items(
+    puzzle: Puzzle, limit: int, solver: str = DEFAULT_SOLVER, encoding: str = "combinations",
+    domains: Sequence[int] | None = None,
+) -> Iterator[tuple[str, Any]]:
+    """The items of `enumerate_with_sat`'s search, as they come (for a caller that runs it
+    in a child process of its own): ("stats", ...) and ("solution", values)."""
     name = _pysat_name(solver)
-    incremental = solver not in _NON_INCREMENTAL
-    items, finished = stream_with_deadline(
-        _count_stream, puzzle, encoding, name, incremental, limit, domains, deadline=deadline
-    )
+    return _count_stream(puzzle, encoding, name, solver not in _NON_INCREMENTAL, limit, domains)
+
+
+def enumeration_of(items: Iterable[tuple[str, Any]], finished: bool, limit: int) -> Enumeration:
+    """The Enumeration of `sat_items`' items; `finished`: all of them arrived."""
     stats: dict[str, Stat] = {}
     solutions: list[Sequence[int]] = []
     for kind, payload in items:

@@ -664,6 +664,7 @@ def with_learning(st: State, store: int | None = None) -> LearningState:
     n = st.dom.shape[0]
     capacity = st.trail.shape[0] // 2
     store = nogood_store_size(n) if store is None else store
+    st.info[NGQ_HEAD : INFO_SIZE] = 0  # a fresh store (the info array is shared with `st`)
     st.info[W_FREE] = -1
     pool = store // 3 + 2 * n + 2
     return LearningState(

@@ -1,0 +1,87 @@
+"""Where search is needed: gac, auto, cpsat, sat (CaDiCaL and Kissat) and choco side by side.
+
+    python benchmarks/hard_search.py [--sets janko,hard,fresh] [--backends ...] [--seed 2026]
+
+Sets: janko (the 999 shared janko.jsonl puzzles, 10 s each; skipped with a note when
+../shared/data is absent), each file of instances/hard (10 s per puzzle, 60 s for the 60x60
+grids), and `fresh`: 6 loose 30x30 grids (25 % black, not unique) generated from `--seed`, so
+no configuration was tuned on them. Per set and backend: puzzles decided (solved or proved
+unsatisfiable), total seconds over all puzzles (an undecided one counts its limit), and the
+median. Every solution is checked by `puzzle.check` (the library does it); a wrong answer
+stops the run. One process, one run, backends in turn on the same puzzles: compare ratios
+within a table, not across machines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import kakuro
+from kakuro.generate import classic
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "data"
+BACKENDS = ("gac", "auto", "cpsat", "sat", "sat:solver=kissat404", "choco")
+DECIDED = {"SOLVED", "UNSATISFIABLE"}
+
+
+def puzzle_sets(names: list[str], seed: int) -> list[tuple[str, list[kakuro.Puzzle], float]]:
+    """(name, puzzles, seconds per puzzle) for each set asked for."""
+    sets = []
+    if "janko" in names:
+        if (SHARED / "janko.jsonl").exists():
+            sets.append(("janko", kakuro.read(SHARED / "janko.jsonl"), 10.0))
+        else:
+            print(f"# janko skipped: {SHARED / 'janko.jsonl'} is absent", file=sys.stderr)
+    if "hard" in names:
+        for path in sorted((ROOT / "instances" / "hard").glob("*.jsonl")):
+            sets.append((f"hard/{path.stem}", kakuro.read(path), 60.0 if "60x60" in path.stem else 10.0))
+    if "fresh" in names:
+        sets.append((f"fresh loose 30x30 (seed {seed})", classic(30, 30, density=0.25, count=6, seed=seed, unique=False), 10.0))
+    return sets
+
+
+def run(puzzles: list[kakuro.Puzzle], backend: str, limit: float) -> tuple[int, float, float]:
+    """(decided, total seconds with the limit for undecided ones, median seconds)."""
+    kakuro.solve(puzzles[0], backend, time_limit=limit)  # engine start-up outside the table
+    times, decided = [], 0
+    for puzzle in puzzles:
+        result = kakuro.solve(puzzle, backend, time_limit=limit)
+        if result.status.name == "ERROR":
+            raise SystemExit(f"{backend} on {puzzle.id}: {result.message}")
+        ok = result.status.name in DECIDED
+        decided += ok
+        times.append(result.time if ok else limit)
+    return decided, sum(times), statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", default="janko,hard,fresh", help="comma list of janko, hard, fresh")
+    parser.add_argument("--backends", default=",".join(BACKENDS), help="comma list of backend specs")
+    parser.add_argument("--seed", type=int, default=2026, help="seed of the fresh loose grids")
+    args = parser.parse_args()
+    backends = args.backends.split(",")
+    print(f"# {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f} at the start, {time.strftime('%Y-%m-%d %H:%M')}")
+    print("| set | puzzles | limit s | " + " | ".join(f"`{b}`" for b in backends) + " |")
+    print("|---|---:|---:|" + "---|" * len(backends))
+    for name, puzzles, limit in puzzle_sets(args.sets.split(","), args.seed):
+        cells = []
+        for backend in backends:
+            try:
+                decided, total, median = run(puzzles, backend, limit)
+            except kakuro.KakuroError as exc:  # e.g. a backend that is not installed
+                cells.append(f"n/a ({exc})")
+                continue
+            cells.append(f"{decided}/{len(puzzles)}, {total:.2f} s (median {median:.3f})")
+        print(f"| {name} | {len(puzzles)} | {limit:g} | " + " | ".join(cells) + " |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,51 @@
+"""`auto`, the default backend: root propagation decides what it can, then the native search
+and SAT race on the shaved domains; its stats say which path decided, and every path gives
+the same, checked answers."""
+
+from __future__ import annotations
+
+import kakuro
+from kakuro import Puzzle, Status
+from kakuro.generate import cazenave, classic
+from tests.conftest import shared_data_or_skip
+
+
+def test_auto_is_what_a_user_gets_without_naming_a_backend() -> None:
+    puzzle = kakuro.read("instances/examples/puzzlink-6x5.txt")[0]
+    result = kakuro.solve(puzzle)
+    assert result.status is Status.SOLVED and result.backend == "auto"
+    assert kakuro.count_solutions(puzzle).backend == "auto"
+
+
+def test_published_puzzles_end_at_the_root() -> None:
+    puzzles = kakuro.read(shared_data_or_skip() / "janko.jsonl")[:40]
+    paths = [kakuro.solve(p, "auto", time_limit=30).stats["path"] for p in puzzles]
+    assert paths.count("root") >= 35
+
+
+def test_each_path_answers_and_names_itself() -> None:
+    loose = classic(16, 16, density=0.25, count=1, seed=5, unique=False)[0]  # many solutions: a search is needed
+    unsat = cazenave(6, 7, 100, count=1, seed=3, unsatisfiable=True)[0]  # the sums disagree: no solution
+    for search, path in (("native", "native"), ("sat", "sat")):
+        solved = kakuro.solve(loose, f"auto:search={search}", time_limit=60)
+        assert solved.status is Status.SOLVED and solved.stats["path"] == path
+        assert loose.check(solved.solution) == []
+    raced = kakuro.solve(loose, "auto", time_limit=60)
+    assert raced.status is Status.SOLVED and raced.stats["path"] in ("native", "sat")
+    refuted = kakuro.solve(unsat, "auto", time_limit=60)
+    assert refuted.status is Status.UNSATISFIABLE and refuted.stats["path"] in ("native", "sat")
+    assert refuted.stats["removed_gac"] >= 0 and refuted.stats["search_time"] > 0
+
+
+def test_counts_agree_between_the_paths() -> None:
+    for puzzle in cazenave(4, 6, 100, count=3, seed=9) + cazenave(5, 6, 70, count=3, seed=9):
+        counts = {spec: kakuro.count_solutions(puzzle, spec, limit=3, time_limit=60)
+                  for spec in ("auto", "auto:search=native", "auto:search=sat", "cpsat")}
+        assert len({(c.count, c.exhausted) for c in counts.values()}) == 1, (puzzle.id, counts)
+
+
+def test_the_time_limit_holds_when_neither_finishes() -> None:
+    hard = Puzzle.all_white([96] * 12, [96] * 11 + [97], values=(1, 15))  # unsatisfiable, hard for both
+    result = kakuro.solve(hard, "auto", time_limit=0.5)
+    assert result.status is Status.UNKNOWN and result.time < 1.5
+    assert result.stats["path"] == "none"
