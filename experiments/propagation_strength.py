@@ -22,12 +22,15 @@ Parts (`--parts`, default all three):
 
 Usage:
 
-    python experiments/propagation_strength.py --quick                   # a sample, short limits (~1 min)
+    python experiments/propagation_strength.py --quick                   # every 100th puzzle, short limits (seconds)
     python experiments/propagation_strength.py --parts roots,times       # every shared puzzle (~45 min)
     python experiments/propagation_strength.py --parts figures           # 10 grids per size (~3 min)
 
-Limits per job: `--time-limit` (5 s; quick 1 s) and `--short-limit` for `fc` and the
-backtracking variants (0.5 s; quick 0.1 s). `-o FILE` also writes the tables as Markdown.
+Limits per job: `--time-limit` (5 s; quick 0.2 s) and `--short-limit` for `fc` and the
+backtracking variants (0.5 s; quick 0.05 s). `--every N` takes every N-th puzzle of each set
+(default 1; quick 100), `--count` the grids per size of `figures` (default 10; quick 1): `--quick`
+is a smoke run of every part, level and backend in seconds. `-o FILE` also writes the tables as
+Markdown.
 """
 
 from __future__ import annotations
@@ -256,13 +259,14 @@ def load(sets: Sequence[str], every: int) -> tuple[dict[str, list[Puzzle]], dict
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="every 10th shared puzzle, short limits, 3 grids per size")
+    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: every 100th shared puzzle, short limits, 1 grid per size")
     parser.add_argument("--parts", default="roots,times,figures", help="comma list of roots, times, figures")
     parser.add_argument("--sets", default=",".join(SETS), help="comma list of shared sets")
     parser.add_argument("--backends", default=None, help="comma list of specs for `times` (default: all)")
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds per job (default 5, quick 1)")
-    parser.add_argument("--short-limit", type=float, default=None, help="seconds per job of backtrack and fc (default 0.5, quick 0.1)")
-    parser.add_argument("--count", type=int, default=None, help="grids per size in `figures` (default 10, quick 3)")
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds per job (default 5, quick 0.2)")
+    parser.add_argument("--short-limit", type=float, default=None, help="seconds per job of backtrack and fc (default 0.5, quick 0.05)")
+    parser.add_argument("--count", type=int, default=None, help="grids per size in `figures` (default 10, quick 1)")
+    parser.add_argument("--every", type=int, default=None, help="every N-th puzzle of each shared set (default 1, quick 100)")
     parser.add_argument("--holes", type=float, default=100.0, help="percent of empty cells in `figures` (default 100)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("-o", "--output", type=Path, default=None, help="also write the tables (Markdown) here")
@@ -272,9 +276,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown_parts:
         parser.error(f"unknown parts: {', '.join(sorted(unknown_parts))}")
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
-    limit = args.time_limit if args.time_limit is not None else (1.0 if args.quick else 5.0)
-    short_limit = args.short_limit if args.short_limit is not None else (0.1 if args.quick else 0.5)
-    count = args.count if args.count is not None else (3 if args.quick else 10)
+    limit = args.time_limit if args.time_limit is not None else (0.2 if args.quick else 5.0)
+    short_limit = args.short_limit if args.short_limit is not None else (0.05 if args.quick else 0.5)
+    count = args.count if args.count is not None else (1 if args.quick else 10)
+    every = args.every if args.every is not None else (100 if args.quick else 1)
+    if every < 1:
+        parser.error("--every takes a positive number")
     specs = TIMED if args.backends is None else tuple(s.strip() for s in args.backends.split(","))
 
     lines = [f"`python experiments/propagation_strength.py {' '.join(argv if argv is not None else sys.argv[1:])}`", ""]
@@ -282,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not SHARED.is_dir():
             print(f"the shared puzzles are absent: {SHARED} does not exist", file=sys.stderr)
             return 1
-        puzzles, read_seconds = load(sets, 10 if args.quick else 1)
+        puzzles, read_seconds = load(sets, every)
         read_line = ", ".join(f"{name} {s:.2f} s" for name, s in read_seconds.items())
         lines += [f"Reading the whole sets (parse and validate): {read_line}.", ""]
     if "roots" in parts:

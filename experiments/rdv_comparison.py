@@ -12,12 +12,12 @@ long and a 9-cell run always sums to 45), solved by the five `backtrack` variant
 (`rdv:search=false`, the paper's algorithm), RDV + search with forward checking
 (`rdv:consistency=fc`, named explicitly: the backend's default search is stronger) and `gac`.
 
-    python experiments/rdv_comparison.py --quick                 # sizes 2,4,6,8,10, density 0.3, 3 per size (~10 s)
+    python experiments/rdv_comparison.py --quick                 # sizes 2,4,6,8,10, density 0.3, 1 per size (seconds)
     python experiments/rdv_comparison.py                         # sizes 2,4..10, densities 0.2,0.3,0.4, 8 each (~4 min)
     python experiments/rdv_comparison.py --sizes 5,6 --densities 0.4 --count 20 --json out.jsonl
 
-Limits per job: `--short-limit` for the backtracking variants (0.5 s; quick 0.2 s) and
-`--time-limit` for the others (5 s; quick 1 s). Compiled backends are warmed up before timing.
+Limits per job: `--short-limit` for the backtracking variants (0.5 s; quick 0.05 s) and
+`--time-limit` for the others (5 s; quick 0.2 s). Compiled backends are warmed up before timing.
 Every answer is checked with `puzzle.check`; an invalid answer (or a backend error) is counted
 and makes the script exit 1. Cells: solved / total and mean time per puzzle in ms, a time-out
 counting its limit (`rdv:search=false` stops by itself when the reduction stalls: its own time
@@ -76,13 +76,13 @@ def generate(sizes: Sequence[int], densities: Sequence[float], count: int, seed:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="sizes 2,4,6,8,10, density 0.3, 3 per size, short limits")
+    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: sizes 2,4,6,8,10, density 0.3, 1 per size, short limits")
     parser.add_argument("--sizes", default=None, help="white-area sizes n (default the paper's 2,4,5,...,10)")
     parser.add_argument("--densities", default=None, help="black-cell densities (default 0.2,0.3,0.4; quick 0.3)")
     parser.add_argument("--longest", type=int, default=9, help="longest run in cells, 4..9 (default 9)")
-    parser.add_argument("--count", type=int, default=None, help="puzzles per size and density (default 8, quick 3)")
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds per job, rdv and gac (default 5, quick 1)")
-    parser.add_argument("--short-limit", type=float, default=None, help="seconds per job, backtracking (default 0.5, quick 0.2)")
+    parser.add_argument("--count", type=int, default=None, help="puzzles per size and density (default 8, quick 1)")
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds per job, rdv and gac (default 5, quick 0.2)")
+    parser.add_argument("--short-limit", type=float, default=None, help="seconds per job, backtracking (default 0.5, quick 0.05)")
     parser.add_argument("--backends", default=None, help="comma list of specs (default the five variants, rdv:search=false, rdv, gac)")
     parser.add_argument("--seed", type=int, default=2013)
     parser.add_argument("--json", type=Path, help="also write one JSON line per solve to this new file")
@@ -92,9 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         densities = [float(d) for d in args.densities.split(",")] if args.densities else ([0.3] if args.quick else [0.2, 0.3, 0.4])
     except ValueError:
         parser.error("--sizes takes integers, --densities numbers, separated by commas")
-    count = args.count or (3 if args.quick else 8)
-    limit = args.time_limit or (1.0 if args.quick else 5.0)
-    short_limit = args.short_limit or (0.2 if args.quick else 0.5)
+    count = args.count or (1 if args.quick else 8)
+    limit = args.time_limit or (0.2 if args.quick else 5.0)
+    short_limit = args.short_limit or (0.05 if args.quick else 0.5)
     specs = tuple(s.strip() for s in args.backends.split(",")) if args.backends else BACKENDS
     if any(n < 2 for n in sizes) or count < 1 or limit <= 0 or short_limit <= 0:
         parser.error("sizes >= 2, --count >= 1, limits positive")

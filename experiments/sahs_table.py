@@ -6,7 +6,9 @@ installed, from Cazenave-style generated grids of the same size (values 1..max(9
 the cells given). Every case is also solved by the complete reasoning backends in the same
 run, so times compare side by side. Usage:
 
-    python experiments/sahs_table.py [--quick] [--time-limit S] [--sets shared,generated]
+    python experiments/sahs_table.py [--quick] [--time-limit S] [--cases N] [--sets shared,generated]
+
+`--quick` is a smoke run in seconds: the first case of each size up to 10x10, 0.5 s per case.
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 REFERENCE_BACKENDS = ("gac", "fc:consistency=gac", "cpsat")
 
 
-def shared_cases(sizes: tuple[int, ...]) -> dict[int, list[Puzzle]]:
-    """The first CASES published puzzles (by id) of each square interior size."""
+def shared_cases(sizes: tuple[int, ...], cases: int = CASES) -> dict[int, list[Puzzle]]:
+    """The first `cases` published puzzles (by id) of each square interior size."""
     if not SHARED.is_dir():
         print(f"skipping the shared puzzles: {SHARED} does not exist", file=sys.stderr)
         return {}
@@ -50,19 +52,20 @@ def shared_cases(sizes: tuple[int, ...]) -> dict[int, list[Puzzle]]:
     files = [f for f in sorted(SHARED.glob("*.jsonl")) if f.name != "computed_solutions.jsonl"]
     for puzzle in sorted((p for f in files for p in kakuro.read(f)), key=lambda p: p.id or ""):
         n = puzzle.rows - 1
-        if n in by_size and puzzle.cols - 1 == n and len(by_size[n]) < CASES:
+        if n in by_size and puzzle.cols - 1 == n and len(by_size[n]) < cases:
             by_size[n].append(puzzle)
     return by_size
 
 
-def generated_cases(sizes: tuple[int, ...]) -> dict[int, list[Puzzle]]:
-    """CASES Cazenave-style grids per size, values 1..max(9, n), 50% of the cells given."""
+def generated_cases(sizes: tuple[int, ...], cases: int = CASES) -> dict[int, list[Puzzle]]:
+    """`cases` Cazenave-style grids per size, values 1..max(9, n), 50% of the cells given (the
+    first `cases` of the full run's five: the generator's sets are prefixes of each other)."""
     try:
         from kakuro.generate import cazenave
     except ImportError:
         print("skipping generated puzzles: kakuro.generate is not available", file=sys.stderr)
         return {}
-    return {n: cazenave(size=n, values=max(9, n), holes=50, count=CASES, seed=2014 + n) for n in sizes}
+    return {n: cazenave(size=n, values=max(9, n), holes=50, count=cases, seed=2014 + n) for n in sizes}
 
 
 def available_references() -> list[str]:
@@ -98,7 +101,8 @@ def cell(result: kakuro.Result, what: str) -> str:
 def print_tables(title: str, rows: list[dict], references: list[str]) -> None:
     for what, paper, caption in (("ms", PAPER_MS, "Table 1: milliseconds"), ("it", PAPER_ITERATIONS, "Table 2: iterations")):
         print(f"\n{title} - {caption} (ours / paper)")
-        print(f"{'grid':>6} | " + " | ".join(f"{'case' + str(i):>16}" for i in range(1, CASES + 1)))
+        cases = max(r["case"] for r in rows)
+        print(f"{'grid':>6} | " + " | ".join(f"{'case' + str(i):>16}" for i in range(1, cases + 1)))
         for n in sorted({r["size"] for r in rows}):
             ours = [r for r in rows if r["size"] == n]
             cells = [f"{cell(r['sahs'], what):>8} / {paper[n][r['case'] - 1]:<5}" for r in ours]
@@ -116,18 +120,22 @@ def print_tables(title: str, rows: list[dict], references: list[str]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="sizes up to 10x10 and a 2 s limit")
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds per case and backend (default 10, quick 2)")
+    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: sizes up to 10x10, 1 case each, 0.5 s limit")
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds per case and backend (default 10, quick 0.5)")
+    parser.add_argument("--cases", type=int, default=None, help=f"cases per size and set (default {CASES}, the paper's; quick 1)")
     parser.add_argument("--sets", default="shared,generated", help="comma-separated: shared, generated")
     args = parser.parse_args(argv)
     sizes = tuple(n for n in SIZES if n <= 10) if args.quick else SIZES
-    limit = args.time_limit or (2.0 if args.quick else 10.0)
+    limit = args.time_limit or (0.5 if args.quick else 10.0)
+    cases_per_size = args.cases or (1 if args.quick else CASES)
+    if not 1 <= cases_per_size <= CASES:
+        parser.error(f"--cases takes 1..{CASES} (the paper's tables have {CASES} cases per size)")
     references = available_references()
     for spec in ["sahs", *references]:
         kakuro.get_solver(spec).ensure_warm()
     sets = {"shared": shared_cases, "generated": generated_cases}
     for name in args.sets.split(","):
-        cases = sets[name.strip()](sizes)
+        cases = sets[name.strip()](sizes, cases_per_size)
         if cases:
             print_tables(f"{name} puzzles", run(cases, limit, references), references)
     return 0

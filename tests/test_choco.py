@@ -1,6 +1,6 @@
 """The `choco` backend (issue 10): run compilation by brute force, every model agrees with
 CP-SAT, time limits, options and stats. Skipped as a whole when pychoco is not installed
-(the plain `pip install -e ".[test]"` does not install the `choco` extra)."""
+(`pip install -e ".[test]"` installs it, as the `choco` extra does)."""
 
 from __future__ import annotations
 

@@ -426,7 +426,7 @@ def test_dask_tasks_carry_several_jobs_and_hand_back_those_not_started(dask_clus
     assert {attempt.reply.status for _, attempt in ran} == {Status.SOLVED}
 
 
-def test_dask_local_and_daemonic_workers(puzzles: Path, tmp_path: Path, capsys) -> None:
+def test_dask_local_and_daemonic_workers(puzzles: Path, tmp_path: Path, capsys, monkeypatch) -> None:
     pytest.importorskip("distributed")
     out = tmp_path / "local.jsonl"
     assert run([str(puzzles / "two.txt"), "-b", "cpsat", "--dask", "local", "-j", "1", "-o", str(out)]) == 0
@@ -437,5 +437,9 @@ def test_dask_local_and_daemonic_workers(puzzles: Path, tmp_path: Path, capsys) 
     err = capsys.readouterr().err
     assert code == 1 and "DASK_DISTRIBUTED__WORKER__DAEMON=False" in err and "Traceback" not in err
     assert not (tmp_path / "daemon.jsonl").exists()  # no empty results file left in the way
+    # Nothing listens there: Dask retries until its connect timeout, which need not be the real 30 s.
+    from kakuro.compare import cluster as dask_cluster_module
+
+    monkeypatch.setattr(dask_cluster_module, "CONNECT_TIMEOUT", 1.0)
     assert run([str(puzzles / "two.txt"), "-b", "cpsat", "--dask", "tcp://127.0.0.1:9", "-o", str(tmp_path / "x.jsonl")]) == 1
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in capsys.readouterr().err

@@ -175,43 +175,26 @@ STATE_CLASSES = {MODE_CHECK: CheckState, MODE_PROJECTED: ProjectedState, MODE_FC
 """The class of a state by its mode: the engine compiles each kernel for the classes it meets."""
 
 
-class LearningState(NamedTuple):
-    """A `gac` state that learns: the `State` arrays, then what conflict analysis and nogood
-    propagation need (`kakuro.search.engine.nogoods`). Build it with `build_state(puzzle,
-    "gac", learning=True)`."""
+LEARNING_FIELDS = {
+    "reasons": "per trail entry: the propagator that made it (`info[REASON]` at the time)",
+    "links": "per trail entry: the previous entry of the same cell (-1: none)",
+    "last": "per cell: its latest trail entry (-1: none)",
+    "ng_queued": "per cell: 1 while it waits in `ng_queue`",
+    "ng_queue": "cells whose domain changed since their nogoods were looked at (a ring)",
+    "ng_store": "the nogoods, one after another: length, LBD, the two watched pairs, then (cell, mask) "
+                "pairs; a nogood is named by its offset",
+    "watch_head": "per cell: the first watch entry of the nogoods watching it (-1: none)",
+    "watch_next": "per watch entry: the next entry of the same cell",
+    "watch_nogood": "per watch entry: the watching nogood's offset",
+}
+"""The arrays a learning state has after the `State` ones, and what each holds."""
 
-    dom: np.ndarray
-    val: np.ndarray
-    size: np.ndarray
-    cell_runs: np.ndarray
-    runs: np.ndarray
-    members: np.ndarray
-    combos: np.ndarray
-    trail: np.ndarray
-    queue: np.ndarray
-    info: np.ndarray
-    sol: np.ndarray
-    work: np.ndarray
-    givens: np.ndarray
-    reasons: np.ndarray
-    """Per trail entry: the propagator that made it (`info[REASON]` at the time)."""
-    links: np.ndarray
-    """Per trail entry: the previous entry of the same cell (-1: none)."""
-    last: np.ndarray
-    """Per cell: its latest trail entry (-1: none)."""
-    ng_queued: np.ndarray
-    """Per cell: 1 while it waits in `ng_queue`."""
-    ng_queue: np.ndarray
-    """Cells whose domain changed since their nogoods were looked at (a ring)."""
-    ng_store: np.ndarray
-    """The nogoods, one after another: length, LBD, the two watched pairs, then (cell, mask)
-    pairs; a nogood is named by its offset."""
-    watch_head: np.ndarray
-    """Per cell: the first watch entry of the nogoods watching it (-1: none)."""
-    watch_next: np.ndarray
-    """Per watch entry: the next entry of the same cell (or of the free list)."""
-    watch_nogood: np.ndarray
-    """Per watch entry: the watching nogood's offset."""
+LearningState = NamedTuple(  # type: ignore[misc]
+    "LearningState", [(name, np.ndarray) for name in (*State._fields, *LEARNING_FIELDS)]
+)
+LearningState.__doc__ = """A `gac` state that learns: the `State` arrays, then what conflict
+analysis and nogood propagation need (`kakuro.search.engine.nogoods`; LEARNING_FIELDS says
+what each holds). Made by `with_learning` (or `build_state(puzzle, "gac", learning=True)`)."""
 
 
 # --------------------------------------------------------------------- bit intrinsics
