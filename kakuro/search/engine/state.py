@@ -90,7 +90,7 @@ RESTARTS = 15
 STRATEGY = 16
 SELECTION = 17
 # info slots: the value range as a mask (for the check modes); an interrupt (Ctrl-C) was seen
-FULL = 18
+VALUE_MASK = 18
 INTERRUPTED = 19
 # info slots of a LearningState: the propagator making the current changes (a run r >= 0,
 # DECISION, or NOGOOD_BASE - offset of a nogood), the source of the last wipe-out (same codes),
@@ -613,7 +613,7 @@ def build_state(puzzle: Puzzle, consistency: str = "fc", expired: Callable[[], b
     info[NFREE] = n
     info[MODE] = mode
     info[END_NS] = NO_DEADLINE
-    info[FULL] = full
+    info[VALUE_MASK] = full
     givens = np.array(sorted(puzzle.givens.items()), dtype=np.int64).reshape(-1, 2)
     base = STATE_CLASSES[mode](
         dom=np.full(n, full, dtype=np.int64),
