@@ -545,7 +545,7 @@ def puzzles(draw: st.DrawFn) -> Puzzle:
         raise
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(puzzles(), st.randoms(use_true_random=False))
 def test_what_a_writer_writes_its_reader_reads_back(puzzle: Puzzle, rng: Any) -> None:
     """Item 14: every format either writes a puzzle so that it reads back the same, or
