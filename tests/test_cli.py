@@ -43,7 +43,7 @@ def test_solve_prints_the_unique_solution_of_the_puzzlink_vector(
     code, out, _ = run(capsys, "solve", puzzlink_url)
     assert code == 0
     first, *grid = out.splitlines()
-    assert first.startswith("puzzle: solved in ") and first.endswith("(cpsat)")
+    assert first.startswith("puzzle: solved in ") and first.endswith(f"({kakuro.DEFAULT_BACKEND})")
     assert grid[1].split() == ["#", "23\\12", "3", "9", "17\\4", "3", "1"]
     solution = read_solution(write_text(tmp_path, "solution.txt", "\n".join(grid) + "\n"))
     assert puzzlink.check(solution) == []
