@@ -1,11 +1,37 @@
-"""Argument types shared by the command lines (`kakuro`, `python -m kakuro.compare`,
-`python -m kakuro.report`): numbers written in ASCII, checked, with a one-line message naming the text."""
+"""What the command lines (`kakuro`, `python -m kakuro.compare`, `python -m kakuro.report`)
+share: argument types (numbers written in ASCII, checked, with a one-line message naming the
+text), and `run_command`, which runs a command's body so that Ctrl-C, a closed pipe or a file
+name that is not UTF-8 end in one line, never a traceback."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+import os
+import sys
 from collections.abc import Callable
+
+EXIT_INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+
+
+def run_command(prog: str, body: Callable[[], int]) -> int:
+    """`body()`'s exit status. Output streams never fail on a character their encoding lacks
+    (the undecodable bytes of a file name are shown escaped); Ctrl-C prints `prog: interrupted`
+    and returns 130; a reader that went away (`| head`) ends the command quietly."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    try:
+        return body()
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        with contextlib.suppress(OSError, ValueError):  # no flush at exit into the closed pipe
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def number_where(accept: Callable[[float], bool], requirement: str) -> Callable[[str], float]:

@@ -4,7 +4,8 @@ generate.
 Each subcommand is one `_add_*` function that declares its arguments and one `_run_*`
 function that does the work; `generate` has its own subcommands (one per generator).
 Exit codes: 0 solved (or done), 1 error (bad input, an invalid solution), 2 usage,
-3 unsatisfiable, 4 limit reached. Errors print one line, never a traceback. Every solve has a
+3 unsatisfiable, 4 limit reached, 130 interrupted (Ctrl-C). Errors print one line, never a
+traceback. Every solve has a
 time limit (DEFAULT_TIME_LIMIT unless `--time-limit` says otherwise), and no file is replaced
 without `--force`.
 """
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import kakuro
-from kakuro.arguments import at_least, number_where
+from kakuro.arguments import at_least, number_where, run_command
 from kakuro.errors import KakuroError
 from kakuro.files import refuse_existing, write_new
 from kakuro.formats import FORMATS, dumps, text
@@ -38,7 +39,6 @@ EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_UNSATISFIABLE = 3
 EXIT_LIMIT = 4
-EXIT_INTERRUPTED = 130
 
 _EXIT_CODES = {
     Status.SOLVED: EXIT_OK,
@@ -57,14 +57,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits on --help (0) and on usage errors (2)
         return exc.code if isinstance(exc.code, int) else EXIT_OK
-    try:
-        return int(args.run(args))
-    except KakuroError as exc:
-        print(f"kakuro: {exc}", file=sys.stderr)
-        return EXIT_ERROR
-    except KeyboardInterrupt:
-        print("kakuro: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+
+    def body() -> int:
+        try:
+            return int(args.run(args))
+        except KakuroError as exc:
+            print(f"kakuro: {exc}", file=sys.stderr)
+            return EXIT_ERROR
+
+    return run_command("kakuro", body)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -233,7 +234,7 @@ def _print_result(puzzle: Puzzle, result: Result) -> None:
     grid = _solved_grid(puzzle, result) if result.solved else None
     console = _console()
     if console is None:
-        print("\n".join([summary, *(text.render_grid(grid) if grid else [])]))
+        print("\n".join([summary, *(text.render_grid(grid, solved=True) if grid else [])]))
         return
     from rich.text import Text
 
@@ -247,7 +248,7 @@ def _styled_grid(puzzle: Puzzle, grid: list[list[GridCell]]) -> Any:
     """The text-format lines of a solved grid, clues dim, given digits bold, found digits cyan."""
     from rich.text import Text
 
-    tokens = [[text.token(cell) for cell in row] for row in grid]
+    tokens = [[text.token(cell, solved=True) for cell in row] for row in grid]
     width = max(len(t) for row in tokens for t in row)
     out = Text()
     for r, row in enumerate(tokens):

@@ -57,7 +57,8 @@ class InvalidPuzzleError(KakuroError, ValueError):
 
 
 class InvalidSolutionError(KakuroError, ValueError):
-    """A solution value that does not fit the puzzle's shape (wrong number of cells)."""
+    """A solution that does not fit the puzzle's shape (wrong number of cells), or a value that
+    is not a digit (an integer; never a bool, a float or a string)."""
 
 
 class UnknownBackendError(KakuroError, ValueError):
@@ -83,8 +84,11 @@ class OutputExistsError(KakuroError, FileExistsError):
     in the library.
     """
 
-    def __init__(self, path: object) -> None:
+    def __init__(self, path: object, *more: object) -> None:
         self.path = path
-        super().__init__(
-            f"{path} already exists; choose another name, or replace it with --force (overwrite=True in Python)"
-        )
+        if more:
+            names = ", ".join(str(p) for p in (path, *more))
+            message = f"{names} already exist; choose other names, or replace them with --force (overwrite=True in Python)"
+        else:
+            message = f"{path} already exists; choose another name, or replace it with --force (overwrite=True in Python)"
+        super().__init__(message)

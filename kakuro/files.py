@@ -10,7 +10,7 @@ files) is created through this module:
   With `overwrite`, a rename replaces `path` itself (a symlink there is replaced, never
   followed).
 - `open_new_log(path)` opens a results file for appending, refusing an existing one unless it
-  is resumed.
+  is resumed, and locks it while it is open.
 
 Failures are one-line `KakuroError`s naming the file: `OutputExistsError` (naming `--force` and
 `overwrite=True`), or the reason the system gave (a read-only folder, a full disk, a file
@@ -22,29 +22,40 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from kakuro.errors import KakuroError, OutputExistsError
 
 
 def cannot_write(path: object, exc: OSError) -> KakuroError:
-    """The one-line error for an OSError met while writing `path`."""
-    return KakuroError(f"{path}: cannot be written: {exc.strerror or exc}")
+    """The one-line error for an OSError met while writing `path`; a file where one of its
+    folders should be is named (the system only says "File exists" or "Not a directory")."""
+    reason = exc.strerror or str(exc)
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):
+        blocker = next((p for p in Path(os.fspath(path)).parents if os.path.lexists(p) and not p.is_dir()), None)
+        if blocker is not None:
+            reason = f"{blocker} is not a folder"
+    return KakuroError(f"{path}: cannot be written: {reason}")
 
 
-def refuse_existing(path: str | os.PathLike[str], overwrite: bool = False) -> None:
-    """Raise OutputExistsError when something exists at `path` (a dangling symlink included)
-    and `overwrite` is not set: a check before any work; `write_new` checks again atomically."""
-    if not overwrite and os.path.lexists(path):
-        raise OutputExistsError(path)
+def refuse_existing(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], overwrite: bool = False) -> None:
+    """Raise OutputExistsError when something exists at `path`, or at any of several paths
+    (all of them named; a dangling symlink counts), and `overwrite` is not set: a check before
+    any work; `write_new` checks again atomically."""
+    paths = [path] if isinstance(path, (str, os.PathLike)) else list(path)
+    taken = [p for p in paths if os.path.lexists(p)]
+    if taken and not overwrite:
+        raise OutputExistsError(*taken)
 
 
 def write_new(path: str | os.PathLike[str], data: bytes | str, *, overwrite: bool = False) -> Path:
-    """Write `data` (str as UTF-8) to `path`, creating its folders; an existing `path` raises
-    OutputExistsError unless `overwrite`. The file gets the permissions the umask allows (or,
-    when replacing, the replaced file's). Returns the path."""
+    """Write `data` (str as UTF-8; characters UTF-8 cannot hold, such as the undecodable bytes
+    of a file name it mentions, escaped with backslashes) to `path`, creating its folders; an
+    existing `path` raises OutputExistsError unless `overwrite`. The file gets the permissions
+    the umask allows (or, when replacing, the replaced file's). Returns the path."""
     target = Path(path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    payload = data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data
     refuse_existing(target, overwrite)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -73,20 +84,41 @@ def write_new(path: str | os.PathLike[str], data: bytes | str, *, overwrite: boo
 
 def open_new_log(path: str | os.PathLike[str], *, resume: bool = False) -> int:
     """A file descriptor for appending to the results file `path`, creating its folders: a new
-    file unless `resume` (then an existing one is continued; a missing one is created)."""
+    file unless `resume` (then an existing one is continued; a missing one is created). The
+    file is locked (an exclusive `flock`) until the descriptor is closed: a second writer,
+    another campaign resuming the same file, is refused with a KakuroError saying so."""
     target = Path(path)
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
     if not resume:
         flags |= os.O_EXCL
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        return os.open(target, flags, 0o666)
+        fd = os.open(target, flags, 0o666)
     except FileExistsError:
         raise KakuroError(
             f"{target} already exists and is never overwritten; pass --resume to continue it, or choose another -o"
         ) from None
     except OSError as exc:
         raise cannot_write(target, exc) from None
+    try:
+        lock(fd)
+    except BlockingIOError:
+        os.close(fd)
+        raise KakuroError(
+            f"{target} is being written by another run (it holds the file's lock); wait for that run to end, "
+            "or write to another -o FILE"
+        ) from None
+    return fd
+
+
+def lock(fd: int) -> None:
+    """Take an exclusive lock on an open file without waiting (BlockingIOError when another
+    process holds it). A no-op where `fcntl` does not exist."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def _mode_for(target: Path) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -34,6 +35,16 @@ MAX_SIDE = 1000
 
 GridCell = Union[str, int, Sequence[Union[int, None]], None]
 """A position in the JSON-lines layout: "#", [down, across], 0 (empty white) or a given digit."""
+
+
+ZERO_GIVEN = "a given 0 cannot be kept: every puzzle layout writes 0 for an empty cell"
+"""Why a puzzle refuses a given 0 (its solutions may hold 0 when the value range starts at 0)."""
+
+
+def is_digit(value: object) -> bool:
+    """True for what a cell can hold: an integer (Python's or numpy's), never a bool, a float
+    (not even 3.0) or a string. Whether it lies in the value range is `Puzzle.check`'s job."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -169,6 +180,8 @@ class Puzzle:
         for (i, j), digit in (givens or {}).items():
             if not (0 <= i < n and 0 <= j < m):
                 raise InvalidPuzzleError(f"given at ({i}, {j}) lies outside the {n}x{m} grid")
+            if digit == 0:
+                raise InvalidPuzzleError(f"given at ({i}, {j}): {ZERO_GIVEN}")
             grid[i + 1][j + 1] = digit
         return cls.from_grid(grid, values=values, id=id, meta=meta)
 
@@ -270,7 +283,7 @@ class Puzzle:
         values: list[int | None] = []
         for r, c in self.cells:
             v = solution[r][c]
-            values.append(v if isinstance(v, int) and not isinstance(v, bool) else None)
+            values.append(int(v) if is_digit(v) else None)
         return values, []
 
 
@@ -282,7 +295,14 @@ class Solution:
     values: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "values", tuple(int(v) for v in self.values))
+        """Keep the values as Python ints; anything that is not a digit (`is_digit`: a float,
+        a bool, a string) raises InvalidSolutionError naming its cell, never rounded."""
+        values = tuple(self.values)
+        for i, v in enumerate(values):
+            if not is_digit(v):
+                where = f"cell {self.puzzle.cells[i]}" if i < self.puzzle.size else f"value {i + 1}"
+                raise InvalidSolutionError(f"{where} holds {v!r}, which is not a digit (an integer)")
+        object.__setattr__(self, "values", tuple(int(v) for v in values))
         if len(self.values) != self.puzzle.size:
             raise InvalidSolutionError(
                 f"a solution needs {self.puzzle.size} values, one per white cell; got {len(self.values)}"
@@ -368,6 +388,8 @@ def _validate(p: Puzzle) -> None:
     if p.rows > MAX_SIDE or p.cols > MAX_SIDE:
         raise InvalidPuzzleError(f"a {p.rows}x{p.cols} grid is larger than {MAX_SIDE}x{MAX_SIDE}")
     for i, digit in p.givens.items():
+        if digit == 0:
+            raise InvalidPuzzleError(f"cell {p.cells[i]}: {ZERO_GIVEN}", cell=p.cells[i])
         if not lo <= digit <= hi:
             raise InvalidPuzzleError(f"cell {p.cells[i]}: given {digit} lies outside {lo}..{hi}", cell=p.cells[i])
     width = hi - lo + 1

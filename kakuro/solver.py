@@ -15,7 +15,8 @@ one clock (`time.perf_counter`), calls `_solve`, re-checks any solution with `pu
 and returns a frozen `Result`. Unsatisfiability and reached limits are results; bad input and
 misuse are exceptions. Status handling lives here, never in a backend.
 
-Time limits: `time_limit` is in seconds of solving (None: no limit). A complete backend
+Time limits: `time_limit` is in seconds of solving (None: no limit; a limit above
+`MAX_TIME_LIMIT`, 23 days, or `inf`, is that long). A complete backend
 always ends on its own; an incomplete one (`complete = False`: the Monte-Carlo searches and
 harmony search restart until they find a solution and can never prove there is none) is
 refused without a limit (BackendOptionError), since it might never return. The command line
@@ -28,10 +29,14 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import functools
+import hashlib
 import importlib
 import importlib.metadata
 import pkgutil
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +46,7 @@ from typing import Any, ClassVar, TypeVar
 from kakuro.errors import (
     BackendOptionError,
     BackendUnavailableError,
+    InvalidSolutionError,
     KakuroError,
     UnknownBackendError,
     UnsupportedOperationError,
@@ -167,15 +173,24 @@ class Enumeration:
         return Outcome(status, None, self.stats, self.message)
 
 
+SEED_BITS = 63
+"""Every backend's `_solve` gets a seed below 2**63 (a signed 64-bit integer: numpy, Java);
+larger ones are folded (`seed_below`), and engines with a narrower range fold further."""
+MAX_TIME_LIMIT = 2_000_000.0
+"""Longest time limit in seconds (23 days); a longer one, `inf` included, means this. Every
+engine's clock can hold it: a wait of 2^31 ms, a deadline of 2^63 ns, a double."""
+
+
 @dataclass(frozen=True)
 class Deadline:
-    """A point on the `perf_counter` clock after which a backend must stop (None: no limit)."""
+    """A point on the `perf_counter` clock after which a backend must stop (None: no limit).
+    At most `MAX_TIME_LIMIT` seconds away."""
 
     end: float | None = None
 
     @classmethod
     def after(cls, seconds: float | None) -> Deadline:
-        return cls(None if seconds is None else time.perf_counter() + seconds)
+        return cls(None if seconds is None else time.perf_counter() + min(seconds, MAX_TIME_LIMIT))
 
     def remaining(self) -> float | None:
         """Seconds left (never negative), or None without a limit."""
@@ -241,9 +256,18 @@ class Engine:
     module: str
     pip: str
     distribution: str | None = None
+    import_may_exit: bool = False
+    """True when importing it can end the process instead of raising: pychoco's GraalVM
+    isolate exits when it cannot reserve its ~33 GB of address space (`ulimit -v`). Under an
+    address-space limit such an engine is imported in a separate interpreter first
+    (`import_refused`), and is unavailable if that one dies."""
 
     def version(self) -> str:
         """The installed version; raises BackendUnavailableError when it cannot be imported."""
+        if self.import_may_exit:
+            refusal = import_refused(self.module)
+            if refusal:
+                raise BackendUnavailableError(refusal)
         try:
             importlib.import_module(self.module)
         except Exception as exc:  # ImportError, or a broken install raising anything
@@ -254,6 +278,37 @@ class Engine:
             return importlib.metadata.version(self.distribution or self.pip)
         except importlib.metadata.PackageNotFoundError:
             return "unknown"
+
+
+@functools.cache
+def import_refused(module: str) -> str:
+    """Why `module` cannot be imported here without ending this process (empty: it can): only
+    under an address-space limit (RLIMIT_AS) is the import tried, once, in a separate
+    interpreter (up to `PROBE_SECONDS`)."""
+    if module in sys.modules:
+        return ""
+    try:
+        import resource
+
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError):
+        return ""
+    if limit == resource.RLIM_INFINITY:
+        return ""
+    try:
+        probe = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True,
+                               timeout=PROBE_SECONDS, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"{module} could not be tried under the address-space limit of {limit // 2**20} MiB (ulimit -v): {exc}"
+    if probe.returncode == 0:
+        return ""
+    said = (probe.stderr.strip().splitlines() or [f"exit status {probe.returncode}"])[-1]
+    return (f"{module} cannot start under the address-space limit of {limit // 2**20} MiB (ulimit -v): {said[:200]}; "
+            "raise or remove the limit to use it")
+
+
+PROBE_SECONDS = 120.0
+"""How long `import_refused` lets the separate interpreter import the module."""
 
 
 class Solver:
@@ -439,6 +494,7 @@ class Solver:
             seed = 0
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise BackendOptionError(f"seed must be a non-negative integer or None, not {seed!r}")
+        seed = seed_below(seed, SEED_BITS)
         if self.engine is not None:
             self.engine.version()
         settings = self._resolve(options, self.settings)
@@ -457,11 +513,26 @@ class EnumeratingSolver(Solver):
 
 
 def _checked(puzzle: Puzzle, values: Sequence[int] | None) -> tuple[Solution | None, list[str]]:
+    """The backend's values as a Solution and the rules it breaks; a value that is not a digit
+    (a float, a bool, a string: never rounded) or a wrong count is a broken rule too."""
     if values is None or len(values) != puzzle.size:
         got = "no values" if values is None else f"{len(values)} values"
         return None, [f"expected {puzzle.size} values, got {got}"]
-    solution = Solution(puzzle, tuple(int(v) for v in values))
+    try:
+        solution = Solution(puzzle, tuple(values))
+    except InvalidSolutionError as exc:
+        return None, [str(exc)]
     return solution, puzzle.check(solution)
+
+
+def seed_below(seed: int, bits: int) -> int:
+    """`seed` folded into an engine's range 0 .. 2**bits - 1: unchanged when it fits (so small
+    seeds mean what they always meant), else a hash of it, so that distinct large seeds stay
+    distinct with high probability (`seed % 2**bits` would make 2**31 replay seed 0)."""
+    if 0 <= seed < 1 << bits:
+        return seed
+    digest = hashlib.blake2b(str(seed).encode(), digest_size=16).digest()
+    return int.from_bytes(digest, "big") >> (128 - bits)
 
 
 def _spec_value(value: Any) -> str:

@@ -4,7 +4,15 @@ any installed distribution that ships a top-level `tests` package, as pychoco 0.
 
 - `test-nap`: CP-SAT after sleeping `nap` seconds (a correct, slow-ish backend)
 - `test-sleep`: ignores its time limit and sleeps; first appends "pid start-time" to `pidfile`
-- `test-hog`: allocates memory until it fails (MemoryError under RLIMIT_AS)
+- `test-hog`: fills `gib` GiB of resident memory (touched), then sleeps past any limit; with
+  `child=true` in a forked solver child
+- `test-exit`: raises SystemExit(3); `test-interrupt`: raises KeyboardInterrupt
+- `test-time`: CP-SAT's answer reported with the time `time` (a text: nan, -100, inf, ...)
+- `test-digits`: CP-SAT's solution with its values made `kind`: half (v + 0.5), float (3.0),
+  bool (1 as True), str ("3"), numpy (numpy integers: valid)
+- `test-chatty`: answers UNKNOWN with a message of `mb` MB
+- `test-session`: starts `sleep` in a session of its own (its pid appended to `pidfile`), then
+  sleeps past any limit
 - `test-abort`: calls os.abort() (the worker dies of SIGABRT)
 - `test-wrong`: overrides `solve` itself and returns a SOLVED result with a bogus grid, so
   only the harness's own verification can catch it
@@ -15,9 +23,12 @@ any installed distribution that ships a top-level `tests` package, as pychoco 0.
 
 from __future__ import annotations
 
+import dataclasses
 import faulthandler
 import os
+import subprocess
 import time
+import types
 from collections.abc import Mapping
 from typing import Any
 
@@ -74,15 +85,92 @@ class Sleep(Solver):
 
 @register("test-hog")
 class Hog(Solver):
-    description = "test only: allocates until memory runs out"
+    description = "test only: fills resident memory, then sleeps"
+    options = {"gib": Option(1.5, "GiB to hold at the most", minimum=0.0),
+               "child": Option(False, "fill the memory of a forked solver child instead")}
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        if opts["child"]:
+            from kakuro.isolation import call_with_deadline
+
+            return call_with_deadline(hog, opts["gib"], deadline=Deadline.after(3600))
+        return hog(opts["gib"])
+
+
+def hog(gib: float) -> Outcome:
+    """Allocate and touch 64 MiB blocks up to `gib` GiB, then hold them past any time limit."""
+    import numpy
+
+    hoard = []
+    while len(hoard) * 64 < gib * 1024:
+        hoard.append(numpy.ones(64 * 2**20, dtype=numpy.uint8))
+    time.sleep(3600)
+    return Outcome(Status.UNKNOWN, message=f"held {gib} GiB without being stopped")
+
+
+@register("test-exit")
+class Exit(Solver):
+    description = "test only: raises SystemExit"
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        raise SystemExit(3)
+
+
+@register("test-interrupt")
+class Interrupt(Solver):
+    description = "test only: raises KeyboardInterrupt"
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        raise KeyboardInterrupt
+
+
+@register("test-time")
+class Time(CpSat):
+    description = "test only: CP-SAT's answer with a forged time"
+    options = {**CpSat.options, "time": Option("nan", "the time to report, as a text")}
+
+    def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, seed: int | None = None, **options: Any) -> Result:
+        result = super().solve(puzzle, time_limit=time_limit, seed=seed)
+        return dataclasses.replace(result, time=float(self.settings["time"]))
+
+
+@register("test-digits")
+class Digits(CpSat):
+    description = "test only: CP-SAT's solution with values that are not digits"
+    options = {**CpSat.options, "kind": Option("half", "half, float, bool, str or numpy")}
+
+    def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, seed: int | None = None, **options: Any) -> Result:
         import numpy
 
-        hoard = []
-        for _ in range(1024):  # at most 256 GiB of address space, reserved but never touched
-            hoard.append(numpy.zeros(256 * 2**20, dtype=numpy.uint8))
-        return Outcome(Status.UNKNOWN, message=f"allocated {len(hoard) // 4} GiB without failing")
+        result = super().solve(puzzle, time_limit=time_limit, seed=seed)
+        change = {
+            "half": lambda v: v + 0.5, "float": float, "bool": lambda v: True if v == 1 else v, "str": str,
+            "numpy": numpy.int64,
+        }[self.settings["kind"]]
+        values = tuple(change(v) for v in result.solution.values)
+        return dataclasses.replace(result, solution=types.SimpleNamespace(values=values))
+
+
+@register("test-chatty")
+class Chatty(Solver):
+    description = "test only: a huge message"
+    options = {"mb": Option(100, "megabytes of message", minimum=0)}
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        return Outcome(Status.UNKNOWN, message="x" * (opts["mb"] * 10**6))
+
+
+@register("test-session")
+class Session(Solver):
+    description = "test only: leaves a child in a session of its own, then sleeps"
+    options = {"pidfile": Option("", "file to append the child's pid to")}
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        child = subprocess.Popen(["sleep", "300"], start_new_session=True)
+        with open(opts["pidfile"], "a") as stream:
+            stream.write(f"{child.pid}\n")
+        time.sleep(3600)
+        return Outcome(Status.UNKNOWN)
 
 
 @register("test-abort")

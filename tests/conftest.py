@@ -36,6 +36,9 @@ UNSATISFIABLE = """
 
 PUZZLINK_URL = "https://puzz.link/p?kakuro/6/5/Dclh4t9fl3-p-gl-alJeC3BgG"
 
+AVAILABLE = [info.name for info in kakuro.backend_info() if info.available]
+"""The registered backends whose engine can run here."""
+
 
 def shared_data_or_skip() -> Path:
     if not SHARED_DATA.is_dir():

@@ -15,7 +15,8 @@ import pytest
 import kakuro
 from kakuro import Puzzle, Status, UnsupportedOperationError
 
-AVAILABLE = [info.name for info in kakuro.backend_info() if info.available]
+from tests.conftest import AVAILABLE
+
 TIME_SLACK = 1.0
 """Seconds a backend may overrun its limit in these tests (process start-up noise included)."""
 

@@ -159,7 +159,7 @@ def test_text_render_of_a_solved_grid_reads_as_a_solution(cazenave: Puzzle) -> N
     grid = cazenave.to_grid()
     for (r, c), v in zip(cazenave.cells, solution.values):
         grid[r][c] = v
-    assert cazenave.check(read_solution("\n".join(text.render_grid(grid)) + "\n")) == []
+    assert cazenave.check(read_solution("\n".join(text.render_grid(grid, solved=True)) + "\n")) == []
     assert cazenave.check(read_solution(json.dumps({"solution": solution.to_grid()}))) == []
 
 

@@ -16,6 +16,8 @@ import pytest
 import kakuro
 from kakuro import Puzzle
 
+from tests.conftest import AVAILABLE
+
 ROOT = Path(__file__).resolve().parent.parent
 SEARCH_SECONDS = 2.0
 """How long the child searches before it is interrupted (its search would take far longer)."""
@@ -49,7 +51,10 @@ def puzzle_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("spec", ["gac", "fc", "nmcs", "backtrack"])
+CHOCO = [pytest.param("choco", marks=pytest.mark.skipif("choco" not in AVAILABLE, reason="pychoco is not installed"))]
+
+
+@pytest.mark.parametrize("spec", ["gac", "fc", "nmcs", "backtrack", *CHOCO])
 def test_ctrl_c_stops_a_library_solve_without_a_limit(spec: str, puzzle_file: Path) -> None:
     limit = "None" if kakuro.get_solver(spec).complete else "3600"
     script = (
@@ -68,13 +73,15 @@ def test_ctrl_c_stops_a_library_solve_without_a_limit(spec: str, puzzle_file: Pa
     assert seconds < 1.5  # a fraction of a second, with slack for a loaded machine and the exit
 
 
-def test_ctrl_c_on_the_command_line_prints_one_line_and_exits_130(puzzle_file: Path) -> None:
+@pytest.mark.parametrize("spec", ["gac", *CHOCO])
+def test_ctrl_c_on_the_command_line_prints_one_line_and_exits_130(spec: str, puzzle_file: Path) -> None:
+    """Issue 19, item 5: gac and choco ran to their 30 s limit after Ctrl-C, with a traceback."""
     script = (
         "import kakuro\n"
         "from kakuro.cli import main\n"
-        "kakuro.get_solver('gac').ensure_warm()\n"
+        f"kakuro.get_solver({spec!r}).ensure_warm()\n"
         "print('go', flush=True)\n"
-        f"sys.exit(main(['solve', {str(puzzle_file)!r}, '-b', 'gac', '--time-limit', '3600']))\n"
+        f"sys.exit(main(['solve', {str(puzzle_file)!r}, '-b', {spec!r}, '--time-limit', '30']))\n"
     )
     seconds, done = interrupt(script)
     assert done.returncode == 130 and seconds < 1.5

@@ -16,7 +16,7 @@ from typing import Any
 
 from kakuro.compare.jobs import Job
 from kakuro.compare.progress import ProgressBar
-from kakuro.compare.results import SCHEMA, JobStatus, Record, ResultsFile
+from kakuro.compare.results import SCHEMA, JobStatus, Record, ResultsFile, clipped
 from kakuro.compare.runners import JobPool, run_local
 from kakuro.compare.verdict import Attempt, Witnesses, judge
 from kakuro.compare.worker import WorkerConfig, machine_info, versions
@@ -104,7 +104,7 @@ def make_record(job: Job, attempt: Attempt, status: JobStatus, message: str, fal
         memory_limit_mb=limits.memory_mb,
         peak_rss_mb=reply.peak_rss_mb if reply is not None else None,
         stats=dict(reply.stats) if reply is not None else {},
-        message=message,
+        message=clipped(message),
         finished=dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds"),
         versions=dict(reply.versions if reply is not None and reply.versions else fallback.versions.get(job.backend.spec, {})),
         machine=dict(reply.machine if reply is not None and reply.machine else fallback.machine),

@@ -15,12 +15,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from kakuro.arguments import at_least, non_negative_seconds, positive_seconds
-from kakuro.compare.campaign import run_campaign
+from kakuro.arguments import EXIT_INTERRUPTED, at_least, non_negative_seconds, positive_seconds, run_command
+from kakuro.compare.campaign import Campaign, run_campaign
 from kakuro.compare.jobs import (
     DEFAULT_BACKENDS,
     DEFAULT_GRACE,
     DEFAULT_TIME_LIMIT,
+    Backend,
+    Instance,
+    Job,
     Limits,
     collect,
     keep_names,
@@ -52,7 +55,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--grace", type=non_negative_seconds, default=DEFAULT_GRACE, metavar="S",
                    help=f"seconds past the limit before the worker is killed (default {DEFAULT_GRACE:g})")
     p.add_argument("--memory", type=at_least(1), default=None, metavar="MB",
-                   help="address-space limit per worker in MiB (RLIMIT_AS; includes the loaded engines)")
+                   help="resident memory a job may add to its worker, in MiB (the job's child processes included); "
+                   "past it the worker is killed and the job is MEMOUT")
     p.add_argument("--repeat", type=at_least(1), default=1, metavar="R", help="runs per (puzzle, backend); run r uses seed SEED+r")
     p.add_argument("--seed", type=at_least(0), default=0, help="base seed (default 0)")
     p.add_argument("-j", "--jobs", type=at_least(1), default=os.cpu_count() or 1, metavar="N",
@@ -79,67 +83,91 @@ def main(argv: Sequence[str] | None = None) -> int:
     """`python -m kakuro.compare`; returns the exit status (see the module docstring)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser().parse_args(argv)
-    say = lambda text: print(text, file=sys.stderr)  # noqa: E731
+    return run_command("kakuro.compare", lambda: _compare(args, argv))
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def _compare(args: argparse.Namespace, argv: list[str]) -> int:
     try:
         if args.resume and args.out is None:
             raise KakuroError("--resume needs -o FILE, the results file to continue")
-        if args.imports:
-            cwd = os.getcwd()
-            if cwd not in sys.path:
-                sys.path.insert(0, cwd)
-            for name in args.imports:
-                try:
-                    import_user_module(name)
-                except KakuroError:
-                    raise
-                except Exception as exc:
-                    raise KakuroError(f"--import {name}: {type(exc).__name__}: {exc}") from None
-        backends = resolve_backends(args.backend, warn=say)
-        instances = collect(args.paths, skip_bad=args.skip_bad, warn=say)
+        _import_modules(args.imports)
+        backends = resolve_backends(args.backend, warn=_say)
+        instances = collect(args.paths, skip_bad=args.skip_bad, warn=_say)
         out = Path(args.out) if args.out else default_results_path()
-        existing = read_results(out, warn=say) if args.resume and out.exists() else []
-        other_limits = sorted({r.time_limit for r in existing} - {args.time_limit})
-        if other_limits:
-            shown = ", ".join(f"{limit:g} s" for limit in other_limits)
-            raise KakuroError(f"{out} holds results with --time-limit {shown}; resume it with that limit, "
-                              f"or write {args.time_limit:g} s results to another -o FILE (the report compares both)")
-        backends = keep_names(backends, ((r.backend, r.spec) for r in existing))
-        limits = Limits(args.time_limit, args.grace, args.memory)
-        jobs = make_jobs(instances, backends, repeat=args.repeat, seed=args.seed, limits=limits)
-        results = ResultsFile(out, resume=args.resume)
+        results = ResultsFile(out, resume=args.resume)  # locked from here on: one writer at a time
     except KakuroError as exc:
-        say(f"error: {exc}")
+        _say(f"error: {exc}")
         return 1
-    done = {r.key for r in latest(existing) if r.status in FINAL}
-    todo = [job for job in jobs if job.key not in done]
-    say(f"results: {out}")
-    if args.resume:
-        say(f"resuming {out}: {len(jobs) - len(todo)} of {len(jobs)} jobs already recorded, {len(todo)} to run")
-    witnesses = Witnesses.of(instances, existing)
-    imports = tuple(str(Path(n).resolve()) if Path(n).is_file() else n for n in args.imports)  # workers may run elsewhere
-    config = WorkerConfig(tuple(b.spec for b in backends), imports, args.memory, (os.getcwd(),))
-    workers = args.jobs if args.dask == "local" else max(1, min(args.jobs, len(todo)))
+    created = not args.resume or results.created
     with results:
         try:
-            campaign = run_campaign(
-                todo, config, results, workers=workers, witnesses=witnesses, dask=args.dask,
-                scheduler_file=args.scheduler_file, isolate=args.isolate,
-                progress=not args.no_progress and sys.stderr.isatty(), skipped=len(jobs) - len(todo),
-            )
+            campaign, todo = _run(args, out, results, backends, instances)
         except KakuroError as exc:
-            say(f"error: {exc}")
-            if not args.resume and out.stat().st_size == 0:  # made by this run, and nothing in it
+            _say(f"error: {exc}")
+            if created and out.stat().st_size == 0:  # made by this run, and nothing in it
                 out.unlink()
             return 1
     from kakuro.report import print_summary
 
-    records = read_results(out, warn=say)
+    records = read_results(out, warn=_say)
     print_summary(records, group_by=args.group, title=str(out))
     print(f"results: {out}")
     if campaign.interrupted:
         again = [a for a in argv if a != "--resume"] + ["--resume"] + ([] if args.out else ["-o", str(out)])
-        say(f"interrupted: {campaign.recorded} of {len(todo)} jobs finished and recorded in {out}; "
-            f"continue with: python -m kakuro.compare {shlex.join(again)}")
-        return 130
+        _say(f"interrupted: {campaign.recorded} of {len(todo)} jobs finished and recorded in {out}; "
+             f"continue with: python -m kakuro.compare {shlex.join(again)}")
+        return EXIT_INTERRUPTED
     wrong = any(r.status is JobStatus.WRONG for r in overrule(latest(records)))
     return 3 if wrong else 0
+
+
+def _import_modules(names: Sequence[str]) -> None:
+    """Import the `--import` modules here, the working folder first on sys.path."""
+    if not names:
+        return
+    cwd = os.getcwd()
+    if cwd not in sys.path:
+        sys.path.insert(0, cwd)
+    for name in names:
+        try:
+            import_user_module(name)
+        except KakuroError:
+            raise
+        except BaseException as exc:  # a module may even call sys.exit
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            raise KakuroError(f"--import {name}: {type(exc).__name__}: {exc}") from None
+
+
+def _run(
+    args: argparse.Namespace, out: Path, results: ResultsFile, backends: list[Backend], instances: list[Instance]
+) -> tuple[Campaign, list[Job]]:
+    """Read what `out` already holds (when resuming), run the jobs left, append their records."""
+    existing = read_results(out, warn=_say) if args.resume else []
+    other_limits = sorted({r.time_limit for r in existing} - {args.time_limit})
+    if other_limits:
+        shown = ", ".join(f"{limit:g} s" for limit in other_limits)
+        raise KakuroError(f"{out} holds results with --time-limit {shown}; resume it with that limit, "
+                          f"or write {args.time_limit:g} s results to another -o FILE (the report compares both)")
+    backends = keep_names(backends, ((r.backend, r.spec) for r in existing))
+    limits = Limits(args.time_limit, args.grace, args.memory)
+    jobs = make_jobs(instances, backends, repeat=args.repeat, seed=args.seed, limits=limits)
+    done = {r.key for r in latest(existing) if r.status in FINAL}
+    todo = [job for job in jobs if job.key not in done]
+    _say(f"results: {out}")
+    if args.resume:
+        _say(f"resuming {out}: {len(jobs) - len(todo)} of {len(jobs)} jobs already recorded, {len(todo)} to run")
+    witnesses = Witnesses.of(instances, existing, warn=_say)
+    imports = tuple(str(Path(n).resolve()) if Path(n).is_file() else n for n in args.imports)  # workers may run elsewhere
+    config = WorkerConfig(tuple(b.spec for b in backends), imports, args.memory, (os.getcwd(),))
+    workers = args.jobs if args.dask == "local" else max(1, min(args.jobs, len(todo)))
+    campaign = run_campaign(
+        todo, config, results, workers=workers, witnesses=witnesses, dask=args.dask,
+        scheduler_file=args.scheduler_file, isolate=args.isolate,
+        progress=not args.no_progress and sys.stderr.isatty(), skipped=len(jobs) - len(todo),
+    )
+    return campaign, todo

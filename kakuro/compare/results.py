@@ -28,12 +28,23 @@ from pathlib import Path
 from typing import Any
 
 from kakuro.errors import KakuroError
-from kakuro.files import open_new_log
+from kakuro.files import cannot_write, open_new_log
 
 SCHEMA = 2
 """Version of the record layout written by this version (see the module docstring)."""
 KEY_FIELDS = ("source", "index", "digest", "backend", "seed", "repeat")
 """The fields that identify a job in a results file."""
+MAX_MESSAGE = 2000
+"""Characters of a message kept in a record (a backend's message may be megabytes)."""
+SHOWN_BAD_LINES = 10
+"""Malformed lines of a results file named one by one; the others are counted."""
+
+
+def clipped(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text`, cut to `limit` characters with a note saying how many were left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters cut)"
 
 
 class JobStatus(str, enum.Enum):
@@ -150,6 +161,14 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def _is_seconds(value: Any) -> bool:
+    return _is_number(value) and value >= 0
+
+
+def _is_positive(value: Any) -> bool:
+    return _is_number(value) and value > 0
+
+
 def _is_text(value: Any) -> bool:
     return isinstance(value, str)
 
@@ -171,14 +190,14 @@ _FIELD_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "backend": (_is_text, "a string"),
     "seed": (_is_int, "a whole number"),
     "repeat": (_is_int, "a whole number"),
-    "time_limit": (_is_number, "a finite number"),
+    "time_limit": (_is_positive, "a positive number"),
     "instance": (_is_text, "a string"),
     "spec": (_or_null(_is_text), "a string or null"),
-    "time": (_or_null(_is_number), "a finite number or null"),
-    "wall": (_or_null(_is_number), "a finite number or null"),
-    "grace": (_or_null(_is_number), "a finite number or null"),
+    "time": (_or_null(_is_seconds), "a number of seconds (0 or more) or null"),
+    "wall": (_or_null(_is_seconds), "a number of seconds (0 or more) or null"),
+    "grace": (_or_null(_is_seconds), "a number of seconds (0 or more) or null"),
     "memory_limit_mb": (_or_null(_is_int), "a whole number or null"),
-    "peak_rss_mb": (_or_null(_is_number), "a finite number or null"),
+    "peak_rss_mb": (_or_null(_is_seconds), "a number (0 or more) or null"),
     "rows": (_or_null(_is_int), "a whole number or null"),
     "cols": (_or_null(_is_int), "a whole number or null"),
     "stats": (_is_object, "an object"),
@@ -192,8 +211,9 @@ _FIELD_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
 
 def read_results(path: str | os.PathLike[str], *, warn: Callable[[str], None] | None = None) -> list[Record]:
     """Every record of a results file in order. A line that is not a valid record (torn by a
-    killed writer, edited by hand, written by a newer kakuro) is skipped and reported through
-    `warn` as `file:line: reason`. Raises KakuroError if the file cannot be read."""
+    killed writer, edited by hand, written by a newer kakuro) is skipped: the first
+    `SHOWN_BAD_LINES` are reported through `warn` as `file:line: reason`, then how many were
+    skipped in all. Raises KakuroError if the file cannot be read."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -201,6 +221,7 @@ def read_results(path: str | os.PathLike[str], *, warn: Callable[[str], None] | 
     except (OSError, UnicodeDecodeError) as exc:
         raise KakuroError(f"{path}: cannot be read: {exc}") from None
     records: list[Record] = []
+    skipped = 0
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -209,14 +230,16 @@ def read_results(path: str | os.PathLike[str], *, warn: Callable[[str], None] | 
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
             records.append(Record.from_json(data))
+            continue
         except json.JSONDecodeError as exc:
             reason = f"not JSON ({exc.msg})"
-        except ValueError as exc:
-            reason = f"not a result record: {exc}"
-        else:
-            continue
-        if warn is not None:
+        except (ValueError, TypeError, RecursionError) as exc:
+            reason = f"not a result record: {clipped(str(exc), 200)}"
+        skipped += 1
+        if warn is not None and skipped <= SHOWN_BAD_LINES:
             warn(f"{path}:{number}: {reason}; line skipped")
+    if warn is not None and skipped:
+        warn(f"{path}: {skipped} malformed line(s) skipped, {len(records)} record(s) read")
     return records
 
 
@@ -232,10 +255,13 @@ def latest(records: Iterable[Record]) -> list[Record]:
 
 class ResultsFile:
     """An append-only JSON-lines file: `append` writes one line with one write call, then
-    flushes it to disk (fsync). Creating refuses an existing file; `resume` appends to it."""
+    flushes it to disk (fsync). Creating refuses an existing file; `resume` appends to it. The
+    file is locked while it is open (`kakuro.files.open_new_log`): one writer at a time."""
 
     def __init__(self, path: str | os.PathLike[str], *, resume: bool = False) -> None:
         self.path = Path(path)
+        self.created = not os.path.lexists(self.path)
+        """True when this run made the file (it held nothing before)."""
         self._fd: int | None = open_new_log(self.path, resume=resume)
         if resume and self.path.stat().st_size:
             with open(self.path, "rb") as stream:
@@ -244,16 +270,22 @@ class ResultsFile:
                     self._write(b"\n")
 
     def append(self, record: Record) -> None:
-        """Write one record as one line and make it durable before returning."""
+        """Write one record as one line and make it durable before returning. Raises
+        KakuroError when the file cannot take it (a full disk): the lines already written stay."""
         self._write((json.dumps(record.to_json(), allow_nan=False, default=str) + "\n").encode())
 
     def _write(self, data: bytes) -> None:
         if self._fd is None:
             raise KakuroError(f"{self.path} is closed")
         view = memoryview(data)
-        while view:
-            view = view[os.write(self._fd, view):]
-        os.fsync(self._fd)
+        try:
+            while view:
+                view = view[os.write(self._fd, view):]
+            os.fsync(self._fd)
+        except OSError as exc:
+            raise KakuroError(
+                f"{cannot_write(self.path, exc)}; the records written before stay in it, and --resume runs the other jobs"
+            ) from None
 
     def close(self) -> None:
         if self._fd is not None:

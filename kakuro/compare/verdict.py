@@ -4,7 +4,8 @@
     UNSAT    the backend proved unsatisfiability (and nothing contradicts it)
     TIMEOUT  killed at the wall-clock limit, or the backend answered UNKNOWN (its limit was
              reached or an incomplete search gave up; the message says which)
-    MEMOUT   a MemoryError under the memory limit, or a worker death near it
+    MEMOUT   killed past the memory limit (resident memory), a MemoryError, or a worker death
+             near the limit
     CRASH    the worker died (abort, segfault, ...) or the harness lost the job
     ERROR    the backend reported an error
     WRONG    the checker rejected the solution, or an UNSAT claim on a puzzle that has a
@@ -19,7 +20,7 @@ later, or in another file, also refutes an earlier claim.
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
@@ -33,19 +34,21 @@ if TYPE_CHECKING:
     from kakuro.compare.worker import Reply
 
 MEMOUT_FRACTION = 0.9
-"""A worker that dies with at least this share of its memory limit in use is MEMOUT."""
+"""A worker that dies, not killed by the pool, while its job uses at least this share of the
+memory limit is MEMOUT (the system ran out of memory first), not CRASH."""
 
 
 @dataclass(frozen=True)
 class Attempt:
     """How a job ended as its runner saw it: a `reply` from the worker, a `timeout` (killed at
-    the wall-clock limit), a worker that `died` (exit code, last sampled address space in
-    MiB), or `lost` (the harness failed; `message` says how)."""
+    the wall-clock limit), a `memout` (killed past the memory limit), a worker that `died`
+    (exit code), or `lost` (the harness failed; `message` says how). `memory_mb` is what the
+    job used (MiB) at the last look, when measured."""
 
-    kind: Literal["reply", "timeout", "died", "lost"]
+    kind: Literal["reply", "timeout", "memout", "died", "lost"]
     reply: Reply | None = None
     exitcode: int | None = None
-    vms_mb: float | None = None
+    memory_mb: float | None = None
     message: str = ""
 
 
@@ -63,16 +66,25 @@ class Witnesses:
         return self._holders.get(digest)
 
     @classmethod
-    def of(cls, instances: Iterable[Instance], records: Iterable[Record]) -> Witnesses:
-        """The SOLVED records, then the solutions the puzzle files carry (checked here)."""
+    def of(
+        cls, instances: Iterable[Instance], records: Iterable[Record], *, warn: Callable[[str], None] | None = None
+    ) -> Witnesses:
+        """The SOLVED records, then the solutions the puzzle files carry (checked here). A
+        recorded solution that breaks the rules is no witness, and `warn` is told so."""
         found = cls()
         for record in records:
             if record.status is JobStatus.SOLVED:
                 found.add(record.digest, record.backend)
         for inst in instances:
             solution = inst.puzzle.meta.get("solution")
-            if solution is not None and found.holder(inst.digest) is None and inst.puzzle.check(solution) == []:
+            if solution is None:
+                continue
+            problems = inst.puzzle.check(solution)
+            if not problems:
                 found.add(inst.digest, f"the solution in {inst.source}")
+            elif warn is not None:
+                warn(f"warning: {inst.source}: puzzle {inst.index + 1} ({inst.name}): its recorded solution breaks "
+                     f"the rules ({problems[0]}); it is not used to judge answers")
         return found
 
 
@@ -89,11 +101,14 @@ def judge(job: Job, attempt: Attempt, witnesses: Witnesses) -> tuple[JobStatus, 
         return JobStatus.TIMEOUT, f"killed at the wall-clock limit ({limits.time_limit:g} s + {limits.grace:g} s grace)"
     if attempt.kind == "lost":
         return JobStatus.CRASH, attempt.message or "the harness lost this job"
+    memory = limits.memory_mb
+    if attempt.kind == "memout":
+        used = f"{attempt.memory_mb:.0f} MiB" if attempt.memory_mb is not None else "more"
+        return JobStatus.MEMOUT, f"killed at the memory limit: the job used {used} of resident memory, the limit is {memory} MiB"
     if attempt.kind == "died":
         how = _exit_text(attempt.exitcode)
-        memory = limits.memory_mb
-        if memory is not None and attempt.vms_mb is not None and attempt.vms_mb >= MEMOUT_FRACTION * memory:
-            return JobStatus.MEMOUT, f"the worker {how} using {attempt.vms_mb:.0f} MiB of its {memory} MiB limit"
+        if memory is not None and attempt.memory_mb is not None and attempt.memory_mb >= MEMOUT_FRACTION * memory:
+            return JobStatus.MEMOUT, f"the worker {how} while the job used {attempt.memory_mb:.0f} MiB of its {memory} MiB limit"
         return JobStatus.CRASH, f"the worker {how}" + (f": {attempt.message}" if attempt.message else "")
     reply = attempt.reply
     if reply is None:

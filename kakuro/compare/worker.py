@@ -2,9 +2,15 @@
 runs jobs one at a time (`run_job`), answering each with a typed `Reply`.
 
 Set-up makes SIGTERM immediate, leads a process group (so a kill takes the backend's own
-children too), sends stdout to /dev/null, imports the `--import` modules, warms up every
-backend once (JIT compilation, engine import: paid before any clock starts), then sets the
-memory limit. A reply is trusted by no one: the parent checks every answer itself.
+children too), sends stdout to /dev/null, imports the `--import` modules and warms up every
+backend once (JIT compilation, engine import: paid before any clock starts). The memory limit
+is enforced from outside (`kakuro.compare.watch`); a worker only says when a job starts and ends.
+
+A job always ends with a `Reply`, whatever the backend does: any exception, even one that is
+not an `Exception` (SystemExit, KeyboardInterrupt), is that job's ERROR; a reported time that is
+not a number between 0 and the call's own duration is replaced by the worker's clock; values
+are passed on as they came (never rounded: the parent checks every answer itself); messages
+and stats are cut to a bounded size.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import contextlib
 import importlib
 import importlib.util
 import math
+import numbers
 import os
 import pickle
 import platform
@@ -20,14 +27,17 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 from kakuro.compare.jobs import Job
+from kakuro.compare.results import clipped
+from kakuro.compare.watch import report_job
 from kakuro.errors import KakuroError
-from kakuro.solver import Solver, Stat, Status, backend_class, get_solver
+from kakuro.solver import Result, Solver, Stat, Status, backend_class, get_solver
 
 try:  # POSIX only; the harness degrades (no memory limit) without it
     import resource
@@ -44,7 +54,7 @@ class WorkerConfig:
     imports: tuple[str, ...] = ()
     """Modules (dotted names or .py paths) to import first, e.g. to register backends."""
     memory_mb: int | None = None
-    """Address-space limit (RLIMIT_AS) in MiB; it includes the imported engines."""
+    """Resident memory a job may add to its worker, in MiB (`kakuro.compare.watch`)."""
     sys_path: tuple[str, ...] = ()
     """Folders put in front of sys.path before the imports (the parent's working folder)."""
 
@@ -57,13 +67,14 @@ class Reply:
     values: tuple[Any, ...] | None = None
     """The solution's cell values when `status` is SOLVED (unchecked: the parent checks)."""
     time: float = 0.0
-    """The backend's own time (`Result.time`)."""
+    """The backend's own time (`Result.time`), or the worker's clock when that is not a
+    number between 0 and the duration of the solve call."""
     wall: float = 0.0
     """Seconds in the worker: the solve call and what surrounds it."""
     stats: Mapping[str, Stat] = field(default_factory=dict)
     message: str = ""
     memout: bool = False
-    """True when the job ran out of memory (a MemoryError under the limit)."""
+    """True when the job ran out of memory (a MemoryError)."""
     peak_rss_mb: float | None = None
     pid: int = 0
     versions: Mapping[str, str] = field(default_factory=dict)
@@ -77,10 +88,12 @@ class _WorkerState:
     failures: dict[str, str] = field(default_factory=dict)
     versions: dict[str, dict[str, str]] = field(default_factory=dict)
     machine: dict[str, Any] = field(default_factory=dict)
-    baseline_mb: float | None = None
+    reports: Connection | None = None
 
 
 _state: _WorkerState | None = None
+MAX_STATS = 100
+"""Stats a reply carries at the most."""
 
 
 def import_user_module(name: str) -> Any:
@@ -129,12 +142,13 @@ def warm_up(config: WorkerConfig) -> None:
     if load_imports(config):
         return
     for spec in config.backends:
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(Exception, SystemExit):  # Ctrl-C still stops the parent
             get_solver(spec).ensure_warm()
 
 
-def start_worker(config: WorkerConfig) -> None:
-    """Pool initializer: set up this process to run jobs (see the module docstring)."""
+def start_worker(config: WorkerConfig, reports: Connection | None = None) -> None:
+    """Pool initializer: set up this process to run jobs (see the module docstring);
+    `reports` is the pipe to the pool's watch (`kakuro.compare.watch.report_job`)."""
     global _state
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -144,7 +158,7 @@ def start_worker(config: WorkerConfig) -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
         os.close(devnull)
-    state = _WorkerState(config, machine=machine_info())
+    state = _WorkerState(config, machine=machine_info(), reports=reports)
     import_failure = load_imports(config)
     for spec in config.backends:
         if import_failure:
@@ -155,24 +169,17 @@ def start_worker(config: WorkerConfig) -> None:
             solver.ensure_warm()
             state.solvers[spec] = solver
             state.versions[spec] = versions(spec)
-        except Exception as exc:
-            state.failures[spec] = f"warm-up failed: {type(exc).__name__}: {exc}"
+        except BaseException as exc:  # a backend may even raise SystemExit while warming up
+            state.failures[spec] = clipped(f"warm-up failed: {described(exc)}")
     if resource is not None:
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crash must not dump GBs
-        if config.memory_mb is not None:
-            _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-            limit = config.memory_mb * 2**20
-            if hard != resource.RLIM_INFINITY:
-                limit = min(limit, hard)
-            with contextlib.suppress(ValueError, OSError):
-                resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-    state.baseline_mb = vms_mb(os.getpid())
     _state = state
 
 
 def run_job(job: Job) -> Reply:
-    """Solve one job in a worker set up by `start_worker`."""
+    """Solve one job in a worker set up by `start_worker`. Never raises for anything the
+    backend does (see the module docstring)."""
     state = _state
     if state is None:
         raise KakuroError("run_job runs in a worker set up by start_worker; use a runner of kakuro.compare.runners")
@@ -183,30 +190,62 @@ def run_job(job: Job) -> Reply:
     if solver is None:
         message = state.failures.get(spec, f"backend {job.backend.label!r} was not warmed up in this worker")
         return Reply(Status.ERROR, message=message, wall=time.perf_counter() - start, **common)
-    before_mb = vms_mb(os.getpid()) if state.config.memory_mb is not None else None
     _reset_peak_rss()
-    outcome: dict[str, Any]
+    report_job(state.reports, started=True)
     try:
-        result = solver.solve(job.instance.puzzle, time_limit=job.limits.time_limit, seed=job.seed)
+        outcome = _outcome(lambda: solver.solve(job.instance.puzzle, time_limit=job.limits.time_limit, seed=job.seed))
+    finally:
+        report_job(state.reports, started=False)
+    return Reply(**outcome, wall=time.perf_counter() - start, peak_rss_mb=_peak_rss_mb(), **common)
+
+
+def _outcome(solve: Callable[[], Any]) -> dict[str, Any]:
+    """The Reply fields of one solve call, checked: whatever `solve` raises or returns."""
+    called = time.perf_counter()
+    try:
+        result = solve()
+        seconds = time.perf_counter() - called
+        if not isinstance(result, Result):
+            return {"status": Status.ERROR, "message": f"the backend returned {type(result).__name__}, not a Result"}
+        if not isinstance(result.status, Status):
+            return {"status": Status.ERROR, "message": clipped(f"the backend answered an unknown status {result.status!r}")}
         values = getattr(result.solution, "values", None)
-        outcome = {
+        reported, note = trusted_time(result.time, seconds)
+        message = clipped(plain_text(result.message) + note)
+        return {
             "status": result.status,
             "values": None if values is None else tuple(_plain(v) for v in values),
-            "time": float(result.time),
-            "stats": {str(k): _plain(v) for k, v in dict(result.stats).items()},
-            "message": str(result.message),
-            "memout": result.status is Status.ERROR and _is_memory_error(str(result.message)),
+            "time": reported,
+            "stats": _plain_stats(result.stats),
+            "message": message,
+            "memout": result.status is Status.ERROR and _is_memory_error(message),
         }
     except MemoryError as exc:
-        outcome = {"status": Status.ERROR, "memout": True, "message": f"MemoryError: {exc}"}
-    except Exception as exc:
-        outcome = {"status": Status.ERROR, "message": f"{type(exc).__name__}: {exc}"}
-    if outcome.get("memout") and state.config.memory_mb is not None:
-        outcome["message"] += (
-            f" (limit {state.config.memory_mb} MiB of address space; the worker had {before_mb or 0:.0f} MiB"
-            f" before this job, {state.baseline_mb or 0:.0f} MiB after loading the backends)"
-        )
-    return Reply(**outcome, wall=time.perf_counter() - start, peak_rss_mb=_peak_rss_mb(), **common)
+        return {"status": Status.ERROR, "memout": True, "message": clipped(described(exc))}
+    except BaseException as exc:  # SystemExit, KeyboardInterrupt (workers ignore SIGINT: a backend raised it)
+        return {"status": Status.ERROR, "message": clipped(f"the backend raised {described(exc)}"),
+                "time": time.perf_counter() - called}
+
+
+def trusted_time(reported: Any, measured: float) -> tuple[float, str]:
+    """The backend's own time when it is a number from 0 to `measured` (the seconds the solve
+    call took, which contain it), else `measured`; and a note for the message when replaced."""
+    if isinstance(reported, (int, float)) and not isinstance(reported, bool) and 0 <= reported <= measured:
+        return float(reported), ""
+    return measured, f" (the backend reported a time of {plain_text(reported)[:40]} s; the harness's clock is used)"
+
+
+def described(exc: BaseException) -> str:
+    """`Type: text` of an exception, even one whose text cannot be made."""
+    return f"{type(exc).__name__}: {plain_text(exc)}".rstrip(": ")
+
+
+def plain_text(value: Any) -> str:
+    """`str(value)`, or a placeholder when that fails."""
+    try:
+        return str(value)
+    except Exception:
+        return f"<a {type(value).__name__} that cannot be shown>"
 
 
 def run_pickled_job(payload: bytes) -> Reply:
@@ -225,19 +264,27 @@ def _is_memory_error(message: str) -> bool:
 
 
 def _plain(value: Any) -> Any:
-    """A JSON-safe scalar (numpy numbers become int/float; anything else its str)."""
-    if isinstance(value, (bool, int, str)) or value is None:
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    for kind in (int, float):
-        try:
-            converted = kind(value)
-        except (TypeError, ValueError):
-            continue
-        if converted == value:
-            return _plain(converted)
-    return str(value)
+    """A JSON-safe scalar: numpy integers become int and numpy floats float, a non-finite
+    float its text, anything else its (clipped) text. Nothing is rounded: 3.0 stays a float."""
+    if value is None or isinstance(value, (bool, str)):
+        return clipped(value) if isinstance(value, str) else value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        return number if math.isfinite(number) else str(number)
+    if type(value).__name__ == "bool_":  # numpy's bool
+        return bool(value)
+    return clipped(plain_text(value))
+
+
+def _plain_stats(stats: Any) -> dict[str, Any]:
+    """The first `MAX_STATS` stats with plain keys and values; {} when `stats` is no mapping."""
+    try:
+        items = list(dict(stats).items())[:MAX_STATS]
+    except Exception:
+        return {}
+    return {clipped(plain_text(k)): _plain(v) for k, v in items}
 
 
 def _reset_peak_rss() -> None:
@@ -258,16 +305,6 @@ def _peak_rss_mb() -> float | None:
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         return round(peak / (2**20 if sys.platform == "darwin" else 1024), 1)
     return None
-
-
-def vms_mb(pid: int) -> float | None:
-    """Address space of process `pid` in MiB (None if it cannot be read)."""
-    import psutil
-
-    try:
-        return round(psutil.Process(pid).memory_info().vms / 2**20, 1)
-    except (psutil.Error, OSError):
-        return None
 
 
 def machine_info() -> dict[str, Any]:

@@ -33,7 +33,7 @@ from typing import Any
 
 from kakuro.errors import KakuroError, PuzzleFormatError
 from kakuro.formats.base import BadPuzzle, building, cell_token, gather, line_column, parse_number
-from kakuro.puzzle import DEFAULT_VALUES, GridCell, Puzzle
+from kakuro.puzzle import DEFAULT_VALUES, MAX_SIDE, GridCell, Puzzle
 
 NAME = "course"
 EXTENSIONS: tuple[str, ...] = ()
@@ -81,6 +81,9 @@ def _grids(text: str, file: str | None, *, size: tuple[int, int] | None = None,
             at += 1
         else:
             rows, cols = size
+        if rows > MAX_SIDE or cols > MAX_SIDE:
+            yield partial(_fail, f"a {rows}x{cols} grid is larger than {MAX_SIDE}x{MAX_SIDE}", file, number, "")
+            return
         block = lines[at : at + rows]
         at += rows
         yield partial(_parse_grid, block, rows, cols, file, id, number)
@@ -103,6 +106,9 @@ def _parse_grid(block: list[tuple[int, str]], rows: int, cols: int, file: str | 
     grid: list[list[GridCell]] = []
     places: list[list[tuple[int, int]]] = []
     for number, line in block:
+        if line.count(",") + 1 != cols:  # counted before splitting: a huge row is never cut into pieces
+            raise PuzzleFormatError(f"this row has {line.count(',') + 1} cells, the size says {cols}", file=file,
+                                    line=number, column=1, text=line.strip()[:20])
         row: list[GridCell] = []
         where: list[tuple[int, int]] = []
         offset = 0

@@ -11,11 +11,12 @@ given digit. Rows and columns count the clue row and column. `values` is optiona
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from kakuro.errors import PuzzleFormatError
+from kakuro.errors import KakuroError, PuzzleFormatError
 from kakuro.formats.base import BadPuzzle, building, gather
 from kakuro.puzzle import DEFAULT_VALUES, Puzzle
 
@@ -44,7 +45,9 @@ def _parse_line(line: str, number: int, file: str | None) -> Puzzle:
         return PuzzleFormatError(message, file=file, line=number, column=column, text=text)
 
     try:
-        record = json.loads(line, parse_constant=_reject_constant)
+        record = json.loads(line, parse_constant=_reject_constant, parse_float=_finite)
+    except NotFiniteError as exc:
+        raise fail(f"{exc.text} is too large a number (it would be infinite)", line.find(exc.text) + 1, exc.text[:20]) from None
     except json.JSONDecodeError as exc:
         raise fail(f"not valid JSON: {exc.msg}", exc.colno, line[max(0, exc.pos - 10) : exc.pos + 10]) from None
     except (RecursionError, ValueError) as exc:
@@ -78,6 +81,21 @@ def _parse_line(line: str, number: int, file: str | None) -> Puzzle:
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number a puzzle can hold")
+
+
+class NotFiniteError(ValueError):
+    """A JSON number too large for a float (`1e999`), which JSON cannot write back."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"{text} is too large a number")
+        self.text = text
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise NotFiniteError(text)
+    return value
 
 
 def _values(raw: Any, fail: Any) -> tuple[int, int]:
@@ -121,4 +139,13 @@ def record(puzzle: Puzzle) -> dict[str, Any]:
 
 
 def dumps(puzzles: Sequence[Puzzle]) -> str:
-    return "".join(json.dumps(record(p), separators=(",", ":")) + "\n" for p in puzzles)
+    """One JSON object a line. KakuroError for a puzzle whose metadata holds a number JSON
+    cannot write (NaN, infinity), which no reader would take back."""
+    lines = []
+    for puzzle in puzzles:
+        try:
+            lines.append(json.dumps(record(puzzle), separators=(",", ":"), allow_nan=False) + "\n")
+        except ValueError as exc:
+            name = f"puzzle {puzzle.id!r}" if puzzle.id else "a puzzle"
+            raise KakuroError(f"{name} cannot be written as JSON: {exc}") from None
+    return "".join(lines)

@@ -199,8 +199,9 @@ def _char(total: int | None) -> str:
 
 
 def url(puzzle: Puzzle) -> str:
-    """The puzz.link URL of `puzzle`; KakuroError if the URL cannot hold it (givens, a value
-    range other than 1..9, a white cell in the clue row or column, a clue above 45)."""
+    """The puzz.link URL of `puzzle`; KakuroError if the URL cannot hold it (fewer than two
+    rows or columns, givens, a value range other than 1..9, a white cell in the clue row or
+    column, a clue above 45)."""
     name = f"puzzle {puzzle.id!r}" if puzzle.id else "this puzzle"
     if puzzle.values != DEFAULT_VALUES:
         raise KakuroError(f"{name} uses values {puzzle.values[0]}..{puzzle.values[1]}; puzz.link Kakuro has 1..9")
@@ -208,6 +209,9 @@ def url(puzzle: Puzzle) -> str:
         raise KakuroError(f"{name} has given digits, which a puzz.link URL cannot hold")
     if any(r == 0 or c == 0 for r, c in puzzle.cells):
         raise KakuroError(f"{name} has white cells in its first row or column, where puzz.link keeps only clues")
+    if puzzle.rows < 2 or puzzle.cols < 2:
+        raise KakuroError(f"{name} is {puzzle.rows}x{puzzle.cols}; a puzz.link URL holds a clue row and a clue column "
+                          "around at least one more row and column")
     if any(t is not None and t > MAX_CLUE for clue in puzzle.clues.values() for t in clue):
         raise KakuroError(f"{name} has a clue above {MAX_CLUE}, which a puzz.link URL cannot hold")
     grid = puzzle.to_grid()

@@ -21,14 +21,13 @@ comments are allowed anywhere; the last fact may omit its final period.
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 from kakuro.errors import PuzzleFormatError
-from kakuro.formats.base import BadPuzzle, Header, building, cell_token, gather, header_lines, parse_number
-from kakuro.puzzle import GridCell, Puzzle
+from kakuro.formats.base import BadPuzzle, Header, building, cell_token, gather, header_lines, line_column, parse_number
+from kakuro.puzzle import MAX_SIDE, GridCell, Puzzle
 
 NAME = "simonis"
 EXTENSIONS = (".ecl", ".pl")
@@ -61,6 +60,8 @@ class _Token(NamedTuple):
     kind: str
     text: str
     offset: int
+    line: int
+    column: int
 
 
 def sniff(text: str) -> bool:
@@ -72,12 +73,14 @@ def sniff(text: str) -> bool:
 def parse(text: str, file: str | None = None, *, on_bad: BadPuzzle | None = None) -> list[Puzzle]:
     """Every `data(...)` fact of `text`; PuzzleFormatError names the line and column of a
     problem. With `on_bad` a bad fact is skipped up to the next `data(` (a character no fact
-    can hold still stops the whole file)."""
+    can hold still stops the whole file). Tokens are read as the facts need them, so a fact
+    that goes wrong early (a row far longer than its fact says) costs no more than that."""
     reader = _Reader(text, file)
 
     def facts() -> Iterator[Callable[[], Puzzle]]:
         while reader.peek() is not None:
             start = reader.position
+            reader.forget_before(start)
             yield reader.fact
             if reader.position == start or reader.failed:
                 reader.skip_past(start)
@@ -85,52 +88,87 @@ def parse(text: str, file: str | None = None, *, on_bad: BadPuzzle | None = None
     return gather(facts(), on_bad, file=file, empty="no puzzle found (no data(...) fact)")
 
 
+def _lex(text: str, file: str | None) -> Iterator[_Token]:
+    """The tokens of `text` with their positions, comments included, blanks dropped. Raises
+    PuzzleFormatError at a character no fact can hold."""
+    line, line_start = 1, 0
+    for match in _LEXER.finditer(text):
+        kind = match.lastgroup or ""
+        start = match.start()
+        if kind == "other":
+            raise PuzzleFormatError("unexpected character", file=file, line=line, column=start - line_start + 1,
+                                    text=text[start : start + 10])
+        if kind == "unclosed":
+            raise PuzzleFormatError("a /* comment that never ends", file=file, line=line,
+                                    column=start - line_start + 1, text="/*")
+        if kind not in ("space", "block"):
+            yield _Token(kind, match.group(), start, line, start - line_start + 1)
+        newlines = match.group().count("\n")
+        if newlines:
+            line += newlines
+            line_start = text.rindex("\n", start, match.end()) + 1
+
+
 class _Reader:
-    """A cursor over the tokens of a file; comments before a fact become its header."""
+    """A cursor over the tokens of a file, read as they are needed; comments before a fact
+    become its header. Tokens before the current fact are forgotten."""
 
     def __init__(self, text: str, file: str | None) -> None:
         self.text = text
         self.file = file
-        self.tokens: list[_Token] = []
+        self._tokens: list[_Token] = []
+        """Tokens from index `_base` on (the earlier ones are forgotten)."""
+        self._base = 0
+        self._lexer = _lex(text, file)
+        self._pending: list[_Token] = []
+        self._lex_error: PuzzleFormatError | None = None
         self.comments: dict[int, list[_Token]] = {}  # token index -> comments just before it
         self.position = 0
         self.failed = False
-        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-        self._lex()
 
-    def _lex(self) -> None:
-        pending: list[_Token] = []
-        for match in _LEXER.finditer(self.text):
-            kind = match.lastgroup
-            if kind in ("space", "block"):
+    def token(self, index: int) -> _Token | None:
+        """Token `index` (reading on as far as needed), None past the end. A character no
+        fact can hold raises, every time it is reached."""
+        while self._base + len(self._tokens) <= index:
+            if self._lex_error is not None:
+                raise self._lex_error
+            try:
+                token = next(self._lexer, None)
+            except PuzzleFormatError as exc:
+                self._lex_error = exc
+                raise
+            if token is None:
+                return None
+            if token.kind == "comment":
+                self._pending.append(token)
                 continue
-            if kind == "other":
-                raise self.error("unexpected character", match.start(), self.text[match.start() : match.start() + 10])
-            if kind == "unclosed":
-                raise self.error("a /* comment that never ends", match.start(), "/*")
-            token = _Token(kind or "", match.group(), match.start())
-            if kind == "comment":
-                pending.append(token)
-                continue
-            if pending:
-                self.comments[len(self.tokens)] = pending
-                pending = []
-            self.tokens.append(token)
+            if self._pending:
+                self.comments[self._base + len(self._tokens)] = self._pending
+                self._pending = []
+            self._tokens.append(token)
+        return self._tokens[index - self._base] if index >= self._base else None
+
+    def forget_before(self, index: int) -> None:
+        """Drop the tokens (and their comments) before `index`: they are never read again."""
+        drop = min(max(0, index - self._base), len(self._tokens))
+        if drop:
+            del self._tokens[:drop]
+            self._base += drop
+            for key in [k for k in self.comments if k < self._base]:
+                del self.comments[key]
 
     def error(self, message: str, offset: int, text: str | None = None) -> PuzzleFormatError:
-        line, column = self.line_column(offset)
+        line, column = line_column(self.text, offset)
         return PuzzleFormatError(message, file=self.file, line=line, column=column, text=text)
 
-    def line_column(self, offset: int) -> tuple[int, int]:
-        """1-based (line, column) of a character offset, in logarithmic time."""
-        line = bisect.bisect_right(self.line_starts, offset)
-        return line, offset - self.line_starts[line - 1] + 1
+    def token_error(self, message: str, token: _Token, text: str | None = None) -> PuzzleFormatError:
+        return PuzzleFormatError(message, file=self.file, line=token.line, column=token.column, text=text)
 
     def place(self, token: _Token) -> tuple[int, int]:
-        return self.line_column(token.offset)
+        return token.line, token.column
 
     def peek(self) -> _Token | None:
-        return self.tokens[self.position] if self.position < len(self.tokens) else None
+        return self.token(self.position)
 
     def take(self, what: str) -> _Token:
         token = self.peek()
@@ -142,13 +180,12 @@ class _Reader:
     def expect(self, text: str) -> _Token:
         token = self.take(repr(text))
         if token.text != text:
-            raise self.error(f"expected {text!r}", token.offset, token.text)
+            raise self.token_error(f"expected {text!r}", token, token.text)
         return token
 
     def number(self, what: str) -> tuple[int, _Token]:
         token = self.take(what)
-        line, column = self.place(token)
-        return parse_number(token.text, file=self.file, line=line, column=column, what=what), token
+        return parse_number(token.text, file=self.file, line=token.line, column=token.column, what=what), token
 
     def header(self) -> Header:
         header = Header()
@@ -158,14 +195,15 @@ class _Reader:
         return header
 
     def skip_past(self, start: int) -> None:
-        """Move to the first `data (` after token `start` (the start of a fact that failed)."""
+        """Move to the first `data (` after token `start` (the start of a fact that failed),
+        forgetting the tokens passed."""
         self.failed = False
         position = start + 1
-        while position < len(self.tokens) and not (
-            self.tokens[position].text == "data"
-            and position + 1 < len(self.tokens)
-            and self.tokens[position + 1].text == "("
-        ):
+        while True:
+            self.forget_before(position - 1)
+            token = self.token(position)
+            if token is None or token.text == "data" and getattr(self.token(position + 1), "text", None) == "(":
+                break
             position += 1
         self.position = position
 
@@ -182,24 +220,26 @@ class _Reader:
         self.expect("(")
         set_token = self.take("the set name")
         if set_token.kind not in ("name", "number"):
-            raise self.error("expected the set name (e.g. generated)", set_token.offset, set_token.text)
+            raise self.token_error("expected the set name (e.g. generated)", set_token, set_token.text)
         self.expect(",")
         number, _ = self.number("the puzzle number")
         self.expect(",")
         placeholder = self.take("a placeholder such as -")
         if placeholder.kind not in ("name", "number", "variable") and placeholder.text != "-":
-            raise self.error("expected a placeholder such as -", placeholder.offset, placeholder.text)
+            raise self.token_error("expected a placeholder such as -", placeholder, placeholder.text)
         self.expect(",")
         rows, rows_token = self.number("the number of rows")
         self.expect(",")
         cols, _ = self.number("the number of columns")
+        if rows > MAX_SIDE or cols > MAX_SIDE:
+            raise self.token_error(f"a {rows}x{cols} grid is larger than {MAX_SIDE}x{MAX_SIDE}", rows_token, rows_token.text)
         self.expect(",")
         grid, places = self.grid(cols)
         self.expect(")")
         if self.peek() is not None:  # the last fact may omit its period
             self.expect(".")
         if len(grid) != rows:
-            raise self.error(f"the fact says {rows} rows but its grid has {len(grid)}", rows_token.offset, rows_token.text)
+            raise self.token_error(f"the fact says {rows} rows but its grid has {len(grid)}", rows_token, rows_token.text)
         puzzle_id = header.id if header.id is not None else f"{set_token.text}-{number}"
 
         def locate(cell: tuple[int, int] | None) -> tuple[int, int | None]:
@@ -213,7 +253,7 @@ class _Reader:
 
     def grid(self, cols: int) -> tuple[list[list[GridCell]], list[list[tuple[int, int]]]]:
         """`[](ROW, ROW, ...)`, each row `[](CELL, ...)` holding `cols` cells, with the
-        (line, column) of every cell."""
+        (line, column) of every cell. A row is refused as soon as it is longer than `cols`."""
         grid: list[list[GridCell]] = []
         places: list[list[tuple[int, int]]] = []
         self.expect("[]")
@@ -224,13 +264,16 @@ class _Reader:
             row: list[GridCell] = []
             where: list[tuple[int, int]] = []
             while True:
-                first = self.position
+                if len(row) == cols:
+                    raise self.token_error(f"this row has more cells than the {cols} columns the fact says", start, "[](")
+                where.append(self.place(self.peek() or start))
                 row.append(self.cell())
-                where.append(self.place(self.tokens[first]))
                 if self.separator():
                     break
             if len(row) != cols:
-                raise self.error(f"this row has {len(row)} cells but the fact says {cols} columns", start.offset, "[](")
+                raise self.token_error(f"this row has {len(row)} cells but the fact says {cols} columns", start, "[](")
+            if len(grid) == MAX_SIDE:
+                raise self.token_error(f"this grid has more than {MAX_SIDE} rows, the most a grid may have", start, "[](")
             grid.append(row)
             places.append(where)
             if self.separator():
@@ -240,7 +283,7 @@ class _Reader:
         """Consume ',' (False: more follows) or ')' (True: the list ends)."""
         token = self.take("',' or ')'")
         if token.text not in (",", ")"):
-            raise self.error("expected ',' or ')'", token.offset, token.text[:20])
+            raise self.token_error("expected ',' or ')'", token, token.text[:20])
         return token.text == ")"
 
     def cell(self) -> GridCell:
@@ -258,9 +301,8 @@ class _Reader:
         if token.text == _WHITE:
             return None
         if token.kind != "number":
-            raise self.error(f"expected {what}", token.offset, token.text[:20])
-        line, column = self.place(token)
-        return parse_number(token.text, file=self.file, line=line, column=column, what="a clue or digit")
+            raise self.token_error(f"expected {what}", token, token.text[:20])
+        return parse_number(token.text, file=self.file, line=token.line, column=token.column, what="a clue or digit")
 
 
 def dumps(puzzles: Sequence[Puzzle]) -> str:

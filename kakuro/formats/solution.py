@@ -6,7 +6,8 @@ Two layouts are accepted:
   object whose `"solution"` is such a list (what `kakuro solve --format json` prints, and what
   a JSON-lines record holds);
 - text: the text format's grid with a digit in every white cell (what `kakuro solve` prints);
-  header lines are skipped, only the first block is read, `_`/`.`/`0` is an empty cell.
+  header lines are skipped, only the first block is read; every number is a digit (`0` too,
+  for a value range that starts at 0), `_` and `.` are empty cells.
 
 The grid is not validated here beyond its syntax: judging it is `puzzle.check`'s job.
 """
@@ -30,7 +31,7 @@ def read_solution(source: str | os.PathLike[str] | bytes) -> list[list[Any]]:
     content = decode_text(data, name)
     if content.lstrip().startswith(("{", "[")):
         return _from_json(content, name)
-    return [[None if cell == 0 else cell for cell in row] for row in text.parse_grid(content, name)]
+    return text.parse_solved_grid(content, name)
 
 
 def _from_json(content: str, file: str | None) -> list[list[Any]]:

@@ -18,13 +18,14 @@ token per grid position, separated by whitespace, ',', tabs or '|':
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 
 from kakuro.errors import PuzzleFormatError
 from kakuro.formats.base import BadPuzzle, Header, building, cell_token, gather, header_lines, parse_number
-from kakuro.puzzle import GridCell, Puzzle
+from kakuro.puzzle import MAX_SIDE, GridCell, Puzzle
 
 NAME = "text"
 EXTENSIONS = (".txt", ".kakuro", ".kak")
@@ -59,13 +60,15 @@ def parse(text: str, file: str | None = None, *, on_bad: BadPuzzle | None = None
     return gather(attempts(), on_bad, file=file, empty="no puzzle found (the text is empty)")
 
 
-def parse_grid(text: str, file: str | None = None) -> list[list[GridCell]]:
-    """The grid of the first block of `text`, header skipped, without building a Puzzle:
-    a solved grid (a digit in every white cell) reads this way whatever its digits are."""
+def parse_solved_grid(text: str, file: str | None = None) -> list[list[GridCell | None]]:
+    """The grid of the first block of `text`, header skipped, without building a Puzzle: a
+    solved grid (a digit in every white cell, as `render_grid(..., solved=True)` writes it)
+    reads this way whatever its digits are. Every number is a digit, 0 included (a value
+    range may start at 0); `_` and `.` are empty cells (None)."""
     blocks = _blocks(text)
     if not blocks:
         raise PuzzleFormatError("no grid found (the text is empty)", file=file, line=1, column=1)
-    return _read_block(blocks[0], file)[1]
+    return _read_block(blocks[0], file, solved=True)[1]
 
 
 def _blocks(text: str) -> list[Block]:
@@ -82,8 +85,11 @@ def _blocks(text: str) -> list[Block]:
     return blocks
 
 
-def _read_block(block: Block, file: str | None) -> tuple[Header, list[list[GridCell]], list[list[tuple[int, int]]]]:
-    """The header, the grid rows, and the (line, column) of every grid token of one block."""
+def _read_block(
+    block: Block, file: str | None, *, solved: bool = False
+) -> tuple[Header, list[list[GridCell]], list[list[tuple[int, int]]]]:
+    """The header, the grid rows, and the (line, column) of every grid token of one block
+    (`solved`: tokens as `parse_solved_grid` reads them)."""
     header = Header()
     rows: list[list[GridCell]] = []
     places: list[list[tuple[int, int]]] = []
@@ -94,8 +100,14 @@ def _read_block(block: Block, file: str | None) -> tuple[Header, list[list[GridC
             at = line.index("#") + 1
             header.take(line[at:], file=file, line=number, column=at + 1)
             continue
-        tokens = list(_TOKEN.finditer(line))
-        row = [_parse_token(t.group(), file, number, t.start() + 1) for t in tokens]
+        tokens = list(itertools.islice(_TOKEN.finditer(line), MAX_SIDE + 1))  # never a whole huge line
+        if len(tokens) > MAX_SIDE:
+            raise PuzzleFormatError(f"this row has more than {MAX_SIDE} cells, the most a grid may have",
+                                    file=file, line=number, column=tokens[MAX_SIDE].start() + 1)
+        if len(rows) == MAX_SIDE:
+            raise PuzzleFormatError(f"this grid has more than {MAX_SIDE} rows, the most a grid may have",
+                                    file=file, line=number, column=1)
+        row = [_parse_token(t.group(), file, number, t.start() + 1, solved=solved) for t in tokens]
         if rows and len(row) != len(rows[0]):
             expected = len(rows[0])
             extra = tokens[expected] if len(tokens) > expected else None
@@ -131,18 +143,21 @@ def _is_comment(line: str) -> bool:
     if not line.lstrip().startswith("#") or "\\" in line:
         return False
     try:
-        for match in _TOKEN.finditer(line):
+        for match in itertools.islice(_TOKEN.finditer(line), MAX_SIDE + 1):
             _parse_token(match.group(), None, 1, 1)
     except PuzzleFormatError:
         return True
     return False
 
 
-def _parse_token(token: str, file: str | None, line: int, column: int) -> GridCell:
+def _parse_token(token: str, file: str | None, line: int, column: int, *, solved: bool = False) -> GridCell:
+    """One grid cell; in a `solved` grid `0` is the digit 0 and an empty cell is None."""
     if token in _BLACK:
         return "#"
-    if token in _EMPTY or _UNDERSCORES.fullmatch(token):
+    if solved and token == "0":
         return 0
+    if token in _EMPTY or _UNDERSCORES.fullmatch(token):
+        return None if solved else 0
     if "\\" in token:
         down, sep, across = token.partition("\\")
         if "\\" in across:
@@ -169,16 +184,20 @@ def _dump_one(puzzle: Puzzle) -> str:
     return "\n".join(header_lines(puzzle) + render_grid(puzzle.to_grid())) + "\n"
 
 
-def render_grid(grid: Sequence[Sequence[GridCell]]) -> list[str]:
-    """The lines of a grid in this format, columns right-aligned. A solved grid (a digit in
-    every white cell) renders as a text puzzle whose digits are all given."""
-    table = [[token(cell) for cell in row] for row in grid]
+def render_grid(grid: Sequence[Sequence[GridCell]], *, solved: bool = False) -> list[str]:
+    """The lines of a grid in this format, columns right-aligned. A `solved` grid (a digit in
+    every white cell) shows every digit, 0 included, and reads back with `parse_solved_grid`;
+    a puzzle's grid shows an empty cell (0) as `_`."""
+    table = [[token(cell, solved=solved) for cell in row] for row in grid]
     width = max((len(t) for row in table for t in row), default=1)
     return [" ".join(t.rjust(width) for t in row).rstrip() for row in table]
 
 
-def token(cell: GridCell) -> str:
-    """The text of one grid cell: `#`, `_` (empty white), a digit, or a `down\\across` clue."""
+def token(cell: GridCell, *, solved: bool = False) -> str:
+    """The text of one grid cell: `#`, `_` (empty white), a digit, or a `down\\across` clue.
+    In a `solved` grid 0 is the digit 0, never an empty cell."""
+    if solved and cell == 0 and not isinstance(cell, bool):
+        return "0"
     return cell_token(cell, black="#", empty="_", clue=_clue)
 
 

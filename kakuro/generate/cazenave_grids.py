@@ -65,12 +65,48 @@ def cazenave(size: int, values: int, holes: float, count: int = 1, seed: int = 0
 
 
 def random_full_grid(size: int, values: int, rng: random.Random) -> list[list[int]]:
-    """A uniformly shuffled backtracking fill of a `size` x `size` grid with values 1..`values`,
-    all different in every row and column (`values` >= `size`)."""
-    while True:
-        grid = _try_fill(size, values, rng)
-        if grid is not None:
-            return grid
+    """A random `size` x `size` grid with values 1..`values`, all different in every row and
+    column (`values` >= `size`). First a shuffled backtracking fill (`_try_fill`), which is
+    what the stored instances were made with; when it exceeds its budget (large grids with few
+    spare values: 40x40 over 1..40 never finished), rows built by matching (`_matched_rows`),
+    which always succeed, in well under a second for every size up to MAX_VALUE."""
+    grid = _try_fill(size, values, rng)
+    return grid if grid is not None else _matched_rows(size, values, rng)
+
+
+def _matched_rows(size: int, values: int, rng: random.Random) -> list[list[int]]:
+    """The first `size` columns of `size` random rows of a Latin rectangle `values` wide: each
+    row is a permutation of 1..`values`, no value twice in a column. A new row is a perfect
+    matching of the columns to the values each column still lacks, found by augmenting paths
+    in random order; after k rows every column lacks `values` - k values and every value is
+    missing from as many columns, so a perfect matching always exists (Koenig)."""
+    lacking = [set(range(1, values + 1)) for _ in range(values)]
+    rows = []
+    for _ in range(size):
+        options = [rng.sample(sorted(column), len(column)) for column in lacking]
+        column_of: dict[int, int] = {}
+        for column in rng.sample(range(values), values):
+            _augment(column, options, column_of, set())
+        row = [0] * values
+        for value, column in column_of.items():
+            row[column] = value
+            lacking[column].discard(value)
+        rows.append(row[:size])
+    return rows
+
+
+def _augment(column: int, options: list[list[int]], column_of: dict[int, int], seen: set[int]) -> bool:
+    """Give `column` a value, moving other columns to other values if needed (Kuhn's
+    augmenting path); False when no path exists. Recursion depth is at most the row length."""
+    for value in options[column]:
+        if value in seen:
+            continue
+        seen.add(value)
+        holder = column_of.get(value)
+        if holder is None or _augment(holder, options, column_of, seen):
+            column_of[value] = column
+            return True
+    return False
 
 
 def _try_fill(size: int, values: int, rng: random.Random) -> list[list[int]] | None:

@@ -1,7 +1,7 @@
 """The backend a user gets without choosing one (`auto`): the measured best path per puzzle.
 
 1. Root GAC and shaving (`kakuro.models.gac.prepare`): most published puzzles end here.
-2. What is left is raced (`kakuro.limits.race`: two child processes, the first to finish
+2. What is left is raced (`kakuro.isolation.race`: two child processes, the first to finish
    wins, the other is killed): the native modern search (restarts, dom/wdeg, phase saving,
    conflict learning) on the shaved domains against a SAT solver (`sat_solver`, CaDiCaL 1.9.5
    by default) on the same domains (`kakuro.models.sat.encode` with `domains`: only the
@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from kakuro.models.gac import prepare
-from kakuro.limits import race
+from kakuro.isolation import race
 from kakuro.models.sat import DEFAULT_SOLVER, SOLVER_NAMES, enumerate_with_sat, enumeration_of, sat_items
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.state import State, arm, with_learning

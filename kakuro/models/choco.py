@@ -76,6 +76,10 @@ SEARCHES: Mapping[str, str] = {
 
 MAX_AUTOMATON_STATES = 1 << 18
 """Largest automaton (bound on the states for one run) the regular and mdd models build."""
+CHECK_EVERY = 64
+"""Variables made between two looks at the deadline while building (a 900x900 grid has 360,000)."""
+MATRIX_CHUNK = 4096
+"""Table rows moved into Choco between two looks at the deadline."""
 
 
 # --------------------------------------------------------------------- pure run compilation
@@ -140,21 +144,24 @@ class _Handles:
         self._made.clear()
 
 
-def _int_matrix(rows: Sequence[Sequence[int]], deadline: Deadline | None = None) -> Any | None:
-    """A Java int[][] of `rows`; None (and nothing left behind) when `deadline` expires."""
+def _int_matrix(rows: Sequence[Sequence[int]] | np.ndarray, deadline: Deadline | None = None) -> Any | None:
+    """A Java int[][] of `rows` (a sequence of rows or a 2-D array, converted MATRIX_CHUNK rows
+    at a time); None (and nothing left behind) when `deadline` expires."""
     from pychoco import backend
 
     matrix = backend.create_int_2d_array(len(rows))
     put, make, attach, drop = backend.int_array_set, backend.create_int_array, backend.int_2d_array_set, backend.chocosolver_handles_destroy
-    for i, row in enumerate(rows):
-        if deadline is not None and i % 4096 == 0 and deadline.expired():
+    for start in range(0, len(rows), MATRIX_CHUNK):
+        if deadline is not None and deadline.expired():
             drop(matrix)
             return None
-        line = make(len(row))
-        for j, v in enumerate(row):
-            put(line, v, j)
-        attach(matrix, line, i)
-        drop(line)
+        chunk = rows[start : start + MATRIX_CHUNK]
+        for i, row in enumerate(chunk.tolist() if isinstance(chunk, np.ndarray) else chunk, start):
+            line = make(len(row))
+            for j, v in enumerate(row):
+                put(line, v, j)
+            attach(matrix, line, i)
+            drop(line)
     return matrix
 
 
@@ -182,7 +189,7 @@ def _table(key: tuple[int, int, tuple[int, int]], domains: tuple[int, ...], hand
     for j, dom in enumerate(domains):
         if dom & full != full:
             rows = rows[(np.left_shift(1, rows[:, j].astype(np.int64)) & dom) != 0]
-    matrix = _int_matrix(rows.tolist(), deadline)
+    matrix = _int_matrix(rows, deadline)  # a 9! x 9 array takes 0.8 s to become lists: never at once
     if matrix is None:
         return None
     if restricted:
@@ -275,7 +282,11 @@ def build_model(puzzle: Puzzle, kind: str = "decomposition", algo: str = "CT+", 
     handles = _Handles()
     model = Model()
     lo, hi = puzzle.values
-    cells = [model.intvar(puzzle.givens[i]) if i in puzzle.givens else model.intvar(lo, hi) for i in range(puzzle.size)]
+    cells = []
+    for i in range(puzzle.size):
+        if i % CHECK_EVERY == 0 and deadline is not None and deadline.expired():
+            return None
+        cells.append(model.intvar(puzzle.givens[i]) if i in puzzle.givens else model.intvar(lo, hi))
     size = count = 0
     try:
         for run in puzzle.runs:
@@ -389,7 +400,7 @@ class Choco(Solver):
     description = "Choco solver (pychoco): decomposition / table / regular / mdd per run"
     complete = True
     supports_seed = True
-    engine = Engine("pychoco", pip="pychoco")
+    engine = Engine("pychoco", pip="pychoco", import_may_exit=True)
     options = {
         "model": Option("mdd", "how each run is modelled: mdd (one GAC constraint per run, the fastest), regular, table, or decomposition (AllDifferent + sum: weaker, but the only one for value ranges too wide to tabulate)", choices=MODELS),
         "algo": Option("CT+", "table algorithm (model=table)", choices=TABLE_ALGORITHMS),

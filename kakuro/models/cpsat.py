@@ -13,14 +13,22 @@ from typing import Any
 from kakuro.combos import permutations, range_mask, subset_automaton, values_of
 from kakuro.puzzle import Puzzle
 from kakuro.search.rdv import reduce_domains
-from kakuro.solver import Deadline, Engine, Enumeration, Option, Outcome, Solver, Status, register
+from kakuro.solver import Deadline, Engine, Enumeration, Option, Outcome, Solver, Status, register, seed_below
 
 
 MODELS = ("decomposition", "table", "automaton")
+BUILD_CHECK_EVERY = 64
+"""Cells or runs added to a model between two looks at the deadline."""
+SEED_BITS = 31
+"""CP-SAT's `random_seed` is a 32-bit signed integer: larger seeds are folded into it."""
 
 
-def build_model(puzzle: Puzzle, model_kind: str = "decomposition") -> tuple[Any, list[Any], dict[str, Any]]:
-    """The CP-SAT model of `puzzle`, its cell variables (cell order) and size statistics.
+def build_model(
+    puzzle: Puzzle, model_kind: str = "decomposition", deadline: Deadline | None = None
+) -> tuple[Any, list[Any], dict[str, Any]] | None:
+    """The CP-SAT model of `puzzle`, its cell variables (cell order) and size statistics; None
+    when `deadline` passes while building (checked every BUILD_CHECK_EVERY cells and runs, and
+    during the domain reduction: a 1000x1000 grid takes seconds).
 
     `decomposition`: AllDifferent + linear sum per run, domains lo..hi (givens fixed).
     `table`: per run the allowed tuples (permutations of its combinations); `automaton`: per
@@ -34,20 +42,26 @@ def build_model(puzzle: Puzzle, model_kind: str = "decomposition") -> tuple[Any,
     model = cp_model.CpModel()
     lo, hi = puzzle.values
     sizes: dict[str, Any] = {}
+    deadline = deadline or Deadline()
     if model_kind == "decomposition":
         domains = [1 << puzzle.givens[i] if i in puzzle.givens else range_mask(puzzle.values) for i in range(puzzle.size)]
     else:
-        reduction = reduce_domains(puzzle)
+        reduction = reduce_domains(puzzle, deadline)
+        if reduction.stopped:
+            return None
         domains = list(reduction.domains)
         if reduction.wiped_out:
             model.add_bool_or([])  # the reduction proved unsatisfiability: an empty clause says so
             domains = [range_mask(puzzle.values)] * puzzle.size
-    cells = [
-        model.new_int_var_from_domain(cp_model.Domain.from_values(values_of(d)), f"x_{r}_{c}")
-        for d, (r, c) in zip(domains, puzzle.cells)
-    ]
+    cells = []
+    for number, (d, (r, c)) in enumerate(zip(domains, puzzle.cells)):
+        if number % BUILD_CHECK_EVERY == 0 and deadline.expired():
+            return None
+        cells.append(model.new_int_var_from_domain(cp_model.Domain.from_values(values_of(d)), f"x_{r}_{c}"))
     tuples = states = transitions = 0
-    for run in puzzle.runs:
+    for number, run in enumerate(puzzle.runs):
+        if number % BUILD_CHECK_EVERY == 0 and deadline.expired():
+            return None
         members = [cells[i] for i in run.cells]
         if model_kind == "table":
             rows = permutations(run.total, [domains[i] for i in run.cells], puzzle.values)
@@ -61,7 +75,7 @@ def build_model(puzzle: Puzzle, model_kind: str = "decomposition") -> tuple[Any,
         else:
             if len(members) > 1:
                 model.add_all_different(members)
-            model.add(sum(members) == run.total)
+            model.add(cp_model.LinearExpr.sum(members) == run.total)
     if model_kind == "table":
         sizes["num_tuples"] = tuples
     elif model_kind == "automaton":
@@ -74,7 +88,7 @@ def _configure(solver: Any, opts: Mapping[str, Any], deadline: Deadline, seed: i
     params = solver.parameters
     params.catch_sigint_signal = False  # CP-SAT would leave SIGINT at SIG_DFL, killing the caller on Ctrl-C
     params.num_workers = opts["workers"]
-    params.random_seed = seed
+    params.random_seed = seed_below(seed, SEED_BITS)
     remaining = deadline.remaining()
     if remaining is not None:
         params.max_time_in_seconds = max(remaining, 1e-3)
@@ -119,7 +133,10 @@ class CpSat(Solver):
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         from ortools.sat.python import cp_model
 
-        model, cells, sizes = build_model(puzzle, opts["model"])
+        built = build_model(puzzle, opts["model"], deadline)
+        if built is None or deadline.expired():
+            return Outcome(Status.UNKNOWN, None, {}, "time limit reached while building the model")
+        model, cells, sizes = built
         solver = cp_model.CpSolver()
         _configure(solver, opts, deadline, seed)
         status = solver.solve(model)
@@ -135,7 +152,10 @@ class CpSat(Solver):
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         from ortools.sat.python import cp_model
 
-        model, cells, sizes = build_model(puzzle, opts["model"])
+        built = build_model(puzzle, opts["model"], deadline)
+        if built is None or deadline.expired():
+            return Enumeration([], False, {}, "time limit reached while building the model")
+        model, cells, sizes = built
         solver = cp_model.CpSolver()
         _configure(solver, {**opts, "workers": 1}, deadline, seed)  # enumeration needs one worker
         solver.parameters.enumerate_all_solutions = True

@@ -5,7 +5,7 @@ integer variable names (the engine rejects tuples), domain lo..hi, a given's dom
 digit. The engine's backtracking searches are complete, so a finished search that found
 nothing is UNSATISFIABLE; but `getSolution()` answers None for unsat and for gave-up alike,
 and has no limit of its own, so with a time limit the search runs in a child process killed
-at the deadline (`kakuro.limits`) and a kill is reported as UNKNOWN, never as unsat.
+at the deadline (`kakuro.isolation`) and a kill is reported as UNKNOWN, never as unsat.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from kakuro.errors import BackendOptionError
-from kakuro.limits import stream_with_deadline
+from kakuro.isolation import stream_with_deadline
 from kakuro.puzzle import Puzzle
 from kakuro.solver import Deadline, Engine, Enumeration, Option, Outcome, Solver, Stat, Status, register
 

@@ -39,7 +39,9 @@ import numpy as np
 
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.propagate import PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
-from kakuro.search.engine.state import PROPAGATIONS, STOP, State, with_learning, arm, build_state, domain_summary, raise_if_interrupted, stats_of
+from kakuro.search.engine.state import (
+    PROPAGATIONS, STOP, BuildStopped, State, arm, build_state, domain_summary, raise_if_interrupted, stats_of, with_learning,
+)
 from kakuro.search.native import TREE_OPTIONS, learns, search, tree_kernels, tree_settings
 from kakuro.solver import Deadline, Enumeration, EnumeratingSolver, Option, register
 
@@ -65,14 +67,18 @@ class RootReduction:
     """Shaving sweeps over the cells (0 without shaving)."""
 
 
-def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline, seed: int = 0) -> tuple[State, RootReduction | None]:
+def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline, seed: int = 0) -> tuple[State | None, RootReduction | None]:
     """Build the GAC state of `puzzle` (armed with `seed`), run root GAC and `shaving` ("none",
-    "once" or "fixpoint"); the result is the search root. Returns the state and the
-    reduction, which is None when the deadline passed first.
+    "once" or "fixpoint"); the result is the search root. Returns the state (None when the
+    deadline passed while it was built) and the reduction, which is None when the deadline
+    passed first.
 
     Raises KakuroError when the puzzle's combination tables are too large (wide value ranges).
     """
-    st = build_state(puzzle, "gac")
+    try:
+        st = build_state(puzzle, "gac", deadline.expired)
+    except BuildStopped:
+        return None, None
     arm(st, deadline.end, seed)
     initial = _initial_total(puzzle)
     ok = root_propagate(st)
@@ -133,6 +139,8 @@ class GacModel(EnumeratingSolver):
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         tree = tree_settings(opts)
         st, reduction = prepare(puzzle, opts["shaving"], deadline, seed)
+        if st is None:
+            return Enumeration([], False, {"root_solved": False}, "time limit reached while building the search state")
         if reduction is None:
             stopped = {**stats_of(st, SEARCH_STATS), "root_solved": False}
             return Enumeration([], False, stopped, "time limit reached during root propagation or shaving")

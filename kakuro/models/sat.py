@@ -27,7 +27,7 @@ with CaDiCaL: 232,742 clauses, 29,838 conflicts, 6.5 s, against 26,735 clauses, 
 (unit propagation alone solves it) and 0.19 s.
 
 Time limits: PySAT's `interrupt()` is ignored by CaDiCaL, so with a time limit the solver runs
-in a child process that is killed at the deadline (`kakuro.limits`); without one it runs here.
+in a child process that is killed at the deadline (`kakuro.isolation`); without one it runs here.
 Solutions are counted by blocking clauses over the `x` variables.
 """
 
@@ -43,7 +43,7 @@ from typing import Any
 
 from kakuro.combos import combinations, range_mask, union_of
 from kakuro.errors import BackendOptionError, BackendUnavailableError, KakuroError
-from kakuro.limits import stream_with_deadline
+from kakuro.isolation import stream_with_deadline
 from kakuro.puzzle import Puzzle
 from kakuro.solver import Deadline, Engine, Enumeration, Option, Outcome, Solver, Stat, Status, register
 

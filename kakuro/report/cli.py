@@ -9,12 +9,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from kakuro.arguments import positive_seconds
+from kakuro.arguments import positive_seconds, run_command
 from kakuro.compare.results import Record, read_results
 from kakuro.errors import KakuroError
 from kakuro.report.about import about
 from kakuro.report.comparison import Section, sections
-from kakuro.files import write_new
+from kakuro.files import refuse_existing, write_new
 from kakuro.report.html import html_report
 from kakuro.report.latex import per_puzzle_latex, summary_latex
 from kakuro.report.plots import cactus, render, safe_name, scatter
@@ -59,6 +59,10 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m kakuro.report`; returns the exit status (see the module docstring)."""
     args = parser().parse_args(argv)
+    return run_command("kakuro.report", lambda: _report(args))
+
+
+def _report(args: argparse.Namespace) -> int:
     warn = lambda text: print(f"warning: {text}", file=sys.stderr)  # noqa: E731
     try:
         if args.per_puzzle and Path(args.per_puzzle).suffix.lower() not in PER_PUZZLE_FORMATS:
@@ -91,15 +95,15 @@ def _pairs(parts: Sequence[Section], chosen: Sequence[str] | None) -> list[tuple
 def _outputs(
     args: argparse.Namespace, records: Sequence[Record], parts: Sequence[Section], title: str,
     pairs: list[tuple[str, str]] | None,
-) -> list[tuple[Path, bytes]]:
+) -> list[tuple[Path, str | bytes]]:
     """Every file asked for, as (path, content), made before any is written."""
-    out: list[tuple[Path, bytes]] = []
+    out: list[tuple[Path, str | bytes]] = []
     if args.csv:
-        out.append((Path(args.csv), summary_csv(parts, group_by=args.group).encode()))
+        out.append((Path(args.csv), summary_csv(parts, group_by=args.group)))
     if args.markdown:
-        out.append((Path(args.markdown), markdown_report(parts, group_by=args.group, title=title).encode()))
+        out.append((Path(args.markdown), markdown_report(parts, group_by=args.group, title=title)))
     if args.latex:
-        out.append((Path(args.latex), summary_latex(parts, group_by=args.group, title=title).encode()))
+        out.append((Path(args.latex), summary_latex(parts, group_by=args.group, title=title)))
     if args.per_puzzle:
         path = Path(args.per_puzzle)
         kind = path.suffix.lower()
@@ -109,10 +113,10 @@ def _outputs(
             text = per_puzzle_latex(parts, title=title)
         else:
             text = "\n".join(markdown(puzzle_table(section, ranking(section))) for section in parts)
-        out.append((path, text.encode()))
+        out.append((path, text))
     if args.html:
         facts = about(records, title=title, files=args.results)
-        out.append((Path(args.html), html_report(parts, facts, group_by=args.group, pairs=pairs).encode()))
+        out.append((Path(args.html), html_report(parts, facts, group_by=args.group, pairs=pairs)))
     if args.plot:
         folder = Path(args.plot)
         for section in parts:
@@ -123,7 +127,5 @@ def _outputs(
             for a, b in chosen:
                 name = f"scatter-{safe_name(a)}-vs-{safe_name(b)}{suffix}.png"
                 out.append((folder / name, render(scatter(section, a, b, title=title), "png")))
-    taken = [path for path, _ in out if path.exists()]
-    if taken and not args.force:
-        raise KakuroError(f"{', '.join(map(str, taken))} already exist(s); choose other names or pass --force")
+    refuse_existing([path for path, _ in out], args.force)
     return out

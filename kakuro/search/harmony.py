@@ -33,7 +33,7 @@ import numpy as np
 from kakuro.combos import values_of
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine import harmony as kernels
-from kakuro.search.rdv import reduce_domains
+from kakuro.search.rdv import STOPPED, reduce_domains
 from kakuro.solver import Deadline, Option, Outcome, Solver, Status, register
 
 HMCR = 0.9
@@ -60,7 +60,9 @@ class HarmonySearch(Solver):
         return ("harmony",)
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        reduction = reduce_domains(puzzle)
+        reduction = reduce_domains(puzzle, deadline)
+        if reduction.stopped:
+            return Outcome(Status.UNKNOWN, None, {"iterations": 0, "restarts": 0}, STOPPED)
         stats: dict[str, Any] = {"root_solved": reduction.solved, "iterations": 0, "restarts": 0}
         if reduction.wiped_out:
             return Outcome(Status.UNSATISFIABLE, None, stats, "the pre-computation emptied a domain")

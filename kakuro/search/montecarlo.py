@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from kakuro import limits
+from kakuro import isolation
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine import montecarlo as engine
 from kakuro.search.engine.playout import SELECTIONS, STRATEGIES, configure
@@ -120,7 +120,7 @@ def _root_parallel(st: State, level: int, workers: int, seed: int, deadline: Dea
     children: dict[Connection, int] = {}
     for i in range(workers):
         rng = rng_state(seed) if i == 0 else rng_state(seed + 1_000_003 * i)
-        conn, pid = limits.fork_child(_nested_worker, (st, level, rng))
+        conn, pid = isolation.fork_child(_nested_worker, (st, level, rng))
         children[conn] = pid
     totals: dict[str, int | bool] = {}
     solution = None
@@ -137,11 +137,11 @@ def _root_parallel(st: State, level: int, workers: int, seed: int, deadline: Dea
                 except EOFError:
                     kind, payload = None, None
                 conn.close()
-                limits.reap(pid)
-                if kind == limits.RAISE:
+                isolation.reap(pid)
+                if kind == isolation.RAISE:
                     raise payload
-                if kind != limits.RETURN:
-                    raise limits.ChildProcessFailed("a nested Monte-Carlo worker died without an answer")
+                if kind != isolation.RETURN:
+                    raise isolation.ChildProcessFailed("a nested Monte-Carlo worker died without an answer")
                 code, values, stats = payload
                 for key, value in stats.items():
                     totals[key] = value if isinstance(value, bool) else int(totals.get(key, 0)) + value
@@ -150,7 +150,7 @@ def _root_parallel(st: State, level: int, workers: int, seed: int, deadline: Dea
     finally:
         for conn, pid in children.items():
             conn.close()
-            limits.reap(pid)
+            isolation.reap(pid)
     if not totals:
         totals = dict(stats_of(st, STATS))
     totals["workers"] = workers

@@ -19,8 +19,8 @@ import numpy as np
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.propagate import root_propagate
 from kakuro.search.engine.state import (
-    EXHAUSTED, FULL, NFREE, ROOT_SOLVED, STOP, STOPPED, State, all_fixed, arm, build_state, load_domains,
-    raise_if_interrupted, stats_of, with_learning,
+    EXHAUSTED, FULL, NFREE, ROOT_SOLVED, STOP, STOPPED, BuildStopped, State, all_fixed, arm, build_state,
+    load_domains, raise_if_interrupted, stats_of, with_learning,
 )
 from kakuro.search.engine.tree import NO_CELLS, run_depth_first, run_modern_search
 from kakuro.solver import Deadline, Enumeration, Option
@@ -71,14 +71,17 @@ def tree_kernels(consistency: str, tree: Mapping[str, Any], stages: tuple[str, .
 def start(
     puzzle: Puzzle, consistency: str, deadline: Deadline, seed: int, stat_names: tuple[str, ...],
     domains: Sequence[int] | None = None, learning: bool = False,
-) -> tuple[State, Enumeration | None]:
+) -> tuple[State | None, Enumeration | None]:
     """Build the state of `puzzle` at `consistency`, from `domains` when given (bitmasks in
     cell order), arm it with the deadline and seed, and root-propagate. Returns the state
-    (a learning state with `learning`, when the root leaves the puzzle open) and, when the
-    root already decides (unsatisfiable, solved, or out of time), that decision. Stats get
-    `root_solved`: True when root propagation alone decided the puzzle (a wipe-out, or every
-    cell fixed)."""
-    st = build_state(puzzle, consistency)
+    (a learning state with `learning`, when the root leaves the puzzle open; None only when
+    the deadline passed while it was built) and, when the root already decides
+    (unsatisfiable, solved, or out of time), that decision. Stats get `root_solved`: True
+    when root propagation alone decided the puzzle (a wipe-out, or every cell fixed)."""
+    try:
+        st = build_state(puzzle, consistency, deadline.expired)
+    except BuildStopped:
+        return None, Enumeration([], False, {}, TIME_LIMIT_REACHED + " while building the search state")
     if domains is not None:
         load_domains(st, list(domains))
     arm(st, deadline.end, seed)

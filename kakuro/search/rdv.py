@@ -42,25 +42,40 @@ class Reduction:
     """Sweeps over all runs until nothing changed."""
     forced: int
     """Cells fixed by the unique-number rule."""
+    stopped: bool = False
+    """True when the deadline passed first: `domains` are sound but not reduced to the end."""
 
     @property
     def solved(self) -> bool:
-        return not self.wiped_out and all(d & (d - 1) == 0 for d in self.domains)
+        return not self.wiped_out and not self.stopped and all(d & (d - 1) == 0 for d in self.domains)
 
 
-def reduce_domains(puzzle: Puzzle) -> Reduction:
-    """Apply the Reducing Domain Values rules to a fixpoint (pure; the puzzle is not changed)."""
+CHECK_EVERY = 64
+"""Runs revised between two looks at the deadline (a 1000x1000 grid has ~500,000 runs)."""
+STOPPED = "time limit reached during the domain reduction"
+
+
+def reduce_domains(puzzle: Puzzle, deadline: Deadline | None = None) -> Reduction:
+    """Apply the Reducing Domain Values rules to a fixpoint (pure; the puzzle is not changed),
+    or until `deadline` passes (`stopped`; checked every CHECK_EVERY runs)."""
     full = range_mask(puzzle.values)
     domains = [full] * puzzle.size
     for cell, digit in puzzle.givens.items():
         domains[cell] = 1 << digit
-    tables = [combinations(len(run), run.total, puzzle.values) for run in puzzle.runs]
+    deadline = deadline or Deadline()
+    tables = []
+    for number, run in enumerate(puzzle.runs):
+        if number % CHECK_EVERY == 0 and deadline.expired():
+            return Reduction(tuple(domains), False, 0, 0, stopped=True)
+        tables.append(combinations(len(run), run.total, puzzle.values))
     passes = forced = 0
     changed = True
     while changed:
         changed = False
         passes += 1
-        for run, table in zip(puzzle.runs, tables):
+        for number, (run, table) in enumerate(zip(puzzle.runs, tables)):
+            if number % CHECK_EVERY == 0 and deadline.expired():
+                return Reduction(tuple(domains), False, passes, forced, stopped=True)
             cells = run.cells
             fixed = 0
             for c in cells:
@@ -151,7 +166,9 @@ class ReducingDomainValues(EnumeratingSolver):
         return tree_kernels(settings["consistency"], tree_settings(settings))
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        reduction = reduce_domains(puzzle)
+        reduction = reduce_domains(puzzle, deadline)
+        if reduction.stopped:
+            return Enumeration([], False, {"passes": reduction.passes, "forced": reduction.forced}, STOPPED)
         stats: dict[str, Any] = {
             "root_solved": reduction.wiped_out or reduction.solved,
             "passes": reduction.passes,

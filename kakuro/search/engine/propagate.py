@@ -29,7 +29,7 @@ from numba.extending import overload
 from kakuro.search.engine import nogoods
 from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, inlined, instance_of
 from kakuro.search.engine.state import (
-    ASSIGNMENTS, CLOCK_EVERY, FAILED, FREE, FULL, NFREE, NGQ_LEN, PROPAGATIONS, REASON, QHEAD, QLEN, QUEUED, STOP, SUM, TARGET, TICKS, TRAIL,
+    ASSIGNMENTS, CLOCK_EVERY, FAILED, FREE, VALUE_MASK, NFREE, NGQ_LEN, PROPAGATIONS, REASON, QHEAD, QLEN, QUEUED, STOP, SUM, TARGET, TICKS, TRAIL,
     FcState, commit_root, enqueue_cell_runs, enqueue_run, GacState, LearningState, ProjectedState, State, build_state, warm_up_state, domain_summary, highest_bit_index,
     lowest_bit_index, popcount, raise_if_interrupted, set_domain, set_value, should_stop, undo,
 )
@@ -108,7 +108,7 @@ def consistent(st: State, c: int, projected: bool) -> bool:
         elif projected:
             # can `free` distinct unused values sum to what is left? only the bracket is
             # tested: the sum of the smallest ones <= rest <= the sum of the largest ones
-            unused = st.info[FULL] & ~used
+            unused = st.info[VALUE_MASK] & ~used
             if popcount(unused) < free:
                 return False
             rest = target - total

@@ -37,7 +37,9 @@ other generator.
 
 from __future__ import annotations
 
+import itertools
 import time
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -88,7 +90,7 @@ RESTARTS = 15
 STRATEGY = 16
 SELECTION = 17
 # info slots: the value range as a mask (for the check modes); an interrupt (Ctrl-C) was seen
-FULL = 18
+VALUE_MASK = 18
 INTERRUPTED = 19
 # info slots of a LearningState: the propagator making the current changes (a run r >= 0,
 # DECISION, or NOGOOD_BASE - offset of a nogood), the source of the last wipe-out (same codes),
@@ -551,38 +553,58 @@ def solution_values(st: State) -> list[int]:
 
 
 # --------------------------------------------------------------------- building
+class BuildStopped(Exception):
+    """`build_state` was told to stop (its `expired` answered True) before the state was built."""
+
+
 def nogood_store_size(cells: int) -> int:
     """int64 slots of a learning state's nogood store for a puzzle of `cells` cells: 512 per
     cell, from 2^16 (512 KB) to 2^22 (32 MB); the search reduces the store when it is full."""
     return min(1 << 22, max(1 << 16, 512 * cells))
 
 
-def build_state(puzzle: Puzzle, consistency: str = "fc", *, learning: bool = False,
-                store: int | None = None) -> State:
+def build_state(puzzle: Puzzle, consistency: str = "fc", expired: Callable[[], bool] | None = None, *,
+                learning: bool = False, store: int | None = None) -> State:
     """The search state of `puzzle` before root propagation (`propagate.root_propagate`).
 
     `consistency` is a key of MODES; `learning` (gac only) gives a LearningState with a nogood
     store of `store` int64 slots (`with_learning`). Raises KakuroError for "gac" on a puzzle whose combination
-    tables are too large (use fc, which works for every range up to 62).
+    tables are too large (use fc, which works for every range up to 62). `expired` (the time
+    limit) is asked between the steps of the build, each a fraction of a second on a 900x900
+    grid; BuildStopped when it answers True.
     """
     if consistency not in MODES:
         raise KakuroError(f"consistency must be one of {', '.join(MODES)}, not {consistency!r}")
     if learning and consistency != "gac":
         raise KakuroError(f"learning needs consistency=gac (its explanations are run revisions), not {consistency!r}")
+
+    def step() -> None:
+        if expired is not None and expired():
+            raise BuildStopped
+
     mode = MODES[consistency]
     n, m = puzzle.size, len(puzzle.runs)
     lo, hi = puzzle.values
     width = hi - lo + 1
     full = range_mask(puzzle.values)
+    lengths = np.array([len(run) for run in puzzle.runs], dtype=np.int64)
+    flat = np.fromiter(itertools.chain.from_iterable(run.cells for run in puzzle.runs), dtype=np.int64,
+                       count=int(lengths.sum()))
+    step()
     cell_runs = np.full((n, 2), -1, dtype=np.int64)
-    for c, memberships in enumerate(puzzle.cell_runs):
-        cell_runs[c, : len(memberships)] = memberships  # at most one across and one down run
+    owners = np.repeat(np.arange(m, dtype=np.int64), lengths)
+    order = np.lexsort((owners, flat))  # by cell, then by run: a cell's runs in run order
+    cells_sorted = flat[order]
+    second = np.concatenate([[False], cells_sorted[1:] == cells_sorted[:-1]]) if len(order) else np.zeros(0, dtype=bool)
+    cell_runs[cells_sorted, second.astype(np.int64)] = owners[order]  # at most one across and one down run
     runs = np.zeros((m, RUN_FIELDS), dtype=np.int64)
     runs[:, TARGET] = [run.total for run in puzzle.runs]
-    runs[:, FREE] = [len(run) for run in puzzle.runs]
-    members = offsets_first([run.cells for run in puzzle.runs], np.int64)
+    runs[:, FREE] = lengths
+    members = np.concatenate([m + 1 + np.concatenate([[0], np.cumsum(lengths)]), flat]).astype(np.int64)  # offsets, then cells
+    step()
     if mode == MODE_GAC:
         offsets, masks = _gac_tables(puzzle)
+        step()
         combos = np.concatenate([offsets + m + 1, masks]).astype(np.int64)
     else:
         combos = np.full(m + 1, m + 1, dtype=np.int64)
@@ -591,7 +613,7 @@ def build_state(puzzle: Puzzle, consistency: str = "fc", *, learning: bool = Fal
     info[NFREE] = n
     info[MODE] = mode
     info[END_NS] = NO_DEADLINE
-    info[FULL] = full
+    info[VALUE_MASK] = full
     givens = np.array(sorted(puzzle.givens.items()), dtype=np.int64).reshape(-1, 2)
     base = STATE_CLASSES[mode](
         dom=np.full(n, full, dtype=np.int64),
@@ -659,15 +681,6 @@ def load_domains(st: State, domains: list[int] | tuple[int, ...] | np.ndarray) -
     dom = np.asarray(domains, dtype=np.int64)
     st.dom[:] = dom
     st.size[:] = np.bitwise_count(dom)
-
-
-def offsets_first(groups: list[tuple[int, ...]], dtype: type) -> np.ndarray:
-    """One array holding len(groups) + 1 absolute offsets, then the groups' items."""
-    head = len(groups) + 1
-    lengths = np.array([len(g) for g in groups], dtype=np.int64)
-    offsets = head + np.concatenate([[0], np.cumsum(lengths)])
-    items = np.fromiter((x for g in groups for x in g), dtype=np.int64, count=int(lengths.sum()))
-    return np.concatenate([offsets, items]).astype(dtype)
 
 
 def _gac_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:

@@ -1,4 +1,5 @@
-"""Run a function in a child process that is killed at a deadline.
+"""The one place that forks, limits and kills a solver's child process: a function run in a
+child that is killed at a deadline (or when the parent is interrupted or dies).
 
 Some engines ignore every polite way of stopping them (PySAT's `interrupt()` is ignored by
 CaDiCaL; python-constraint has no limit at all), so a backend with a time limit runs its
@@ -7,7 +8,8 @@ plain `os.fork()` (it inherits the parent's memory, so arguments are not pickled
 results travel back, pickled through a pipe), which also works inside daemonic worker
 processes where `multiprocessing` refuses to start children. POSIX only.
 
-Without a deadline (`deadline.end is None`) the function runs in-process.
+Without a deadline (`deadline.end is None`) the function runs in-process. Ctrl-C in the
+parent (KeyboardInterrupt while it waits) kills the child before the exception goes on.
 
 Measured here (2 cores): a fork + pipe round trip costs about 3 ms per call from a bare
 interpreter and about 6 ms from one with OR-Tools, numba and PySAT imported (~150 MB resident);
@@ -80,10 +82,9 @@ def _run_child(
     try:
         while True:
             remaining = deadline.remaining()
-            if remaining is not None and remaining <= 0:
-                return False, items, None
-            if not wait([receiver], remaining):
-                return False, items, None
+            if (remaining is not None and remaining <= 0) or not wait([receiver], remaining):
+                reap(pid)  # stopped first, so that what it sent before the kill can be read to the end
+                return _drain(receiver, items)
             try:
                 kind, payload = receiver.recv()
             except EOFError:
@@ -97,6 +98,23 @@ def _run_child(
     finally:
         receiver.close()
         reap(pid)
+
+
+def _drain(receiver: Connection, items: list[Any]) -> tuple[bool, list[Any], Any]:
+    """After the deadline, with the child killed: what it had sent that the parent had not
+    read yet (a parent that the system scheduled late is not a reason to lose it)."""
+    try:
+        while receiver.poll(0):
+            kind, payload = receiver.recv()
+            if kind == ITEM:
+                items.append(payload)
+            elif kind == RETURN:
+                return True, items, payload
+            else:
+                break
+    except (EOFError, OSError, pickle.UnpicklingError, ValueError):
+        pass  # a message cut short by the kill
+    return False, items, None
 
 
 def fork_child(function: Callable[..., Any], args: tuple[Any, ...], *, stream: bool = False) -> tuple[Connection, int]:
@@ -189,6 +207,11 @@ def race(
         while running:
             remaining = deadline.remaining()
             if remaining is not None and remaining <= 0:
+                for _, pid in children:
+                    reap(pid)  # stopped first, so that what they sent before the kill can be read to the end
+                for receiver, k in running.items():
+                    if _drain(receiver, items[k])[0]:
+                        return k, items
                 return None, items
             for receiver in wait(list(running), remaining):
                 k = running[receiver]

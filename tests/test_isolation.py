@@ -1,4 +1,4 @@
-"""kakuro.limits: a function run in a child process that is killed at a deadline."""
+"""kakuro.isolation: a function run in a child process that is killed at a deadline."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from kakuro.limits import ChildProcessFailed, DeadlineReached, call_with_deadline, stream_with_deadline
+from kakuro.isolation import ChildProcessFailed, DeadlineReached, call_with_deadline, race, stream_with_deadline
 from kakuro.solver import Deadline
 
 
@@ -54,6 +54,22 @@ def test_streamed_items_survive_the_kill() -> None:
     items, finished = stream_with_deadline(three_then_spin, deadline=Deadline.after(0.3))
     assert (items, finished) == ([1, 2, 3], False)
     assert stream_with_deadline(range, 4, deadline=Deadline.after(5)) == ([0, 1, 2, 3], True)
+
+
+def test_items_sent_before_the_kill_survive_a_late_parent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fault injection: the parent is scheduled only after the deadline (a loaded machine), by
+    which time the child has sent its items; they are still read, not lost with the child."""
+    import kakuro.isolation
+
+    def late_wait(connections: list, timeout: float | None) -> list:
+        time.sleep((timeout or 0) + 0.5)
+        return []
+
+    monkeypatch.setattr(kakuro.isolation, "wait", late_wait)
+    items, finished = stream_with_deadline(three_then_spin, deadline=Deadline.after(0.3))
+    assert (items, finished) == ([1, 2, 3], False)
+    assert call_with_deadline(pow, 2, 10, deadline=Deadline.after(0.3)) == 1024  # answered in time, read late
+    assert race([(three_then_spin, ()), (iter, ([4],))], Deadline.after(0.3)) == (1, [[1, 2, 3], [4]])
 
 
 def test_exceptions_and_crashes_reach_the_parent() -> None:
