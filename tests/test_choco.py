@@ -176,3 +176,14 @@ def test_listed_as_unavailable_without_pychoco(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setitem(sys.modules, "pychoco", None)
     info = {i.name: i for i in kakuro.backend_info()}["choco"]
     assert not info.available and "pip install pychoco" in info.reason
+
+
+def test_a_diagram_too_large_to_build_within_a_limit_is_refused_at_once() -> None:
+    """Choco builds an MDD in one call that no time limit stops: 16-cell runs over 1..17 (an
+    empty 16x16 Cazenave grid) would take minutes, so the mdd model refuses them and names
+    the models that work."""
+    puzzle = kakuro.read("instances/hard/empty-16x16-v17.jsonl")[0]
+    start = time.perf_counter()
+    with pytest.raises(KakuroError, match="model=regular or model=decomposition"):
+        kakuro.solve(puzzle, "choco", time_limit=10)
+    assert time.perf_counter() - start < 10

@@ -76,6 +76,10 @@ SEARCHES: Mapping[str, str] = {
 
 MAX_AUTOMATON_STATES = 1 << 18
 """Largest automaton (bound on the states for one run) the regular and mdd models build."""
+MAX_DIAGRAM_TRANSITIONS = 100_000
+"""Largest automaton (transitions for one run) the mdd model compiles to a diagram: Choco's
+construction is one call that cannot be stopped at a time limit; 65,947 transitions (8x8
+over 1..15) take about a second, 524,288 (16x16 over 1..17) more than ten minutes."""
 CHECK_EVERY = 64
 """Variables made between two looks at the deadline while building (a 900x900 grid has 360,000)."""
 MATRIX_CHUNK = 4096
@@ -223,6 +227,12 @@ def _diagram(length: int, total: int, values: tuple[int, int]) -> Any:
     from pychoco import Model, backend
 
     spec = run_automaton(length, total, values)
+    if len(spec.transitions) > MAX_DIAGRAM_TRANSITIONS:
+        raise UnsupportedOperationError(
+            f"the diagram of a run of {length} cells summing to {total} over {values[0]}..{values[1]} would come "
+            f"from {len(spec.transitions)} transitions, more than {MAX_DIAGRAM_TRANSITIONS}; use model=regular "
+            "or model=decomposition"
+        )
     finals = set(spec.finals)
     rows = [[s, v, -1 if t in finals else t] for s, v, t in spec.transitions]
     scratch = _Handles()
