@@ -76,10 +76,11 @@ SEARCHES: Mapping[str, str] = {
 
 MAX_AUTOMATON_STATES = 1 << 18
 """Largest automaton (bound on the states for one run) the regular and mdd models build."""
-MAX_DIAGRAM_TRANSITIONS = 100_000
+MAX_DIAGRAM_TRANSITIONS = 300_000
 """Largest automaton (transitions for one run) the mdd model compiles to a diagram: Choco's
-construction is one call that cannot be stopped at a time limit; 65,947 transitions (8x8
-over 1..15) take about a second, 524,288 (16x16 over 1..17) more than ten minutes."""
+construction is one call that cannot be stopped at a time limit; 200,055 transitions (12
+cells over 1..15) take 0.4 s, while an empty 16x16 grid over 1..17 (524,288 per run) built for
+more than ten minutes."""
 CHECK_EVERY = 64
 """Variables made between two looks at the deadline while building (a 900x900 grid has 360,000)."""
 MATRIX_CHUNK = 4096
