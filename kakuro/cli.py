@@ -201,7 +201,7 @@ def _warm(solver: Solver) -> Solver:
     if sys.stderr.isatty() and solver.is_cold():
         print(f"kakuro: compiling the native engine for {solver.spec} (once per install, a few seconds)...",
               file=sys.stderr, flush=True)
-    solver.ensure_warm()
+    solver.ensure_warm(everything=False)  # a search kernel is compiled when a puzzle first needs it
     return solver
 
 

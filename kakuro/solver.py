@@ -356,14 +356,14 @@ class Solver:
         `puzzle.check`. See `kakuro.solve` for the statuses and stats."""
         settings, deadline, seed = self._prepare(puzzle, time_limit, seed, options)
         spec = self._spec(settings)
-        start = time.perf_counter()
+        start, compiled = time.perf_counter(), _compiling()
         try:
             outcome = self._solve(puzzle, settings, deadline, seed)
         except KakuroError:
             raise
         except Exception as exc:  # a backend bug is an ERROR result, not the caller's crash
             return Result(Status.ERROR, None, time.perf_counter() - start, {}, f"{type(exc).__name__}: {exc}", spec)
-        elapsed = time.perf_counter() - start
+        elapsed = time.perf_counter() - start - (_compiling() - compiled)  # a lazy kernel's compilation is not solving
         stats = MappingProxyType(dict(outcome.stats))
         if outcome.status is not Status.SOLVED:
             return Result(outcome.status, None, elapsed, stats, outcome.message, spec)
@@ -389,14 +389,14 @@ class Solver:
             raise BackendOptionError(f"limit must be a positive integer, not {limit!r}")
         settings, deadline, seed = self._prepare(puzzle, time_limit, seed, options)
         spec = self._spec(settings)
-        start = time.perf_counter()
+        start, compiled = time.perf_counter(), _compiling()
         try:
             found = self._count(puzzle, settings, limit, deadline, seed)
         except KakuroError:
             raise
         except Exception as exc:
             return Count(Status.ERROR, 0, False, (), time.perf_counter() - start, {}, f"{type(exc).__name__}: {exc}", spec)
-        elapsed = time.perf_counter() - start
+        elapsed = time.perf_counter() - start - (_compiling() - compiled)  # a lazy kernel's compilation is not solving
         stats = MappingProxyType(dict(found.stats))
         solutions: list[Solution] = []
         for values in found.solutions[:limit]:
@@ -434,25 +434,40 @@ class Solver:
         `kakuro.search.engine.compile.KERNELS`); none for a backend without native code."""
         return ()
 
-    def ensure_warm(self, settings: Mapping[str, Any] | None = None) -> None:
+    def ensure_warm(self, settings: Mapping[str, Any] | None = None, everything: bool = True) -> None:
         """Pay every one-time cost of solving with `settings` (default: this solver's) now:
         the class's `warm_up` once per process, and compiling (or loading) the engine kernels
-        those settings run. `solve` and `count_solutions` call it before they start the clock,
-        so neither `Result.time` nor a time limit counts it."""
+        those settings run (without `everything`, not the `lazy_kernels`). `solve` and
+        `count_solutions` call it before they start the clock, and subtract the time of a lazy
+        kernel's compilation from theirs, so neither `Result.time` nor a time limit counts it."""
         cls = type(self)
         if cls not in _WARM:
             cls.warm_up()
             _WARM.add(cls)
-        kernels = self.engine_kernels(self.settings if settings is None else settings)
+        kernels = self._kernels(settings, everything)
         if kernels:
             from kakuro.search.engine import compile
 
             compile.ensure(*kernels)
 
+    def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        """The engine kernels (of `engine_kernels`) a solve compiles only when a puzzle needs
+        them, off its clock: the complete search after root propagation, which most
+        published puzzles never reach (seconds of compilation saved on a first solve)."""
+        return ()
+
+    def _kernels(self, settings: Mapping[str, Any] | None, everything: bool) -> tuple[str, ...]:
+        settings = self.settings if settings is None else settings
+        kernels = self.engine_kernels(settings)
+        if everything:
+            return kernels
+        lazy = self.lazy_kernels(settings)
+        return tuple(k for k in kernels if k not in lazy)
+
     def is_cold(self, settings: Mapping[str, Any] | None = None) -> bool:
-        """True when `ensure_warm` will compile engine kernels (the first use after an install
-        or an engine change: seconds), so a caller can say what it is doing."""
-        kernels = self.engine_kernels(self.settings if settings is None else settings)
+        """True when a solve will compile engine kernels before it starts (the first use after
+        an install or an engine change: seconds), so a caller can say what it is doing."""
+        kernels = self._kernels(settings, everything=False)
         if not kernels:
             return False
         from kakuro.search.engine import compile
@@ -498,7 +513,7 @@ class Solver:
         if self.engine is not None:
             self.engine.version()
         settings = self._resolve(options, self.settings)
-        self.ensure_warm(settings)  # compilation and engine start-up before the clock and the deadline
+        self.ensure_warm(settings, everything=False)  # compilation and start-up before the clock and the deadline
         return settings, Deadline.after(time_limit), seed
 
 
@@ -510,6 +525,12 @@ class EnumeratingSolver(Solver):
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         return self._count(puzzle, opts, 1, deadline, seed).outcome()
+
+
+def _compiling() -> float:
+    """Seconds the engine has spent compiling in this process (0 before it is imported)."""
+    engine = sys.modules.get("kakuro.search.engine.compile")
+    return 0.0 if engine is None else float(engine.seconds_spent())
 
 
 def _checked(puzzle: Puzzle, values: Sequence[int] | None) -> tuple[Solution | None, list[str]]:

@@ -28,6 +28,7 @@ from kakuro.models.gac import prepare
 from kakuro.isolation import race
 from kakuro.models.sat import DEFAULT_SOLVER, SOLVER_NAMES, enumerate_with_sat, enumeration_of, sat_items
 from kakuro.puzzle import Puzzle
+from kakuro.search.engine.compile import seconds_spent
 from kakuro.search.engine.state import State, arm, with_learning
 from kakuro.search.native import TREE_OPTIONS, search, tree_kernels
 from kakuro.solver import Deadline, EnumeratingSolver, Enumeration, Option, register
@@ -53,6 +54,9 @@ class Auto(EnumeratingSolver):
             return ("root:gac", "shave:gac")
         return tree_kernels("gac", DEFAULT_TREE, ("root", "shave"))
 
+    def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        return () if settings["search"] == "sat" else self.engine_kernels(settings)[-1:]
+
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         st, reduction = prepare(puzzle, "fixpoint", deadline, seed)
         stats: dict[str, Any] = {"path": "none"}
@@ -74,7 +78,10 @@ class Auto(EnumeratingSolver):
         else:  # a head start alone, then the race (from a fresh store: the head start's solutions are found again)
             head = time.perf_counter() + opts["head_start"]
             arm(learning, head if deadline.end is None else min(head, deadline.end), seed)
+            compiled = seconds_spent()
             found, path = _native(learning, limit), "native"
+            if deadline.end is not None:  # the search kernel's first compilation is not solving
+                deadline = Deadline(deadline.end + seconds_spent() - compiled)
             if not (found.exhausted or len(found.solutions) >= limit) and not deadline.expired():
                 learning = with_learning(st)
                 arm(learning, deadline.end, seed)

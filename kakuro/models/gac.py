@@ -136,6 +136,9 @@ class GacModel(EnumeratingSolver):
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         return tree_kernels("gac", tree_settings(settings), ("root", "shave"))
 
+    def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        return self.engine_kernels(settings)[-1:]  # the search: compiled when a puzzle first needs it
+
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         tree = tree_settings(opts)
         st, reduction = prepare(puzzle, opts["shaving"], deadline, seed)

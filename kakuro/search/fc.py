@@ -32,6 +32,9 @@ class ForwardChecking(EnumeratingSolver):
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         return tree_kernels(settings["consistency"], tree_settings(settings))
 
+    def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        return self.engine_kernels(settings)[-1:]  # the search: compiled when a puzzle first needs it
+
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         return enumerate_solutions(puzzle, opts["consistency"], limit, deadline, seed, STATS, opts["values"],
                                    tree=tree_settings(opts))

@@ -20,8 +20,9 @@ from kakuro.puzzle import Puzzle
 from kakuro.search.engine.propagate import root_propagate
 from kakuro.search.engine.state import (
     EXHAUSTED, FULL, NFREE, ROOT_SOLVED, STOP, STOPPED, BuildStopped, State, all_fixed, arm, build_state,
-    load_domains, raise_if_interrupted, stats_of, with_learning,
+    load_domains, postpone, raise_if_interrupted, stats_of, with_learning,
 )
+from kakuro.search.engine.compile import ensure
 from kakuro.search.engine.tree import NO_CELLS, run_depth_first, run_modern_search
 from kakuro.solver import Deadline, Enumeration, Option
 
@@ -61,8 +62,9 @@ def is_plain(consistency: str, tree: Mapping[str, Any]) -> bool:
 
 
 def tree_kernels(consistency: str, tree: Mapping[str, Any], stages: tuple[str, ...] = ("root",)) -> tuple[str, ...]:
-    """The engine kernels of `stages` ("root", "shave") at `consistency` and of the tree
-    search (on a learning state when it learns: see `with_learning`)."""
+    """The engine kernels of `stages` ("root", "shave") at `consistency` and, last, of the
+    tree search (on a learning state when it learns: see `with_learning`). `search` compiles
+    the last one when a puzzle first needs it (Solver.lazy_kernels)."""
     strength = "learn" if learns(consistency, tree) else consistency
     search = "depth_first" if is_plain(consistency, tree) else "modern"
     return tuple(f"{stage}:{consistency}" for stage in stages) + (f"{search}:{strength}",)
@@ -108,6 +110,8 @@ def search(
     state's counters `stat_names`: the depth-first search (`cells`: a fixed variable order,
     empty for smallest domain first) when `tree` is None or `is_plain`, else the modern
     search with the `tree` options (TREE_OPTIONS) and the counters MODERN_STATS too."""
+    if tree is not None:  # compiled when first needed (a puzzle the root decides never needs it), off the clock
+        postpone(st, ensure(tree_kernels(consistency, tree)[-1]))
     if tree is None or is_plain(consistency, tree):
         code, found = run_depth_first(st, value_order, limit, cells)
     else:

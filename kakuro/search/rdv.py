@@ -165,6 +165,9 @@ class ReducingDomainValues(EnumeratingSolver):
             return ()
         return tree_kernels(settings["consistency"], tree_settings(settings))
 
+    def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        return self.engine_kernels(settings)[-1:]  # the search: compiled when a puzzle first needs it
+
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         reduction = reduce_domains(puzzle, deadline)
         if reduction.stopped:

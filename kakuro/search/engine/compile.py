@@ -167,6 +167,7 @@ def instance_of(numba_type: Any, cls: type) -> bool:
 
 # --------------------------------------------------------------------- compile before the clock
 _warm: set[str] = set()
+_spent = [0.0]
 
 
 def _marker_folder() -> Path:
@@ -205,7 +206,15 @@ def ensure(*kernels: str) -> float:
             _marker(kernel).touch()
         except OSError:
             pass  # a read-only install still works; it only cannot say "warm" next time
-    return time.perf_counter() - start
+    spent = time.perf_counter() - start
+    _spent[0] += spent
+    return spent
+
+
+def seconds_spent() -> float:
+    """Seconds `ensure` has spent in this process (compiling or loading kernels): a solve that
+    compiles a kernel when it first needs it subtracts what this grew by from its time."""
+    return _spent[0]
 
 
 def _check(kernels: tuple[str, ...]) -> tuple[str, ...]:

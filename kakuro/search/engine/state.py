@@ -305,6 +305,13 @@ def kernel_clock_offset() -> float:
     return _clock_offset
 
 
+def postpone(st: State, seconds: float) -> None:
+    """Move the armed deadline `seconds` later (time spent compiling in the middle of a solve
+    is not the solve's); nothing without a deadline."""
+    if st.info[END_NS] != NO_DEADLINE:
+        st.info[END_NS] += int(seconds * 1e9)
+
+
 def arm(st: State, end: float | None, seed: int) -> None:
     """Arm the state for one solve: the deadline `end` (a `time.perf_counter` reading, None for
     no limit) and the seed of its generator; the counters start at 0."""
