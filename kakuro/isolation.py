@@ -77,44 +77,70 @@ def _run_child(
     function: Callable[..., Any], args: tuple[Any, ...], deadline: Deadline, *, stream: bool
 ) -> tuple[bool, list[Any], Any]:
     """Fork, run, collect: (finished, streamed items, returned value)."""
-    receiver, pid = fork_child(function, args, stream=stream)
-    items: list[Any] = []
+    winner, items, value = _collect([fork_child(function, args, stream=stream)], deadline, "the solver process")
+    return winner is not None, items[0], value
+
+
+def _collect(
+    children: list[tuple[Connection, int]], deadline: Deadline, who: str
+) -> tuple[int | None, list[list[Any]], Any]:
+    """Read what the children of `fork_child` send until one returns: (its index, the items
+    each child sent, the value it returned). At the deadline every child is killed and what
+    they had sent is still read to the end; (None, items, None) unless a RETURN was among it.
+    A child that raises or dies (`who` names it in the error) is out; when every child is out,
+    the first one's exception is raised. The children are closed and reaped in the end."""
+    items: list[list[Any]] = [[] for _ in children]
+    running = {receiver: k for k, (receiver, _) in enumerate(children)}
+    failures: list[BaseException] = []
     try:
-        while True:
+        while running:
             remaining = deadline.remaining()
-            if (remaining is not None and remaining <= 0) or not wait([receiver], remaining):
-                reap(pid)  # stopped first, so that what it sent before the kill can be read to the end
-                return _drain(receiver, items)
-            try:
-                kind, payload = receiver.recv()
-            except EOFError:
-                raise ChildProcessFailed(f"the solver process died without an answer ({_describe_exit(pid)})") from None
-            if kind == ITEM:
-                items.append(payload)
-            elif kind == RETURN:
-                return True, items, payload
-            else:
-                raise payload
+            if remaining is not None and remaining <= 0:
+                for _, pid in children:
+                    reap(pid)  # stopped first, so that what they sent before the kill can be read to the end
+                for receiver, k in running.items():
+                    finished, value = _drain(receiver, items[k])
+                    if finished:
+                        return k, items, value
+                return None, items, None
+            for receiver in wait(list(running), remaining):
+                k = running[receiver]
+                try:
+                    kind, payload = receiver.recv()
+                except EOFError:
+                    failures.append(ChildProcessFailed(f"{who} died without an answer ({_describe_exit(children[k][1])})"))
+                    del running[receiver]
+                    continue
+                if kind == ITEM:
+                    items[k].append(payload)
+                elif kind == RETURN:
+                    return k, items, payload
+                else:
+                    failures.append(payload)
+                    del running[receiver]
+        raise failures[0]
     finally:
-        receiver.close()
-        reap(pid)
+        for receiver, pid in children:
+            receiver.close()
+            reap(pid)
 
 
-def _drain(receiver: Connection, items: list[Any]) -> tuple[bool, list[Any], Any]:
+def _drain(receiver: Connection, items: list[Any]) -> tuple[bool, Any]:
     """After the deadline, with the child killed: what it had sent that the parent had not
-    read yet (a parent that the system scheduled late is not a reason to lose it)."""
+    read yet (a parent that the system scheduled late is not a reason to lose it), appended to
+    `items`; (True, the returned value) when its RETURN was among it, else (False, None)."""
     try:
         while receiver.poll(0):
             kind, payload = receiver.recv()
             if kind == ITEM:
                 items.append(payload)
             elif kind == RETURN:
-                return True, items, payload
+                return True, payload
             else:
                 break
     except (EOFError, OSError, pickle.UnpicklingError, ValueError):
         pass  # a message cut short by the kill
-    return False, items, None
+    return False, None
 
 
 def fork_child(function: Callable[..., Any], args: tuple[Any, ...], *, stream: bool = False) -> tuple[Connection, int]:
@@ -200,36 +226,5 @@ def race(
     did) and the items each job yielded meanwhile. A job that raises or dies is out of the
     race; when every job is out, the first one's exception is raised."""
     children = [fork_child(function, args, stream=True) for function, args in jobs]
-    items: list[list[Any]] = [[] for _ in jobs]
-    running = {receiver: k for k, (receiver, _) in enumerate(children)}
-    failures: list[BaseException] = []
-    try:
-        while running:
-            remaining = deadline.remaining()
-            if remaining is not None and remaining <= 0:
-                for _, pid in children:
-                    reap(pid)  # stopped first, so that what they sent before the kill can be read to the end
-                for receiver, k in running.items():
-                    if _drain(receiver, items[k])[0]:
-                        return k, items
-                return None, items
-            for receiver in wait(list(running), remaining):
-                k = running[receiver]
-                try:
-                    kind, payload = receiver.recv()
-                except EOFError:
-                    failures.append(ChildProcessFailed(f"a solver process died without an answer ({_describe_exit(children[k][1])})"))
-                    del running[receiver]
-                    continue
-                if kind == ITEM:
-                    items[k].append(payload)
-                elif kind == RETURN:
-                    return k, items
-                else:
-                    failures.append(payload)
-                    del running[receiver]
-        raise failures[0]
-    finally:
-        for receiver, pid in children:
-            receiver.close()
-            reap(pid)
+    winner, items, _ = _collect(children, deadline, "a solver process")
+    return winner, items
