@@ -29,10 +29,6 @@ def single_value(mask: int) -> int:
     return mask.bit_length() - 1
 
 
-def popcount(mask: int) -> int:
-    return mask.bit_count()
-
-
 def initial_candidates(puzzle: Puzzle) -> list[int]:
     """Every value of the range in each cell, the given digit in a given cell."""
     full = range_mask(puzzle.values)
@@ -45,7 +41,6 @@ class Board:
 
     def __init__(self, puzzle: Puzzle, candidates: Sequence[int] | None = None) -> None:
         self.puzzle = puzzle
-        self.full = range_mask(puzzle.values)
         self.cands: list[int] = list(candidates) if candidates is not None else initial_candidates(puzzle)
         self.run_cells = [run.cells for run in puzzle.runs]
         self.cell_runs = puzzle.cell_runs
@@ -97,9 +92,6 @@ class Board:
         for m in fits[1:]:
             required &= m
         return required & ~self.placed_digits(r)
-
-    def solved(self) -> bool:
-        return all(d & (d - 1) == 0 and d for d in self.cands)
 
     def wiped_out(self) -> int | None:
         """A cell with no candidate left, or None."""
