@@ -90,7 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # --------------------------------------------------------------------- argument types
-_positive_float = number_where(lambda v: 0 < v < float("inf"), "a positive number")
+_positive_float = number_where(lambda v: v > 0, "a positive number")  # number_where refuses inf and nan
+_percentage = number_where(lambda v: 0 <= v <= 100, "a percentage from 0 to 100")
 
 
 def _time_limit(text: str) -> float | None:
@@ -102,7 +103,6 @@ def _time_limit(text: str) -> float | None:
 def _add_time_limit(command: argparse.ArgumentParser, default: float, what: str) -> None:
     command.add_argument("--time-limit", type=_time_limit, default=default, metavar="S",
                          help=f"{what} (default: %(default)g; 'none' for no limit)")
-_percentage = number_where(lambda v: 0 <= v <= 100, "a percentage from 0 to 100")
 
 
 def _target_grade(text: str) -> str:
@@ -468,8 +468,7 @@ def _run_explain(args: argparse.Namespace) -> int:
         raise KakuroError("--format png needs -o OUT.png")
     if kind in ("svg", "png") and args.output is not None and Path(args.output).suffix.lower() != f".{kind}":
         raise KakuroError(f"{args.output}: --format {kind} draws a .{kind} file")
-    if args.output is not None:
-        refuse_existing(args.output, args.force)
+    _refuse_output(args)
     explanation = explain(_one_puzzle(args))
     code = EXIT_UNSATISFIABLE if explanation.status == UNSATISFIABLE else EXIT_OK
     if kind in ("svg", "png"):
@@ -690,7 +689,7 @@ def _run_generate_classic(args: argparse.Namespace) -> int:
 
 
 def _refuse_output(args: argparse.Namespace) -> None:
-    """Stop before generating when -o names an existing file and --force was not given."""
+    """Stop before any work when -o names an existing file and --force was not given."""
     if args.output is not None:
         refuse_existing(args.output, args.force)
 
