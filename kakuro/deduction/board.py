@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from kakuro.combos import combinations, count_combinations, range_mask, values_of
 from kakuro.errors import KakuroError
-from kakuro.puzzle import Puzzle
+from kakuro.puzzle import Puzzle, Solution
 
 MAX_RUN_COMBINATIONS = 20_000
 """Most combinations one run may have: the techniques enumerate them in Python, which is made
@@ -92,6 +92,11 @@ class Board:
         for m in fits[1:]:
             required &= m
         return required & ~self.placed_digits(r)
+
+    def solution(self) -> Solution:
+        """The solution the candidates spell once every cell is placed (each cell's highest
+        candidate)."""
+        return self.puzzle.solution([d.bit_length() - 1 for d in self.cands])
 
     def wiped_out(self) -> int | None:
         """A cell with no candidate left, or None."""

@@ -30,7 +30,7 @@ from kakuro.deduction.singles import last_cell, naked_single
 from kakuro.deduction.subsets import hidden_subset, naked_subset
 from kakuro.deduction.techniques import level_of
 from kakuro.deduction.trace import SEVERAL, SOLVED, UNSATISFIABLE, Explanation, Step
-from kakuro.puzzle import Puzzle, Solution
+from kakuro.puzzle import Puzzle
 
 RUN, CELL, REGION, BOARD = "run", "cell", "region", "board"
 """What a technique looks at once: one run, one cell, one region sum, or the whole board."""
@@ -71,8 +71,7 @@ def finish(puzzle: Puzzle, board: Board, steps: tuple[Step, ...], chose: bool) -
     """The explanation of a finished deduction on `board`."""
     if board.wiped_out() is not None:
         return Explanation(puzzle, steps, UNSATISFIABLE, None, rate(steps))
-    solution = puzzle.solution([d.bit_length() - 1 for d in board.cands])
-    return Explanation(puzzle, steps, SEVERAL if chose else SOLVED, solution, rate(steps))
+    return Explanation(puzzle, steps, SEVERAL if chose else SOLVED, board.solution(), rate(steps))
 
 
 class Deduction:
@@ -100,7 +99,7 @@ class Deduction:
 
     def steps(self) -> Iterator[Step]:
         """Take steps until every cell is placed (and the runs check) or a cell is emptied."""
-        while not self.emptied and not (self.open == 0 and not self.board.puzzle.check(self._solution())):
+        while not self.emptied and not (self.open == 0 and not self.board.puzzle.check(self.board.solution())):
             finding = self.next_finding()
             if finding is None:
                 return
@@ -163,6 +162,3 @@ class Deduction:
                 self.cell_regions[c].append(k)
         self.pending[rule_index] = list(range(len(self.regions)))
         self.waiting[rule_index] = bytearray([1]) * len(self.regions)
-
-    def _solution(self) -> Solution:
-        return self.board.puzzle.solution([d.bit_length() - 1 for d in self.board.cands])
