@@ -110,14 +110,12 @@ class Deduction:
         step = to_step(self.board, finding)
         self.chose = self.chose or finding.chosen
         cands = self.board.cands
-        for removal in step.removed:
-            before = cands[removal.cell]
-            for v in removal.values:
-                cands[removal.cell] &= ~(1 << v)
-            after = cands[removal.cell]
+        for c, gone in finding.removals.items():
+            before = cands[c]
+            after = cands[c] = before & ~gone
             self.open -= bool(before & (before - 1)) - bool(after & (after - 1))
             self.emptied = self.emptied or after == 0
-        self.changed([r.cell for r in step.removed])
+        self.changed(list(finding.removals))
         return step
 
     def changed(self, cells: Sequence[int]) -> None:
@@ -126,8 +124,9 @@ class Deduction:
         board = self.board
         runs = {r for c in cells for r in board.cell_runs[c]}
         regions = {k for c in cells for k in self.cell_regions[c]} if self.regions is not None else set()
+        by_scope: dict[str, Any] = {RUN: runs, CELL: cells, REGION: regions}
         for i, rule in enumerate(self.rules):
-            items: Any = {RUN: runs, CELL: cells, REGION: regions}.get(rule.scope, ())
+            items = by_scope.get(rule.scope, ())
             waiting, pending = self.waiting[i], self.pending[i]
             for item in items:
                 if not waiting[item]:
