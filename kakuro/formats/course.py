@@ -117,9 +117,6 @@ def _parse_grid(block: list[tuple[int, str]], rows: int, cols: int, file: str | 
             row.append(_cell(raw.strip(), file, number, column))
             where.append((number, column))
             offset += len(raw) + 1
-        if len(row) != cols:
-            raise PuzzleFormatError(f"this row has {len(row)} cells, the size says {cols}", file=file, line=number,
-                                    column=1, text=line.strip()[:20])
         grid.append(row)
         places.append(where)
 
@@ -166,11 +163,12 @@ def _board_items(items: list[Any], text: str, file: str | None) -> Iterator[Call
     lines = _item_lines(text, len(items))
     for number, item in enumerate(items, start=1):
         line = lines[number - 1]
+        size = _item_size(item) if isinstance(item, dict) and isinstance(item.get("cells"), str) else None
         if isinstance(item, str):
             attempts: Iterator[Callable[[], Puzzle]] = _grids(item, file)
-        elif isinstance(item, dict) and isinstance(item.get("cells"), str) and _item_size(item) is not None:
+        elif size is not None:
             item_id = item.get("id")
-            attempts = _grids(item["cells"], file, size=_item_size(item), id=None if item_id is None else str(item_id))
+            attempts = _grids(item["cells"], file, size=size, id=None if item_id is None else str(item_id))
         else:
             message = 'is neither a board text nor an object with "cells", "height" and "width"'
             attempts = iter([partial(_fail, message, file, 1, "")])
