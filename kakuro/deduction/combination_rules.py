@@ -39,16 +39,16 @@ def intersection(board: Board, c: int) -> Finding | None:
         return None
     runs = board.cell_runs[c]
     allowed = d
-    parts = []
+    uses = []
     for r in runs:
         placed = board.placed_digits(r)
         used = union_of(m for m in board.tables[r] if m & placed == placed) & ~placed
         allowed &= used
-        given = f" with {digits(placed)} placed" if placed else ""
-        parts.append((used, f"{board.run_name(r)}, whose combinations{given} use {digits(used)}"))
+        uses.append((r, placed, used))
     if allowed == d:
         return None
-    restricting = [words for used, words in parts if d & ~used]
+    restricting = [f"{board.run_name(r)}, whose combinations{f' with {digits(placed)} placed' if placed else ''} "
+                   f"use {digits(used)}" for r, placed, used in uses if d & ~used]
     if len(restricting) == 2:
         reason = (f"{board.cell_name(c)} lies in {restricting[0]}, and in {restricting[1]}: only "
                   f"{digits(allowed)} is in both")
