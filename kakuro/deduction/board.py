@@ -61,10 +61,10 @@ class Board:
         """The cells of run `r` with more than one candidate."""
         return [c for c in self.run_cells[r] if self.cands[c] & (self.cands[c] - 1)]
 
-    def fitting(self, r: int) -> list[int]:
-        """The combinations of run `r` that fit its cells: each holds the run's placed digits,
+    def fitting(self, r: int) -> tuple[list[int], int]:
+        """The combinations of run `r` that fit its cells (each holds the run's placed digits,
         its other digits are candidates of some open cell, and every open cell has a candidate
-        among them."""
+        among them), and the run's placed digits (a mask), which the test needs anyway."""
         placed = 0
         cover = 0
         opens = []
@@ -80,18 +80,18 @@ class Board:
             rest = combo & ~placed
             if combo & placed == placed and rest & ~cover == 0 and all(d & rest for d in opens):
                 out.append(combo)
-        return out
+        return out, placed
 
     def required_digits(self, r: int) -> int | None:
         """The digits, not yet placed in run `r`, that every fitting combination holds (a mask),
         or None when no combination fits."""
-        fits = self.fitting(r)
+        fits, placed = self.fitting(r)
         if not fits:
             return None
         required = fits[0]
         for m in fits[1:]:
             required &= m
-        return required & ~self.placed_digits(r)
+        return required & ~placed
 
     def solution(self) -> Solution:
         """The solution the candidates spell once every cell is placed (each cell's highest

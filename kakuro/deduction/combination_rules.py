@@ -59,10 +59,9 @@ def intersection(board: Board, c: int) -> Finding | None:
 
 def combination_digits(board: Board, r: int) -> Finding | None:
     """Digits that no fitting combination of run `r` holds leave its open cells (in none)."""
-    fits = board.fitting(r)
+    fits, placed = board.fitting(r)
     if not fits:
         return None  # inconsistent: combination-placement shows the wipe-out
-    placed = board.placed_digits(r)
     used = union_of(fits) & ~placed
     opens = board.open_cells(r)
     removals = removals_from(board, opens, used)
