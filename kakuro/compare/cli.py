@@ -102,13 +102,12 @@ def _compare(args: argparse.Namespace, argv: list[str]) -> int:
     except KakuroError as exc:
         _say(f"error: {exc}")
         return 1
-    created = not args.resume or results.created
     with results:
         try:
             campaign, todo = _run(args, out, results, backends, instances)
         except KakuroError as exc:
             _say(f"error: {exc}")
-            if created and out.stat().st_size == 0:  # made by this run, and nothing in it
+            if results.created and out.stat().st_size == 0:  # made by this run, and nothing in it
                 out.unlink()
             return 1
     from kakuro.report import print_summary

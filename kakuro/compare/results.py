@@ -260,8 +260,9 @@ class ResultsFile:
 
     def __init__(self, path: str | os.PathLike[str], *, resume: bool = False) -> None:
         self.path = Path(path)
-        self.created = not os.path.lexists(self.path)
-        """True when this run made the file (it held nothing before)."""
+        self.created = not resume or not os.path.lexists(self.path)
+        """True when this run made the file (it held nothing before): always without `resume`,
+        whose exclusive open refuses an existing file."""
         self._fd: int | None = open_new_log(self.path, resume=resume)
         if resume and self.path.stat().st_size:
             with open(self.path, "rb") as stream:
