@@ -134,11 +134,9 @@ def _import_modules(names: Sequence[str]) -> None:
     for name in names:
         try:
             import_user_module(name)
-        except KakuroError:
+        except (KakuroError, KeyboardInterrupt):
             raise
         except BaseException as exc:  # a module may even call sys.exit
-            if isinstance(exc, KeyboardInterrupt):
-                raise
             raise KakuroError(f"--import {name}: {type(exc).__name__}: {exc}") from None
 
 
