@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from kakuro.combos import mask_of
 from kakuro.deduction.replay import replay
 from kakuro.deduction.trace import Explanation
 from kakuro.errors import KakuroError
@@ -20,7 +21,7 @@ def step_marks(explanation: Explanation, index: int) -> Marks:
         raise KakuroError(f"the explanation has {len(explanation.steps)} steps; there is no step {index + 1}")
     step = explanation.steps[index]
     before = replay(puzzle, explanation.steps[:index])
-    struck = {r.cell: sum(1 << v for v in r.values) for r in step.removed}
+    struck = {r.cell: mask_of(r.values) for r in step.removed}
     digits = {c: d.bit_length() - 1 for c, d in enumerate(before)
               if d & (d - 1) == 0 and d and c not in struck and c not in puzzle.givens}
     candidates = {c: d for c, d in enumerate(before) if c not in digits}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from kakuro.combos import values_of
+from kakuro.combos import mask_of, values_of
 from kakuro.deduction.board import initial_candidates
 from kakuro.deduction.trace import Step
 from kakuro.errors import KakuroError
@@ -25,7 +25,7 @@ def replay(puzzle: Puzzle, steps: Iterable[Step], candidates: Sequence[int] | No
         for removal in step.removed:
             if not 0 <= removal.cell < puzzle.size:
                 raise KakuroError(f"step {number} ({step.technique}) names cell {removal.cell}, not a cell of the puzzle")
-            mask = sum(1 << v for v in set(removal.values))
+            mask = mask_of(removal.values)
             if cands[removal.cell] & mask != mask:
                 missing = values_of(mask & ~cands[removal.cell])
                 raise KakuroError(f"step {number} ({step.technique}) removes {missing} from "

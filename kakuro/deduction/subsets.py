@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations as subsets_of
 
-from kakuro.combos import values_of
+from kakuro.combos import mask_of, union_of, values_of
 from kakuro.deduction.board import Board, digits
 from kakuro.deduction.finding import Finding, removals_from
 
@@ -24,9 +24,7 @@ def naked_subset(board: Board, r: int) -> Finding | None:
     opens = board.open_cells(r)
     for k in range(2, min(LARGEST_SUBSET, len(opens) - 1) + 1):
         for chosen in subsets_of(opens, k):
-            union = 0
-            for c in chosen:
-                union |= board.cands[c]
+            union = union_of(board.cands[c] for c in chosen)
             if union.bit_count() != k:
                 continue
             others = [c for c in opens if c not in chosen]
@@ -48,7 +46,7 @@ def hidden_subset(board: Board, r: int) -> Finding | None:
     needed = values_of(required)
     for k in range(2, min(LARGEST_SUBSET, len(needed), len(opens) - 1) + 1):
         for chosen in subsets_of(needed, k):
-            mask = sum(1 << v for v in chosen)
+            mask = mask_of(chosen)
             able = [c for c in opens if board.cands[c] & mask]
             if len(able) != k:
                 continue
