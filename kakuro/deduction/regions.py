@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from kakuro.combos import values_of
 from kakuro.deduction.board import Board, and_list, either
-from kakuro.deduction.finding import Finding
+from kakuro.deduction.finding import Finding, removals_from
 from kakuro.puzzle import Puzzle
 
 MAX_SUM_CELLS = 6
@@ -137,7 +137,7 @@ def region_arithmetic(board: Board, region: RegionSum) -> Finding | None:
     placed = sum(board.cands[c].bit_length() - 1 for c in region.cells if c not in opens)
     left = region.total - placed
     support = _supports(board, opens, left)
-    removals = {c: board.cands[c] & ~s for c, s in zip(opens, support) if board.cands[c] & ~s}
+    removals = removals_from(board, opens, dict(zip(opens, support)))
     if not removals:
         return None
     return Finding("region-arithmetic", _reason(board, region, opens, left, removals),

@@ -26,13 +26,13 @@ def naked_single(board: Board, c: int) -> Finding | None:
 def last_cell(board: Board, r: int) -> Finding | None:
     """Run `r` has one open cell: it holds the clue minus the placed digits."""
     cells = board.run_cells[r]
-    opens = [c for c in cells if board.cands[c] & (board.cands[c] - 1)]
+    opens = board.open_cells(r)
     if len(opens) != 1:
         return None
     last = opens[0]
     placed = [single_value(board.cands[c]) for c in cells if c != last]
     value = board.totals[r] - sum(placed)
-    if value < 0 or value > 62 or not board.cands[last] >> value & 1:
+    if value < 0 or not board.cands[last] >> value & 1:
         return None  # an inconsistent run: exact reasoning (combination-placement) shows the wipe-out
     shown = " + ".join(str(v) for v in placed) + (f" = {sum(placed)}" if len(placed) > 1 else "")
     reason = f"the other cells of {board.run_name(r)} hold {shown} of its {board.totals[r]}"
