@@ -266,8 +266,10 @@ def _is_memory_error(message: str) -> bool:
 def _plain(value: Any) -> Any:
     """A JSON-safe scalar: numpy integers become int and numpy floats float, a non-finite
     float its text, anything else its (clipped) text. Nothing is rounded: 3.0 stays a float."""
-    if value is None or isinstance(value, (bool, str)):
-        return clipped(value) if isinstance(value, str) else value
+    if isinstance(value, str):
+        return clipped(value)
+    if value is None or isinstance(value, bool):
+        return value
     if isinstance(value, numbers.Integral):
         return int(value)
     if isinstance(value, numbers.Real):
