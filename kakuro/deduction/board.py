@@ -8,7 +8,7 @@ are row 0 and column 0, so the first white cells are in row 1 and column 1).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from kakuro.combos import combinations, count_combinations, range_mask, values_of
 from kakuro.errors import KakuroError
@@ -29,10 +29,12 @@ def single_value(mask: int) -> int:
     return mask.bit_length() - 1
 
 
-def initial_candidates(puzzle: Puzzle) -> list[int]:
-    """Every value of the range in each cell, the given digit in a given cell."""
+def initial_candidates(puzzle: Puzzle, placed: Mapping[int, int] | None = None) -> list[int]:
+    """Every value of the range in each cell, its digit in a cell of `placed` (cell -> digit;
+    default: the puzzle's givens)."""
     full = range_mask(puzzle.values)
-    return [1 << puzzle.givens[c] if c in puzzle.givens else full for c in range(puzzle.size)]
+    known = puzzle.givens if placed is None else placed
+    return [1 << known[c] if c in known else full for c in range(puzzle.size)]
 
 
 class Board:

@@ -14,9 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kakuro.combos import range_mask
 from kakuro.deduction.assumptions import solutions
-from kakuro.deduction.board import Board, cell_name, run_name
+from kakuro.deduction.board import Board, cell_name, initial_candidates, run_name
 from kakuro.deduction.deduce import Deduction
 from kakuro.deduction.trace import Step, step_to_dict
 from kakuro.errors import KakuroError
@@ -54,10 +53,9 @@ def hint(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None = N
     mistake = _out_of_range(puzzle, filled) or _broken_rule(puzzle, filled) or _first_wrong(puzzle, filled)
     if mistake is not None:
         return mistake
-    cands = _candidates(puzzle, filled)
     if len(filled) == puzzle.size:
         return Hint(SOLVED, "every cell is filled and every rule holds")
-    board = Board(puzzle, cands)
+    board = Board(puzzle, initial_candidates(puzzle, filled))
     taken: list[Step] = []
     for step in Deduction(board).steps():
         taken.append(step)
@@ -155,12 +153,7 @@ def _first_wrong(puzzle: Puzzle, filled: dict[int, int]) -> Hint | None:
 
 
 def _completable(puzzle: Puzzle, filled: dict[int, int]) -> bool:
-    return bool(solutions(puzzle, _candidates(puzzle, filled), 1))
-
-
-def _candidates(puzzle: Puzzle, filled: dict[int, int]) -> list[int]:
-    full = range_mask(puzzle.values)
-    return [1 << filled[c] if c in filled else full for c in range(puzzle.size)]
+    return bool(solutions(puzzle, initial_candidates(puzzle, filled), 1))
 
 
 def _reasons(earlier: list[Step], step: Step) -> tuple[Step, ...]:
