@@ -117,9 +117,9 @@ def _broken_rule(puzzle: Puzzle, filled: dict[int, int]) -> Hint | None:
             continue
         total = sum(filled[c] for c in placed)
         left = len(run) - len(placed)
-        unused = [v for v in range(puzzle.values[0], puzzle.values[1] + 1) if v not in seen]
-        low = sum(sorted(unused)[:left])
-        high = sum(sorted(unused)[len(unused) - left:]) if left else 0
+        unused = [v for v in range(puzzle.values[0], puzzle.values[1] + 1) if v not in seen]  # ascending
+        low = sum(unused[:left])
+        high = sum(unused[len(unused) - left:]) if left else 0
         if not total + low <= run.total <= total + high:
             if left:
                 what = f"its digits so far sum to {total}, and {left} more cannot bring it to {run.total}"
