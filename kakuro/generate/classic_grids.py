@@ -113,6 +113,8 @@ def _make(height: int, width: int, density: float, longest: int, rng: random.Ran
           meta: dict[str, Any]) -> tuple[list[list[bool]], dict[Cell, int]]:
     """A layout and filling (unique, of `grade` and `rating`, when asked); `meta` gains
     attempts, and for a unique puzzle the search's moves and kicks, the grade and the rating."""
+    what = "unique " + (f"{grade} " if grade else "") + "puzzle" + (f" rated {rating}.x" if rating else "")
+    beyond_gac = grade == "gac+shaving" or (rating is not None and rating >= LEVELS_OF_GRADE["gac+shaving"][0])
     attempts = 0
     while True:
         attempts += 1
@@ -123,14 +125,12 @@ def _make(height: int, width: int, density: float, longest: int, rng: random.Ran
         if not unique:
             meta["attempts"] = attempts
             return black, filling
-        what = "unique " + (f"{grade} " if grade else "") + "puzzle" + (f" rated {rating}.x" if rating else "")
         if deadline.expired():
             raise KakuroError(f"{name}: no {what} within the time limit ({attempts - 1} attempts)")
         if (grade or rating) and attempts > GRADE_ATTEMPTS:
             rare = "this grade" if not rating else "this rating" if not grade else "this grade and rating"
             raise KakuroError(f"{name}: no {what} in {GRADE_ATTEMPTS} attempts; {rare} is rare at this size")
         puzzle = puzzle_of(black, filling, {}, name)
-        beyond_gac = grade == "gac+shaving" or (rating is not None and rating >= LEVELS_OF_GRADE["gac+shaving"][0])
         found = unique_filling(puzzle, [filling[_interior(p)] for p in puzzle.cells], rng.randrange(1 << 62),
                                max(MIN_MOVES, MOVES_PER_CELL * puzzle.size), deadline, beyond_gac=beyond_gac)
         if found is None:
