@@ -56,7 +56,7 @@ def solve(
     Arguments:
         puzzle: a `Puzzle` (from `kakuro.read`, `Puzzle.from_grid` or `Puzzle.all_white`).
         backend: a spec string `name[:key=value,...]` such as "cpsat", "nmcs:level=2" or
-            "gac:shaving=once", or a `Solver`; default "cpsat". `kakuro backends NAME` (or
+            "gac:shaving=once", or a `Solver`; default DEFAULT_BACKEND ("auto"). `kakuro backends NAME` (or
             `kakuro.backend_info(NAME)`) lists a backend's options with their defaults.
         time_limit: seconds of solving (compilation and engine import are not counted);
             None means no limit, which incomplete backends (sampling, nmcs, flat, uct, sahs)
