@@ -33,7 +33,7 @@ from typing import Any
 
 from kakuro.errors import KakuroError, PuzzleFormatError
 from kakuro.formats.base import BadPuzzle, building, cell_token, gather, line_column, parse_number
-from kakuro.puzzle import DEFAULT_VALUES, MAX_SIDE, GridCell, Puzzle
+from kakuro.puzzle import DEFAULT_VALUES, MAX_SIDE, GridCell, Puzzle, is_digit
 
 NAME = "course"
 EXTENSIONS: tuple[str, ...] = ()
@@ -187,7 +187,7 @@ def _in_item(attempt: Callable[[], Puzzle], number: int, line: int, file: str | 
 
 def _item_size(item: dict[str, Any]) -> tuple[int, int] | None:
     height, width = item.get("height"), item.get("width")
-    if all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in (height, width)):
+    if all(is_digit(v) and v > 0 for v in (height, width)):  # JSON gives Python ints only
         return height, width
     return None
 
