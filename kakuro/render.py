@@ -129,11 +129,17 @@ def layout(puzzle: Puzzle, solution: Solution | None = None,
         shapes.append(Line(c * CELL, 0, c * CELL, height, INK))
     if marks is not None:
         for r, c in sorted(marks.clues):
-            inset = 2
-            x, y, side = c * CELL + inset, r * CELL + inset, CELL - 2 * inset
-            shapes += [Line(x, y, x + side, y, CLUE_HIGHLIGHT, 3), Line(x + side, y, x + side, y + side, CLUE_HIGHLIGHT, 3),
-                       Line(x, y + side, x + side, y + side, CLUE_HIGHLIGHT, 3), Line(x, y, x, y + side, CLUE_HIGHLIGHT, 3)]
+            shapes += clue_frame(r, c)
     return width, height, shapes
+
+
+def clue_frame(row: int, col: int, key: str = "") -> list[Line]:
+    """The frame around the clue at grid position (`row`, `col`) that marks a step's run: its
+    top, right, bottom and left sides (ids `key-0` to `key-3` when `key` is given)."""
+    inset = 2
+    x, y, side = col * CELL + inset, row * CELL + inset, CELL - 2 * inset
+    sides = ((x, y, x + side, y), (x + side, y, x + side, y + side), (x, y + side, x + side, y + side), (x, y, x, y + side))
+    return [Line(*ends, CLUE_HIGHLIGHT, 3, key=f"{key}-{k}" if key else "") for k, ends in enumerate(sides)]
 
 
 def digit_label(puzzle: Puzzle, cell: int, digit: int | str, colour: str = INK, bold: bool = False,
@@ -154,6 +160,13 @@ def candidate_place(puzzle: Puzzle, cell: int, value: int) -> tuple[float, float
     return c * CELL + (col + 0.5) * pitch, r * CELL + (row + 0.82) * pitch, pitch * 0.8
 
 
+def candidate_label(puzzle: Puzzle, cell: int, value: int, colour: str = CANDIDATE_TEXT, bold: bool = False,
+                    key: str = "") -> Label:
+    """Candidate `value` of white cell `cell`, written small at its `candidate_place`."""
+    x, y, size = candidate_place(puzzle, cell, value)
+    return Label(x, y, str(value), size, colour, bold, key)
+
+
 def strike_line(puzzle: Puzzle, cell: int, value: int, key: str = "") -> Line:
     """The line that crosses out candidate `value` of `cell`."""
     x, y, size = candidate_place(puzzle, cell, value)
@@ -170,10 +183,9 @@ def _marks_of(puzzle: Puzzle, cell: int, marks: Marks) -> list[Shape]:
     for value in range(puzzle.values[0], puzzle.values[1] + 1):
         if not mask >> value & 1:
             continue
-        x, y, size = candidate_place(puzzle, cell, value)
         gone, stays = struck >> value & 1, kept >> value & 1
         colour = STRUCK if gone else PLACED if stays else CANDIDATE_TEXT
-        out.append(Label(x, y, str(value), size, colour, bold=bool(stays)))
+        out.append(candidate_label(puzzle, cell, value, colour, bold=bool(stays)))
         if gone:
             out.append(strike_line(puzzle, cell, value))
     return out

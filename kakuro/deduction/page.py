@@ -12,25 +12,22 @@ from __future__ import annotations
 
 import html
 import json
-from itertools import pairwise
 
 from kakuro.combos import values_of
 from kakuro.deduction.board import initial_candidates
 from kakuro.deduction.trace import Explanation
 from kakuro.render import (
     CANDIDATE_TEXT,
-    CELL,
     CLUE_HIGHLIGHT,
     HIGHLIGHT,
     INK,
     PAPER,
     PLACED,
     STRUCK,
-    Label,
-    Line,
     Marks,
     Shape,
-    candidate_place,
+    candidate_label,
+    clue_frame,
     digit_label,
     layout,
     strike_line,
@@ -86,13 +83,10 @@ def _grid(explanation: Explanation) -> str:
             continue
         extra.append(digit_label(puzzle, cell, "", key=f"d{cell}"))
         for value in range(puzzle.values[0], puzzle.values[1] + 1):
-            x, y, size = candidate_place(puzzle, cell, value)
-            extra.append(Label(x, y, str(value), size, CANDIDATE_TEXT, key=f"m{cell}-{value}"))
+            extra.append(candidate_label(puzzle, cell, value, key=f"m{cell}-{value}"))
             extra.append(strike_line(puzzle, cell, value, key=f"s{cell}-{value}"))
     for r, c in sorted(puzzle.clues):
-        x, y, side = c * CELL + 2, r * CELL + 2, CELL - 4
-        corners = [(x, y), (x + side, y), (x + side, y + side), (x, y + side), (x, y)]
-        extra += [Line(*a, *b, CLUE_HIGHLIGHT, 3, key=f"q{r}-{c}-{k}") for k, (a, b) in enumerate(pairwise(corners))]
+        extra += clue_frame(r, c, key=f"q{r}-{c}")
     return svg_document(width, height, shapes + extra, puzzle.id)
 
 
