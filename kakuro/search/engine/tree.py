@@ -234,12 +234,16 @@ def _choose_value(st: State, plan: Plan, c: int) -> int:
 
 
 @compiled
-def _save_phases(st: State, phase: np.ndarray) -> None:
-    """Remember the value of every cell that has one (before a backjump undoes it)."""
-    for c in range(st.size.shape[0]):
+def _undo_saving_phases(st: State, phase: np.ndarray, mark: int) -> None:
+    """`undo` to `mark`, first remembering the value of each cell the undo frees (phase
+    saving): only the cells of the trail entries above `mark` can lose their value."""
+    for t in range(st.info[TRAIL] - 1, mark - 1, -1):
+        c = st.trail[2 * t]
+        c = c if c >= 0 else -c - 1
         s = st.size[c]
         if s == 1 or s == ASSIGNED:
             phase[c] = lowest_bit_index(st.dom[c])
+    undo(st, mark)
 
 
 NO_SOLUTION_LEFT = -1
@@ -275,8 +279,7 @@ def _learn_and_assert(st: LearningState, plan: Plan, level: int, solution: bool)
         length, backjump, lbd = level, level - 1, nogoods.PERMANENT
     else:
         length, backjump, lbd = nogoods.analyze(st, a, level, plan.count)
-    _save_phases(st, plan.phase)
-    undo(st, a.level_start[backjump + 1])
+    _undo_saving_phases(st, plan.phase, a.level_start[backjump + 1])
     nogoods.clear_queue(st)
     st.info[LEARNED] += 1
     uip = a.out_cells[0]
@@ -287,8 +290,7 @@ def _learn_and_assert(st: LearningState, plan: Plan, level: int, solution: bool)
         return 0
     o = nogoods.add(st, a.out_cells, a.out_masks, length, lbd)
     if o < 0:  # the store is full: reduce it at the root, then keep the nogood (not unit there)
-        _save_phases(st, plan.phase)
-        undo(st, a.level_start[1])
+        _undo_saving_phases(st, plan.phase, a.level_start[1])
         if not nogoods.reduce(st, plan.settings[S_KEEP] // 2):
             return NO_SOLUTION_LEFT
         o = nogoods.add(st, a.out_cells, a.out_masks, length, lbd)
@@ -360,7 +362,6 @@ def modern_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, in
             for x in range(st.dom.shape[0]):
                 solutions[count, x] = lowest_bit_index(st.dom[x])
             count += 1
-            _save_phases(st, plan.phase)
             if not learning:  # nothing would stop a restart from finding it again: no more restarts
                 budget = np.iinfo(np.int64).max
             if count >= limit or level == 0:
@@ -399,8 +400,7 @@ def modern_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, in
             else:  # chronological: x != v one level up
                 d = plan.decision_cell[level]
                 bit = np.int64(1) << plan.decision_value[level]
-                _save_phases(st, plan.phase)
-                undo(st, a.level_start[level])
+                _undo_saving_phases(st, plan.phase, a.level_start[level])
                 level -= 1
                 st.info[REASON] = DECISION
                 set_domain(st, d, st.dom[d] & ~bit)
@@ -414,8 +414,7 @@ def modern_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, in
         if level == 0 and learning:
             copy_domains(st, a.root_dom)
         if conflicts >= budget and level > 0:
-            _save_phases(st, plan.phase)
-            undo(st, a.level_start[1])
+            _undo_saving_phases(st, plan.phase, a.level_start[1])
             level = 0
             restart += 1
             st.info[RESTARTS] += 1
