@@ -139,6 +139,16 @@ def play_in_game(st: State, move: int) -> int:
 
 
 @compiled
+def playout_in_game(st: State, moves: np.ndarray) -> tuple[int, int]:
+    """`playout` inside a game, scored like `play_in_game`: (0 when it solved the puzzle, -1
+    when stopped, else the wipe-out's score; the moves written). The caller undoes."""
+    score, length = playout(st, moves)
+    if score != 0 and st.info[STOP] != 0:
+        return -1, length
+    return score, length
+
+
+@compiled
 def _push_values(out: np.ndarray, k: int, c: int, values: int) -> int:
     """Write the moves of cell `c` to the values of the mask `values` (ascending) at `out[k:]`;
     returns the new length."""
