@@ -31,7 +31,7 @@ LIMIT = 400
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled() -> None:
-    compile.ensure("root:gac", "depth_first:gac", "root:learn", "modern:learn", "modern:gac")
+    compile.ensure("root:gac", "depth_first:gac", "modern:learn", "modern:gac")
 
 
 def count_plain(puzzle: Puzzle) -> set[tuple[int, ...]]:

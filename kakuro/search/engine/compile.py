@@ -37,17 +37,17 @@ from numba import njit, types
 from numba.core import caching
 
 ENGINE = Path(__file__).resolve().parent
-STRENGTHS = ("check", "projected", "fc", "gac", "learn")
-"""The propagation strengths (`state.STRENGTHS`): a kernel is compiled for each on its own."""
+STRENGTHS = ("check", "projected", "fc", "gac")
+"""The propagation strengths (`state.MODES`): a kernel is compiled for each on its own. The
+learning search is compiled for "learn" too: a gac LearningState, made after the root."""
 KERNELS: dict[str, tuple[str, tuple[str, ...]]] = {
     "state": ("state", ()),
     "shave:gac": ("propagate", ("shave", "gac")),
-    "shave:learn": ("propagate", ("shave", "learn")),
     "harmony": ("harmony", ()),
     "local": ("local", ()),
     "refute:gac": ("explain", ("gac",)),
     **{f"root:{s}": ("propagate", ("root", s)) for s in STRENGTHS},
-    **{f"depth_first:{s}": ("tree", ("depth_first", s)) for s in STRENGTHS[:4]},
+    **{f"depth_first:{s}": ("tree", ("depth_first", s)) for s in STRENGTHS},
     **{f"modern:{s}": ("tree", ("modern", s)) for s in ("gac", "learn")},
     **{f"{game}:{s}": ("montecarlo", (game, s)) for game in ("sampling", "nested", "flat", "uct") for s in ("fc", "gac")},
 }

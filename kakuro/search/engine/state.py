@@ -671,13 +671,9 @@ def with_learning(st: State, store: int | None = None) -> LearningState:
     )
 
 
-STRENGTHS = ("check", "projected", "fc", "gac", "learn")
-"""What the engine compiles kernels for: the MODES, and "learn" (a gac LearningState)."""
-
-
 def warm_up_state(strength: str) -> State:
-    """The tiny puzzle's state at `strength` (one of STRENGTHS), armed without a deadline."""
-    st = build_state(WARM_UP_PUZZLE, "gac", learning=True) if strength == "learn" else build_state(WARM_UP_PUZZLE, strength)
+    """The tiny puzzle's state at `strength` (a key of MODES), armed without a deadline."""
+    st = build_state(WARM_UP_PUZZLE, strength)
     arm(st, None, 1)
     return st
 
