@@ -42,6 +42,11 @@ def values_of(mask: int) -> list[int]:
     return out
 
 
+def fixed_values(domains: Iterable[int]) -> list[int]:
+    """The value of each domain (bitmasks, each holding exactly one value), in order."""
+    return [int(d).bit_length() - 1 for d in domains]
+
+
 def range_mask(values: tuple[int, int]) -> int:
     """The bitmask of every value lo..hi."""
     lo, hi = values

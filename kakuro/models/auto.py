@@ -24,14 +24,14 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from kakuro.models.gac import prepare
+from kakuro.models.gac import prepare, root_answer
 from kakuro.isolation import race
 from kakuro.models.sat import DEFAULT_SOLVER, SOLVER_NAMES, enumerate_with_sat, enumeration_of, sat_items
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.compile import seconds_spent
 from kakuro.search.engine.state import State, arm, with_learning
-from kakuro.search.native import TREE_OPTIONS, search, tree_kernels
-from kakuro.solver import Deadline, EnumeratingSolver, Enumeration, Option, register
+from kakuro.search.native import TREE_OPTIONS, TreeSearchSolver, search, tree_kernels
+from kakuro.solver import Deadline, Enumeration, Option, register
 
 SEARCHES = ("race", "native", "sat")
 NATIVE_STATS = ("nodes", "fails", "propagations")
@@ -39,7 +39,7 @@ DEFAULT_TREE = {name: option.default for name, option in TREE_OPTIONS.items()}
 
 
 @register("auto")
-class Auto(EnumeratingSolver):
+class Auto(TreeSearchSolver):
     """Root GAC and shaving, then the native modern search raced against SAT on the shaved domains."""
 
     description = "root GAC + shaving, then native search with learning raced against SAT on the shaved domains (the default)"
@@ -55,7 +55,7 @@ class Auto(EnumeratingSolver):
         return tree_kernels("gac", DEFAULT_TREE, ("root", "shave"))
 
     def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
-        return () if settings["search"] == "sat" else self.engine_kernels(settings)[-1:]
+        return () if settings["search"] == "sat" else super().lazy_kernels(settings)
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         st, reduction = prepare(puzzle, "fixpoint", deadline, seed)
@@ -63,37 +63,42 @@ class Auto(EnumeratingSolver):
         if reduction is None:
             return Enumeration([], False, stats, "time limit reached during root propagation or shaving")
         stats.update(removed_gac=reduction.removed_gac, removed_shaving=reduction.removed_shaving, probes=reduction.probes)
-        if reduction.wiped_out:
-            return Enumeration([], True, {**stats, "path": "root"}, "root propagation wiped out a domain")
-        if reduction.solved:
-            return Enumeration([[d.bit_length() - 1 for d in reduction.domains]], True, {**stats, "path": "root"})
+        decided = root_answer(reduction, {**stats, "path": "root"})
+        if decided is not None:
+            return decided
         start = time.perf_counter()
-        learning = with_learning(st)
-        arm(learning, deadline.end, seed)
-        sat_job = (sat_items, (puzzle, limit, opts["sat_solver"], "combinations", reduction.domains))
+
+        def armed(end: float | None) -> State:  # a learning state at the shaved root (empty store) until `end`
+            learning = with_learning(st)
+            arm(learning, end, seed)
+            return learning
+
         if opts["search"] == "native":
-            found, path = _native(learning, limit), "native"
+            found, path = _native(armed(deadline.end), limit), "native"
         elif opts["search"] == "sat":
             found, path = enumerate_with_sat(puzzle, limit, deadline, opts["sat_solver"], domains=reduction.domains), "sat"
         else:  # a head start alone, then the race (from a fresh store: the head start's solutions are found again)
             head = time.perf_counter() + opts["head_start"]
-            arm(learning, head if deadline.end is None else min(head, deadline.end), seed)
             compiled = seconds_spent()
-            found, path = _native(learning, limit), "native"
+            found, path = _native(armed(head if deadline.end is None else min(head, deadline.end)), limit), "native"
             if deadline.end is not None:  # the search kernel's first compilation is not solving
                 deadline = Deadline(deadline.end + seconds_spent() - compiled)
-            if not (found.exhausted or len(found.solutions) >= limit) and not deadline.expired():
-                learning = with_learning(st)
-                arm(learning, deadline.end, seed)
-                winner, items = race([(_native_items, (learning, limit)), sat_job], deadline)
+            if not _decided(found, limit) and not deadline.expired():
+                sat_job = (sat_items, (puzzle, limit, opts["sat_solver"], "combinations", reduction.domains))
+                winner, items = race([(_native_items, (armed(deadline.end), limit)), sat_job], deadline)
                 if winner == 0:
                     found = items[0][0]
                 else:
                     found, path = enumeration_of(items[1], winner == 1, limit), "sat"
         stats["search_time"] = time.perf_counter() - start
-        decided = found.exhausted or len(found.solutions) >= limit
+        decided = _decided(found, limit)
         stats = {**stats, **found.stats, "path": path if decided else "none"}
         return Enumeration(found.solutions, found.exhausted, stats, "" if decided else "time limit reached")
+
+
+def _decided(found: Enumeration, limit: int) -> bool:
+    """The search finished, or found all `limit` solutions asked for."""
+    return found.exhausted or len(found.solutions) >= limit
 
 
 def _native(st: State, limit: int) -> Enumeration:

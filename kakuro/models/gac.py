@@ -37,13 +37,14 @@ from typing import Any
 
 import numpy as np
 
+from kakuro.combos import fixed_values
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.propagate import PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
 from kakuro.search.engine.state import (
     PROPAGATIONS, STOP, BuildStopped, State, arm, build_state, domain_summary, raise_if_interrupted, stats_of, with_learning,
 )
-from kakuro.search.native import TREE_OPTIONS, learns, search, tree_kernels, tree_settings
-from kakuro.solver import Deadline, Enumeration, EnumeratingSolver, Option, register
+from kakuro.search.native import TREE_OPTIONS, TreeSearchSolver, learns, search, tree_kernels, tree_settings
+from kakuro.solver import Deadline, Enumeration, Option, register
 
 SHAVING = ("none", "once", "fixpoint")
 SEARCH_STATS = ("nodes", "fails", "propagations")
@@ -112,6 +113,16 @@ def reduce(puzzle: Puzzle, shaving: str = "none") -> RootReduction:
     return reduction
 
 
+def root_answer(reduction: RootReduction, stats: dict[str, Any]) -> Enumeration | None:
+    """The stages' own answer, with `stats`: no solution (a wipe-out) or the only one (every
+    domain a single value); None when a search must decide."""
+    if reduction.wiped_out:
+        return Enumeration([], True, stats, "root propagation wiped out a domain")
+    if reduction.solved:
+        return Enumeration([fixed_values(reduction.domains)], True, stats)
+    return None
+
+
 def _initial_total(puzzle: Puzzle) -> int:
     lo, hi = puzzle.values
     given = len(puzzle.givens)
@@ -119,7 +130,7 @@ def _initial_total(puzzle: Puzzle) -> int:
 
 
 @register("gac")
-class GacModel(EnumeratingSolver):
+class GacModel(TreeSearchSolver):
     """Run-level GAC sum-alldiff, then shaving, then search maintaining GAC."""
 
     description = "GAC per run (sum + alldifferent as one constraint), shaving (SAC), MAC search"
@@ -136,9 +147,6 @@ class GacModel(EnumeratingSolver):
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         return tree_kernels("gac", tree_settings(settings), ("root", "shave"))
 
-    def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
-        return self.engine_kernels(settings)[-1:]  # the search: compiled when a puzzle first needs it
-
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         tree = tree_settings(opts)
         st, reduction = prepare(puzzle, opts["shaving"], deadline, seed)
@@ -154,11 +162,9 @@ class GacModel(EnumeratingSolver):
             "probes": reduction.probes,
             "sweeps": reduction.sweeps,
         }
-        if reduction.wiped_out or reduction.solved:
-            stats.update(nodes=0, fails=0, propagations=int(st.info[PROPAGATIONS]))
-            if reduction.wiped_out:
-                return Enumeration([], True, stats, "root propagation wiped out a domain")
-            return Enumeration([[d.bit_length() - 1 for d in reduction.domains]], True, stats)
+        decided = root_answer(reduction, {**stats, "nodes": 0, "fails": 0, "propagations": int(st.info[PROPAGATIONS])})
+        if decided is not None:
+            return decided
         found = search(with_learning(st) if learns("gac", tree) else st, limit, SEARCH_STATS, tree=tree)
         found.stats.pop("root_solved")
         found.stats.update(stats)

@@ -11,15 +11,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from kakuro.puzzle import Puzzle
-from kakuro.search.native import TREE_OPTIONS, enumerate_solutions, tree_kernels, tree_settings
-from kakuro.solver import Deadline, EnumeratingSolver, Enumeration, Option, register
+from kakuro.search.native import TREE_OPTIONS, TreeSearchSolver, enumerate_solutions, tree_kernels, tree_settings
+from kakuro.solver import Deadline, Enumeration, Option, register
 
 CONSISTENCY = Option("gac", "propagation after each assignment: gac (exact run-level reasoning, the strongest; refuses value ranges too wide to tabulate) or fc (the paper's forward checking, any range)", choices=("gac", "fc"))
 STATS = ("nodes", "fails", "assignments", "propagations")
 
 
 @register("fc")
-class ForwardChecking(EnumeratingSolver):
+class ForwardChecking(TreeSearchSolver):
     """Depth-first search with forward checking, smallest domain first (Cazenave 2010)."""
 
     description = "depth-first forward checking, smallest domain first (Cazenave 2010)"
@@ -31,9 +31,6 @@ class ForwardChecking(EnumeratingSolver):
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         return tree_kernels(settings["consistency"], tree_settings(settings))
-
-    def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
-        return self.engine_kernels(settings)[-1:]  # the search: compiled when a puzzle first needs it
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         return enumerate_solutions(puzzle, opts["consistency"], limit, deadline, seed, STATS, opts["values"],

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from kakuro.combos import fixed_values
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.propagate import root_propagate
 from kakuro.search.engine.state import (
@@ -24,7 +25,7 @@ from kakuro.search.engine.state import (
 )
 from kakuro.search.engine.compile import ensure
 from kakuro.search.engine.tree import NO_CELLS, run_depth_first, run_modern_search
-from kakuro.solver import Deadline, Enumeration, Option
+from kakuro.solver import Deadline, EnumeratingSolver, Enumeration, Option
 
 TIME_LIMIT_REACHED = "time limit reached"
 TREE_OPTIONS: dict[str, Option] = {
@@ -46,6 +47,14 @@ TREE_OPTIONS: dict[str, Option] = {
 PLAIN = {"restarts": "none", "learning": False, "order": "dom", "phase": False}
 """Every part off: the papers' depth-first search (d-way branching, smallest domain first)."""
 MODERN_STATS = ("restarts", "learned", "deleted")
+
+
+class TreeSearchSolver(EnumeratingSolver):
+    """A native backend whose `engine_kernels` end with its tree search's (`tree_kernels`):
+    that one is compiled when a puzzle first needs a search, off the clock."""
+
+    def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        return self.engine_kernels(settings)[-1:]
 
 
 def learns(consistency: str, tree: Mapping[str, Any]) -> bool:
@@ -98,7 +107,7 @@ def start(
     if st.info[NFREE] == 0:
         return st, Enumeration([[int(v) for v in st.val]], True, stats)
     if consistency == "gac" and all_fixed(st):  # a run at GAC with every domain single is satisfied
-        return st, Enumeration([[int(d).bit_length() - 1 for d in st.dom]], True, stats)
+        return st, Enumeration([fixed_values(st.dom)], True, stats)
     return (with_learning(st) if learning else st), None
 
 

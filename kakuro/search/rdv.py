@@ -20,10 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kakuro.combos import combinations, range_mask, union_of
+from kakuro.combos import fixed_values, combinations, range_mask, union_of
 from kakuro.puzzle import Puzzle
-from kakuro.search.native import TREE_OPTIONS, enumerate_solutions, tree_kernels, tree_settings
-from kakuro.solver import Deadline, Enumeration, EnumeratingSolver, Option, register
+from kakuro.search.native import TREE_OPTIONS, TreeSearchSolver, enumerate_solutions, tree_kernels, tree_settings
+from kakuro.solver import Deadline, Enumeration, Option, register
 
 SEARCH_STATS = ("nodes", "fails", "propagations")
 
@@ -139,7 +139,7 @@ def run_intersections(puzzle: Puzzle) -> list[int]:
 
 
 @register("rdv")
-class ReducingDomainValues(EnumeratingSolver):
+class ReducingDomainValues(TreeSearchSolver):
     """The Reducing Domain Values reduction, then (by default) depth-first search.
 
     `search=true` (default): the reduced domains are the root of a depth-first search,
@@ -165,9 +165,6 @@ class ReducingDomainValues(EnumeratingSolver):
             return ()
         return tree_kernels(settings["consistency"], tree_settings(settings))
 
-    def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
-        return self.engine_kernels(settings)[-1:]  # the search: compiled when a puzzle first needs it
-
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         reduction = reduce_domains(puzzle, deadline)
         if reduction.stopped:
@@ -180,7 +177,7 @@ class ReducingDomainValues(EnumeratingSolver):
         if reduction.wiped_out:
             return Enumeration([], True, stats, "the reduction wiped out a domain")
         if reduction.solved:
-            return Enumeration([[d.bit_length() - 1 for d in reduction.domains]], True, stats)
+            return Enumeration([fixed_values(reduction.domains)], True, stats)
         if not opts["search"]:
             undecided = sum(1 for d in reduction.domains if d & (d - 1))
             return Enumeration([], False, stats, f"the reduction stalled with {undecided} cells undecided (search=false)")
