@@ -356,21 +356,15 @@ class Solver:
         `puzzle.check`. See `kakuro.solve` for the statuses and stats."""
         settings, deadline, seed = self._prepare(puzzle, time_limit, seed, options)
         spec = self._spec(settings)
-        start, compiled = time.perf_counter(), _compiling()
-        try:
-            outcome = self._solve(puzzle, settings, deadline, seed)
-        except KakuroError:
-            raise
-        except Exception as exc:  # a backend bug is an ERROR result, not the caller's crash
-            return Result(Status.ERROR, None, time.perf_counter() - start, {}, f"{type(exc).__name__}: {exc}", spec)
-        elapsed = time.perf_counter() - start - (_compiling() - compiled)  # a lazy kernel's compilation is not solving
+        outcome, elapsed, error = _timed(lambda: self._solve(puzzle, settings, deadline, seed))
+        if outcome is None:  # a backend bug is an ERROR result, not the caller's crash
+            return Result(Status.ERROR, None, elapsed, {}, error, spec)
         stats = MappingProxyType(dict(outcome.stats))
         if outcome.status is not Status.SOLVED:
             return Result(outcome.status, None, elapsed, stats, outcome.message, spec)
         solution, problems = _checked(puzzle, outcome.values)
         if problems:
-            message = "the backend returned an invalid solution: " + "; ".join(problems[:5])
-            return Result(Status.ERROR, None, elapsed, stats, message, spec)
+            return Result(Status.ERROR, None, elapsed, stats, _invalid(problems), spec)
         return Result(Status.SOLVED, solution, elapsed, stats, outcome.message, spec)
 
     def count_solutions(
@@ -389,21 +383,15 @@ class Solver:
             raise BackendOptionError(f"limit must be a positive integer, not {limit!r}")
         settings, deadline, seed = self._prepare(puzzle, time_limit, seed, options)
         spec = self._spec(settings)
-        start, compiled = time.perf_counter(), _compiling()
-        try:
-            found = self._count(puzzle, settings, limit, deadline, seed)
-        except KakuroError:
-            raise
-        except Exception as exc:
-            return Count(Status.ERROR, 0, False, (), time.perf_counter() - start, {}, f"{type(exc).__name__}: {exc}", spec)
-        elapsed = time.perf_counter() - start - (_compiling() - compiled)  # a lazy kernel's compilation is not solving
+        found, elapsed, error = _timed(lambda: self._count(puzzle, settings, limit, deadline, seed))
+        if found is None:
+            return Count(Status.ERROR, 0, False, (), elapsed, {}, error, spec)
         stats = MappingProxyType(dict(found.stats))
         solutions: list[Solution] = []
         for values in found.solutions[:limit]:
             solution, problems = _checked(puzzle, values)
             if problems:
-                message = "the backend returned an invalid solution: " + "; ".join(problems[:5])
-                return Count(Status.ERROR, 0, False, (), elapsed, stats, message, spec)
+                return Count(Status.ERROR, 0, False, (), elapsed, stats, _invalid(problems), spec)
             if solution in solutions:
                 return Count(Status.ERROR, 0, False, (), elapsed, stats, "the backend returned a solution twice", spec)
             solutions.append(solution)
@@ -525,6 +513,27 @@ class EnumeratingSolver(Solver):
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         return self._count(puzzle, opts, 1, deadline, seed).outcome()
+
+
+T = TypeVar("T")
+
+
+def _timed(call: Callable[[], T]) -> tuple[T | None, float, str]:
+    """`call()` on the solving clock: (its value, seconds, ""), the seconds without any lazy
+    kernel's compilation meanwhile; a backend bug (any exception but a KakuroError, which
+    propagates) gives (None, seconds, "Type: message")."""
+    start, compiled = time.perf_counter(), _compiling()
+    try:
+        value, error = call(), ""
+    except KakuroError:
+        raise
+    except Exception as exc:
+        value, error = None, f"{type(exc).__name__}: {exc}"
+    return value, time.perf_counter() - start - (_compiling() - compiled), error
+
+
+def _invalid(problems: list[str]) -> str:
+    return "the backend returned an invalid solution: " + "; ".join(problems[:5])
 
 
 def _compiling() -> float:
