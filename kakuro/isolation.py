@@ -8,8 +8,9 @@ plain `os.fork()` (it inherits the parent's memory, so arguments are not pickled
 results travel back, pickled through a pipe), which also works inside daemonic worker
 processes where `multiprocessing` refuses to start children. POSIX only.
 
-Without a deadline (`deadline.end is None`) the function runs in-process. Ctrl-C in the
-parent (KeyboardInterrupt while it waits) kills the child before the exception goes on.
+Without a deadline (`deadline.end is None`) the function still runs in a child: an engine in C
+or Java does not notice Ctrl-C, but the parent does (KeyboardInterrupt while it waits) and kills
+the child before the exception goes on.
 
 Measured here (2 cores): a fork + pipe round trip costs about 3 ms per call from a bare
 interpreter and about 6 ms from one with OR-Tools, numba and PySAT imported (~150 MB resident);
@@ -50,8 +51,6 @@ def call_with_deadline(function: Callable[..., T], *args: Any, deadline: Deadlin
     Returns what it returns (it must be picklable); re-raises what it raises. Raises
     `DeadlineReached` when the deadline passes first, `ChildProcessFailed` when the child dies.
     """
-    if deadline.end is None:
-        return function(*args)
     finished, _, value = _run_child(function, args, deadline, stream=False)
     if not finished:
         raise DeadlineReached()
@@ -67,8 +66,6 @@ def stream_with_deadline(
     the iteration ended before the deadline. Items found before the kill are kept.
     Re-raises what the function raises; `ChildProcessFailed` when the child dies.
     """
-    if deadline.end is None:
-        return list(function(*args)), True
     finished, items, _ = _run_child(function, args, deadline, stream=True)
     return items, finished
 

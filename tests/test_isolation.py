@@ -6,6 +6,7 @@ import os
 import signal
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -38,9 +39,30 @@ def test_returns_the_value_and_leaves_no_child() -> None:
         os.waitpid(child, os.WNOHANG)  # already reaped: no zombie left
 
 
-def test_runs_in_process_without_a_deadline() -> None:
-    assert call_with_deadline(os.getpid, deadline=Deadline()) == os.getpid()
+def test_without_a_deadline_a_child_runs_and_ctrl_c_kills_it(tmp_path: Path) -> None:
+    """An engine in C or Java ignores Ctrl-C; the parent, waiting, gets it and kills the child."""
+    assert call_with_deadline(pow, 2, 10, deadline=Deadline()) == 1024
+    assert call_with_deadline(os.getpid, deadline=Deadline()) != os.getpid()
     assert stream_with_deadline(range, 2, deadline=Deadline()) == ([0, 1], True)
+    pid_file = tmp_path / "pid"
+
+    def record_then_spin() -> None:
+        pid_file.write_text(str(os.getpid()))
+        spin()
+
+    def ctrl_c(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, ctrl_c)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        with pytest.raises(KeyboardInterrupt):
+            call_with_deadline(record_then_spin, deadline=Deadline())
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    with pytest.raises(ProcessLookupError):  # killed and reaped
+        os.kill(int(pid_file.read_text()), 0)
 
 
 def test_kills_at_the_deadline() -> None:

@@ -24,7 +24,10 @@ has no such limit.
 
 Search (option `search`): the strategies pychoco 0.4 exposes. The seed feeds `search=random`
 (Choco's random variable and value selection); the other strategies are deterministic. The
-time limit is Choco's own for the search; building the model is checked against it too.
+time limit is Choco's own for the search; building the model is checked against it too. The
+model is built in the process (so the tables and diagrams cached above are reused) and searched
+in a forked child (`kakuro.isolation`): Choco's search in Java ignores Ctrl-C, so the parent,
+which notices it, kills the child; a child still running `GRACE` after the deadline is killed too.
 
 Stats: `nodes`, `fails`, `backtracks`, `restarts`, `search_time` (Choco's clock, s),
 `root_solved` (one propagation before any decision fixed every cell), `build_time`,
@@ -44,18 +47,20 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from kakuro.combos import combinations, permutation_table, range_mask, subset_automaton
 from kakuro.errors import UnsupportedOperationError
+from kakuro.isolation import DeadlineReached, call_with_deadline
 from kakuro.puzzle import Puzzle, Run
 from kakuro.solver import Deadline, Engine, Enumeration, Option, Outcome, Solver, Stat, Status, register
 
+T = TypeVar("T")
 MODELS = ("decomposition", "table", "regular", "mdd")
 TABLE_ALGORITHMS = ("CT+", "STR2+")
 SEARCHES: Mapping[str, str] = {
@@ -434,18 +439,13 @@ class Choco(Solver):
         if built is None:
             return Outcome(Status.UNKNOWN, None, {}, "time limit reached while building the model")
         try:
-            solver = built.model.get_solver()
-            _configure(solver, built, opts, seed)
-            consistent, root_solved = _root(solver, built.cells)
-            found = consistent and _limit(solver, deadline) and _search(solver, built)
-            stats = _statistics(solver, built, root_solved)
-            if found:
-                return Outcome(Status.SOLVED, [x.get_value() for x in built.cells], stats)
+            solver, consistent, root_solved = _prepared(built, opts, seed)
             if not consistent:
-                return Outcome(Status.UNSATISFIABLE, None, stats, "unsatisfiable at the root")
-            if deadline.expired():  # Choco's limit ends after the deadline: see _limit
-                return Outcome(Status.UNKNOWN, None, stats, "time limit reached")
-            return Outcome(Status.UNSATISFIABLE, None, stats)
+                return Outcome(Status.UNSATISFIABLE, None, _statistics(solver, built, root_solved), "unsatisfiable at the root")
+            if root_solved:
+                return Outcome(Status.SOLVED, _values(built), _statistics(solver, built, root_solved))
+            return _in_child(_search_for_one, solver, built, deadline) or Outcome(
+                Status.UNKNOWN, None, built.stats, "time limit reached")
         finally:
             built.close()
 
@@ -456,16 +456,59 @@ class Choco(Solver):
         if built is None:
             return Enumeration([], False, {})
         try:
-            solver = built.model.get_solver()
-            _configure(solver, built, opts, seed)
+            solver, consistent, root_solved = _prepared(built, opts, seed)
+            if not consistent or root_solved:  # none, or the one solution the root fixed
+                found = [_values(built)] if consistent else []
+                return Enumeration(found, len(found) < limit, _statistics(solver, built, root_solved))
             backend.set_nogood_recording_from_solutions(solver._handle, built.cell_array)  # no solution twice across restarts
-            consistent, root_solved = _root(solver, built.cells)
-            found: list[list[int]] = []
-            exhausted = not consistent
-            if consistent and _limit(solver, deadline):
-                while len(found) < limit and not deadline.expired() and _search(solver, built):
-                    found.append([x.get_value() for x in built.cells])
-                exhausted = len(found) < limit and not deadline.expired()
-            return Enumeration(found, exhausted, _statistics(solver, built, root_solved))
+            return _in_child(_search_for_many, solver, built, limit, deadline) or Enumeration([], False, built.stats)
         finally:
             built.close()
+
+
+GRACE = 0.5
+"""Seconds past the deadline the parent waits for the child's answer (Choco stops itself at the
+deadline and then reports its statistics) before it kills the child."""
+
+
+def _prepared(built: Built, opts: Mapping[str, Any], seed: int) -> tuple[Any, bool, bool]:
+    """Choco's solver for `built`, its search installed, after one propagation: (the solver, no
+    contradiction, every cell fixed). Most published puzzles end here, in the process."""
+    solver = built.model.get_solver()
+    _configure(solver, built, opts, seed)
+    return (solver, *_root(solver, built.cells))
+
+
+def _values(built: Built) -> list[int]:
+    return [x.get_value() for x in built.cells]
+
+
+def _in_child(function: Callable[..., T], *args: Any) -> T | None:
+    """`function(*args)` (the last of `args` is the deadline) in a forked child that inherits the
+    model: Choco's search in Java ignores Ctrl-C, so the parent waits and kills the child on
+    Ctrl-C, or `GRACE` after the deadline (then None)."""
+    deadline = args[-1]
+    waiting = deadline if deadline.end is None else Deadline(deadline.end + GRACE)
+    try:
+        return call_with_deadline(function, *args, deadline=waiting)
+    except DeadlineReached:
+        return None
+
+
+def _search_for_one(solver: Any, built: Built, deadline: Deadline) -> Outcome:
+    found = _limit(solver, deadline) and _search(solver, built)
+    stats = _statistics(solver, built, False)
+    if found:
+        return Outcome(Status.SOLVED, _values(built), stats)
+    if deadline.expired():  # Choco's limit ends after the deadline: see _limit
+        return Outcome(Status.UNKNOWN, None, stats, "time limit reached")
+    return Outcome(Status.UNSATISFIABLE, None, stats)
+
+
+def _search_for_many(solver: Any, built: Built, limit: int, deadline: Deadline) -> Enumeration:
+    found: list[list[int]] = []
+    if _limit(solver, deadline):
+        while len(found) < limit and not deadline.expired() and _search(solver, built):
+            found.append(_values(built))
+    exhausted = len(found) < limit and not deadline.expired()
+    return Enumeration(found, exhausted, _statistics(solver, built, False))
