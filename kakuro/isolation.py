@@ -78,6 +78,14 @@ def _run_child(
     return winner is not None, items[0], value
 
 
+def collect(child: tuple[Connection, int], deadline: Deadline) -> tuple[bool, Any]:
+    """What a `fork_child` child (stream=False) returns: (True, its value), or (False, None)
+    when `deadline` passes first (it is killed; an answer already sent is still read).
+    Re-raises what it raised; `ChildProcessFailed` when it died. It is reaped either way."""
+    winner, _, value = _collect([child], deadline, "the solver process")
+    return winner is not None, value
+
+
 def _collect(
     children: list[tuple[Connection, int]], deadline: Deadline, who: str
 ) -> tuple[int | None, list[list[Any]], Any]:
@@ -212,16 +220,3 @@ def _describe_exit(pid: int) -> str:
     if os.WIFSIGNALED(status):
         return f"killed by signal {signal.Signals(os.WTERMSIG(status)).name}"
     return f"exit code {os.waitstatus_to_exitcode(status)}"
-
-
-def race(
-    jobs: list[tuple[Callable[..., Iterable[Any]], tuple[Any, ...]]], deadline: Deadline
-) -> tuple[int | None, list[list[Any]]]:
-    """Run the generator functions of `jobs` (function, args) side by side, each in a forked
-    child, until one has yielded all its items (the others are then killed) or the deadline
-    passes (all are killed). Returns the index of the job that finished first (None when none
-    did) and the items each job yielded meanwhile. A job that raises or dies is out of the
-    race; when every job is out, the first one's exception is raised."""
-    children = [fork_child(function, args, stream=True) for function, args in jobs]
-    winner, items, _ = _collect(children, deadline, "a solver process")
-    return winner, items

@@ -83,6 +83,16 @@ def janko() -> list[Puzzle]:
     return kakuro.read(shared_data_or_skip() / "janko.jsonl")
 
 
+def hard_for_gac(size: int = 12) -> Puzzle:
+    """An empty all-white grid over 1..size+1 whose sums are moved so that no filling exists
+    while the row sums still add up to the column sums (`cazenave(..., unsatisfiable=True)`):
+    neither run-level reasoning nor the totals check sees it, so the native search works for
+    minutes; SAT refutes the 12x12 in about 0.3 s, not the 16x16 in 10 s."""
+    from kakuro.generate import cazenave as generate
+
+    return generate(size, size + 1, 100, count=1, seed=1, unsatisfiable=True)[0]
+
+
 @pytest.fixture(scope="session")
 def hard() -> Puzzle:
     """An empty 9x9 all-white grid, values 1..10, with unsatisfiable sums: every row sums to

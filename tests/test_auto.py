@@ -7,7 +7,7 @@ from __future__ import annotations
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.generate import cazenave, classic
-from tests.conftest import shared_data_or_skip
+from tests.conftest import hard_for_gac, shared_data_or_skip
 
 
 def test_auto_is_what_a_user_gets_without_naming_a_backend() -> None:
@@ -25,7 +25,7 @@ def test_published_puzzles_end_at_the_root() -> None:
 
 def test_each_path_answers_and_names_itself() -> None:
     loose = classic(16, 16, density=0.25, count=1, seed=5, unique=False)[0]  # many solutions: a search is needed
-    unsat = cazenave(6, 7, 100, count=1, seed=3, unsatisfiable=True)[0]  # the sums disagree: no solution
+    unsat = cazenave(6, 7, 100, count=1, seed=3, unsatisfiable=True)[0]  # no solution, though the sums add up
     for search, path in (("native", "native"), ("sat", "sat")):
         solved = kakuro.solve(loose, f"auto:search={search}", time_limit=60)
         assert solved.status is Status.SOLVED and solved.stats["path"] == path
@@ -45,7 +45,7 @@ def test_counts_agree_between_the_paths() -> None:
 
 
 def test_the_time_limit_holds_when_neither_finishes() -> None:
-    hard = Puzzle.all_white([96] * 12, [96] * 11 + [97], values=(1, 15))  # unsatisfiable, hard for both
+    hard = hard_for_gac(16)  # unsatisfiable, hard for both
     result = kakuro.solve(hard, "auto", time_limit=0.5)
     assert result.status is Status.UNKNOWN and result.time < 1.5
     assert result.stats["path"] == "none"

@@ -22,7 +22,7 @@ select_variable = callable_from_python(state.select_variable)
 random_value = callable_from_python(state.random_value)
 revise_run = callable_from_python(propagate.revise_run)
 from tests.reference import gac_fixpoint, initial_domains
-from tests.conftest import TWO_SOLUTIONS, UNSATISFIABLE, shared_data_or_skip
+from tests.conftest import TWO_SOLUTIONS, UNSATISFIABLE, hard_for_gac, shared_data_or_skip
 from kakuro.solver import Deadline
 
 
@@ -288,11 +288,6 @@ def test_kernel_clock_is_the_perf_counter_clock() -> None:
     assert abs(offset) < 0.005  # CLOCK_MONOTONIC on Linux: the same clock
     assert abs(state.clock_ns() * 1e-9 + offset - time.perf_counter()) < 0.005
 
-
-def hard_for_gac() -> Puzzle:
-    """Empty 12x12, values 1..15, rows and columns disagreeing by one: run-level reasoning
-    cannot see it, so a complete search takes long."""
-    return Puzzle.all_white([96] * 12, [96] * 11 + [97], values=(1, 15))
 
 
 @pytest.mark.parametrize("consistency", ["fc", "gac"])

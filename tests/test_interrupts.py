@@ -16,17 +16,11 @@ import pytest
 import kakuro
 from kakuro import Puzzle
 
-from tests.conftest import AVAILABLE
+from tests.conftest import AVAILABLE, hard_for_gac
 
 ROOT = Path(__file__).resolve().parent.parent
 SEARCH_SECONDS = 2.0
 """How long the child searches before it is interrupted (its search would take far longer)."""
-
-
-def hard_for_gac() -> Puzzle:
-    """Empty 12x12, values 1..15, rows and columns disagreeing by one: unsatisfiable, and run
-    reasoning cannot see it, so a complete search takes very long."""
-    return Puzzle.all_white([96] * 12, [96] * 11 + [97], values=(1, 15), id="hard")
 
 
 def interrupt(script: str) -> tuple[float, subprocess.CompletedProcess[str]]:

@@ -15,6 +15,7 @@ from kakuro.generate import cazenave
 from kakuro.search import native
 from kakuro.search.engine import compile, playout
 from kakuro.search.engine.compile import callable_from_python
+from tests.conftest import hard_for_gac
 
 ALGORITHMS = ["sampling", "flat", "flat:playouts=3", "uct", "uct:playouts=20,c=0.4", "nmcs:level=1", "nmcs"]
 PLAYING = [
@@ -90,7 +91,7 @@ def test_a_seed_reproduces_the_run(spec: str) -> None:
 )
 def test_a_short_time_limit_is_honoured(spec: str, hard: Puzzle) -> None:
     if "consistency=gac" in spec:  # run-level reasoning refutes `hard` at the root
-        hard = Puzzle.all_white([96] * 12, [96] * 11 + [97], values=(1, 15), id="hard-for-gac")
+        hard = hard_for_gac()
     start = time.perf_counter()
     result = kakuro.solve(hard, spec, time_limit=0.2, seed=1)
     elapsed = time.perf_counter() - start

@@ -15,7 +15,7 @@ import kakuro
 from kakuro import Puzzle
 from kakuro.generate import cazenave
 from kakuro.search.engine import compile, propagate, state, tree
-from tests.conftest import shared_data_or_skip
+from tests.conftest import hard_for_gac, shared_data_or_skip
 from tests.random_puzzles import random_puzzles
 
 SETTINGS = [
@@ -122,7 +122,7 @@ def test_learning_is_sound_on_real_puzzles(shared_data) -> None:
 
 
 def test_the_deadline_stops_the_modern_search() -> None:
-    hard = Puzzle.all_white([96] * 12, [96] * 11 + [97], values=(1, 15))
+    hard = hard_for_gac()
     st = state.build_state(hard, "gac", learning=True)
     state.arm(st, None, 1)
     assert propagate.root_propagate(st)

@@ -12,7 +12,7 @@ import kakuro
 from kakuro import KakuroError, Puzzle, Status
 from kakuro.generate import cazenave
 from kakuro.search.engine import compile
-from tests.conftest import shared_data_or_skip
+from tests.conftest import hard_for_gac, shared_data_or_skip
 
 FC = "fc:consistency=fc,values=random"
 """The paper's forward checking, named explicitly (the backend's defaults are stronger)."""
@@ -144,11 +144,6 @@ def test_fc_gac_counts_every_krazydad_and_janko_puzzle(real) -> None:
 
 
 # --------------------------------------------------------------------- limits, seeds, ranges
-def hard_for_gac() -> Puzzle:
-    """Empty 12x12, values 1..15, rows and columns disagreeing by one: run-level reasoning
-    cannot see it, so a complete search takes long."""
-    return Puzzle.all_white([96] * 12, [96] * 11 + [97], values=(1, 15), id="hard-for-gac")
-
 
 @pytest.mark.parametrize("spec", COMPLETE[:1] + COMPLETE[2:3] + INCOMPLETE)
 def test_a_short_time_limit_is_honoured(spec: str, hard: Puzzle) -> None:

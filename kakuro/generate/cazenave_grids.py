@@ -2,10 +2,13 @@
 columns hold distinct values from 1..V, its row and column sums, then a percentage of the
 cells emptied (the others stay as givens). Deterministic for a seed.
 
-With `unsatisfiable`, one row's sum is then moved by one (up, or down where up is out of
-reach), so the row sums no longer add up to the column sums: the puzzle has no solution,
-while every run alone can still be satisfied. Reasoning run by run (GAC, and on empty grids
-shaving too) cannot see it; a search must prove it.
+With `unsatisfiable` (values = size + 1, so each row and each column leaves out exactly one
+value, the one its sum names), one row sum and one column sum are then moved by one the same
+way: the row sums still add up to the column sums (counting over the whole grid sees nothing),
+but the values the rows leave out are no longer the values the columns leave out, as every
+filling needs (each value appears as often counted by rows as by columns). No solution, while
+every run alone can still be satisfied: GAC, shaving and `gac.totals_refutation` do not see
+it; a search must prove it.
 """
 
 from __future__ import annotations
@@ -24,24 +27,26 @@ def cazenave(size: int, values: int, holes: float, count: int = 1, seed: int = 0
              unsatisfiable: bool = False) -> list[Puzzle]:
     """`count` all-white `size` x `size` puzzles over values 1..`values` with `holes` percent
     (0..100; 100 = empty grid) of the cells empty, from `seed`; with `unsatisfiable`, one row
-    sum off by one (module docstring), no `solution` in `meta` and "-unsat" in the id.
+    sum and one column sum off by one (module docstring; it needs values = size + 1 and size >=
+    2), no `solution` in `meta` and "-unsat" in the id.
 
     The k-th puzzle depends only on (size, values, holes, seed, k), never on global random
     state, and the first k puzzles of a larger `count` are the same. Each puzzle's `meta` holds
     the generator's parameters and `solution` (the hidden full grid, JSON-lines layout).
     Raises KakuroError on parameters that cannot make a puzzle.
     """
-    _check_parameters(size, values, holes, count, seed)
+    _check_parameters(size, values, holes, count, seed, unsatisfiable)
     rng = random.Random(seed)
     cells = size * size
     empty = round(holes / 100 * cells)
     puzzles = []
     for k in range(count):
         grid = random_full_grid(size, values, rng)
+        while unsatisfiable and not _moved_sums(*_line_sums(grid), values):  # a rare grid with no pair to move
+            grid = random_full_grid(size, values, rng)
         hidden = set(rng.sample(range(cells), empty))
         givens = {(i, j): grid[i][j] for i in range(size) for j in range(size) if i * size + j not in hidden}
-        row_sums = [sum(row) for row in grid]
-        col_sums = [sum(grid[i][j] for i in range(size)) for j in range(size)]
+        row_sums, col_sums = _line_sums(grid)
         solution = [[BLACK] * (size + 1)] + [[BLACK] + row for row in grid]
         meta: dict[str, object] = {
             "generator": "cazenave",
@@ -54,14 +59,29 @@ def cazenave(size: int, values: int, holes: float, count: int = 1, seed: int = 0
         }
         name = f"cazenave-{size}x{size}-v{values}-h{holes:g}-s{seed}-{k}"
         if unsatisfiable:
-            row = rng.randrange(size)
-            highest = sum(range(values - size + 1, values + 1))  # the largest sum of `size` distinct values
-            row_sums[row] += 1 if row_sums[row] < highest else -1
+            row, column, step = rng.choice(_moved_sums(row_sums, col_sums, values))
+            row_sums[row] += step
+            col_sums[column] += step
             del meta["solution"]
-            meta["unsatisfiable"] = f"row {row + 1}'s sum is off by one: the rows add up to {sum(row_sums)}, the columns to {sum(col_sums)}"
+            meta["unsatisfiable"] = (f"row {row + 1} and column {column + 1} sums moved by {step:+d}: the rows leave out "
+                                     f"other values than the columns")
             name += "-unsat"
         puzzles.append(Puzzle.all_white(row_sums, col_sums, values=(1, values), givens=givens, id=name, meta=meta))
     return puzzles
+
+
+def _line_sums(grid: list[list[int]]) -> tuple[list[int], list[int]]:
+    """The row sums and the column sums of a square grid."""
+    return [sum(row) for row in grid], [sum(column) for column in zip(*grid)]
+
+
+def _moved_sums(row_sums: list[int], col_sums: list[int], values: int) -> list[tuple[int, int, int]]:
+    """Every (row, column, step) such that moving both sums by `step` (+1 or -1) leaves the
+    row leaving out another value than the column (see the module docstring); a line of
+    `values` - 1 cells summing to t leaves out full - t."""
+    full = values * (values + 1) // 2
+    return [(r, c, step) for step in (1, -1) for r, row in enumerate(row_sums) for c, col in enumerate(col_sums)
+            if row != col and 1 <= full - row - step <= values and 1 <= full - col - step <= values]
 
 
 def random_full_grid(size: int, values: int, rng: random.Random) -> list[list[int]]:
@@ -148,7 +168,7 @@ def _try_fill(size: int, values: int, rng: random.Random) -> list[list[int]] | N
     return grid
 
 
-def _check_parameters(size: int, values: int, holes: float, count: int, seed: int) -> None:
+def _check_parameters(size: int, values: int, holes: float, count: int, seed: int, unsatisfiable: bool) -> None:
     if not is_integer(size) or size < 1:
         raise KakuroError(f"size must be a positive integer, not {size!r}")
     if not is_integer(values) or not size <= values <= MAX_VALUE:
@@ -156,3 +176,6 @@ def _check_parameters(size: int, values: int, holes: float, count: int, seed: in
     if not is_number(holes) or not 0 <= holes <= 100:
         raise KakuroError(f"holes must be a percentage from 0 to 100, not {holes!r}")
     check_count_and_seed(count, seed)
+    if unsatisfiable and (size < 2 or values != size + 1):
+        raise KakuroError(f"an unsatisfiable grid needs size >= 2 and values = size + 1 (each line then leaves out one "
+                          f"value), not size {size} and values {values}")

@@ -1,16 +1,17 @@
 """The backend a user gets without choosing one (`auto`): the measured best path per puzzle.
 
 1. Root GAC and shaving (`kakuro.models.gac.prepare`): most published puzzles end here.
-2. What is left is raced (`kakuro.isolation.race`: two child processes, the first to finish
-   wins, the other is killed): the native modern search (restarts, dom/wdeg, phase saving,
-   conflict learning) on the shaved domains against a SAT solver (`sat_solver`, CaDiCaL 1.9.5
-   by default) on the same domains (`kakuro.models.sat.encode` with `domains`: only the
-   values and combinations left are encoded). Measured, neither dominates: the native search
-   solves loose 30x30 grids several times faster than CaDiCaL, CaDiCaL proves grids whose row
-   and column sums disagree unsatisfiable in 0.1 s where the native search needs minutes. The
-   race uses two cores for that stage; `search=native` or `search=sat` keeps to one (in this
-   process for native). The native search first runs alone for `head_start` seconds (0.05 s),
-   which decides the easier half of the puzzles left without starting any process.
+2. What is left is raced: the native modern search (restarts, dom/wdeg, phase saving, conflict
+   learning) on the shaved domains, in this process, against a SAT solver (`sat_solver`,
+   CaDiCaL 1.9.5 by default) on the same domains (`kakuro.models.sat.encode` with `domains`:
+   only the values and combinations left are encoded) in a forked child. The child raises the
+   native search's stop flag (its `info` array lives in shared memory) when it has answered;
+   when the native search answers first the child is killed. Measured, neither dominates: the
+   native search solves loose 30x30 grids several times faster than CaDiCaL, CaDiCaL the loose
+   60x60 ones. The race uses two cores for that stage; `search=native` or `search=sat` keeps
+   to one. The native search first runs alone for `head_start` seconds (0.05 s), which decides
+   the easier half of the puzzles left without starting any process, and then goes on where
+   it paused (its nogoods kept).
 
 Stats: `path` says what decided the puzzle ("root", "native" or "sat"; "none" when the time
 ran out), the root's counters (`removed_gac`, `removed_shaving`, `probes`), `search_time`
@@ -24,12 +25,14 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+import numpy as np
+
 from kakuro.models.gac import prepare, root_answer
-from kakuro.isolation import race
+from kakuro.isolation import collect, fork_child, reap
 from kakuro.models.sat import DEFAULT_SOLVER, SOLVER_NAMES, enumerate_with_sat, enumeration_of, sat_items
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.compile import seconds_spent
-from kakuro.search.engine.state import State, arm, with_learning
+from kakuro.search.engine.state import State, arm, request_stop, resume, with_learning, with_shared_stop
 from kakuro.search.native import TREE_OPTIONS, TreeSearchSolver, search, tree_kernels
 from kakuro.solver import Deadline, Enumeration, Option, register
 
@@ -77,19 +80,12 @@ class Auto(TreeSearchSolver):
             found, path = _native(armed(deadline.end), limit), "native"
         elif opts["search"] == "sat":
             found, path = enumerate_with_sat(puzzle, limit, deadline, opts["sat_solver"], domains=reduction.domains), "sat"
-        else:  # a head start alone, then the race (from a fresh store: the head start's solutions are found again)
-            head = time.perf_counter() + opts["head_start"]
-            compiled = seconds_spent()
-            found, path = _native(armed(head if deadline.end is None else min(head, deadline.end)), limit), "native"
-            if deadline.end is not None:  # the search kernel's first compilation is not solving
-                deadline = Deadline(deadline.end + seconds_spent() - compiled)
+        else:  # a head start alone, then the race, the native search going on where it paused
+            native = with_shared_stop(armed(None))
+            found, deadline = _head_start(native, limit, deadline, opts["head_start"])
+            path = "native"
             if not _decided(found, limit) and not deadline.expired():
-                sat_job = (sat_items, (puzzle, limit, opts["sat_solver"], "combinations", reduction.domains))
-                winner, items = race([(_native_items, (armed(deadline.end), limit)), sat_job], deadline)
-                if winner == 0:
-                    found = items[0][0]
-                else:
-                    found, path = enumeration_of(items[1], winner == 1, limit), "sat"
+                found, path = _race(native, found, (puzzle, limit, opts["sat_solver"], "combinations", reduction.domains), deadline)
         stats["search_time"] = time.perf_counter() - start
         decided = _decided(found, limit)
         stats = {**stats, **found.stats, "path": path if decided else "none"}
@@ -107,6 +103,49 @@ def _native(st: State, limit: int) -> Enumeration:
     return found
 
 
-def _native_items(st: State, limit: int) -> Iterator[Enumeration]:
-    """The native search's answer as the one item of a raced job."""
-    yield _native(st, limit)
+def _head_start(st: State, limit: int, deadline: Deadline, seconds: float) -> tuple[Enumeration, Deadline]:
+    """The native search alone for `seconds` (at most to `deadline`), and the deadline moved
+    later by the search kernel's first compilation meanwhile (not solving)."""
+    head = time.perf_counter() + seconds
+    compiled = seconds_spent()
+    resume(st, head if deadline.end is None else min(head, deadline.end))
+    found = _native(st, limit)
+    return found, deadline if deadline.end is None else Deadline(deadline.end + seconds_spent() - compiled)
+
+
+def _race(st: State, head: Enumeration, sat_job: tuple[Any, ...], deadline: Deadline) -> tuple[Enumeration, str]:
+    """The native search, resumed in this process after `head` (its solutions so far), against
+    SAT (`sat_items(*sat_job)`) in a forked child that stops the native search through the
+    shared stop flag when it has answered; the loser stops (the child is killed). (The answer,
+    "native" or "sat".)"""
+    limit = sat_job[1]
+    child = fork_child(_answer_then_stop, (st.info, *sat_job))
+    try:
+        resume(st, deadline.end)
+        more = _native(st, limit - len(head.solutions))
+    except BaseException:
+        reap(child[1])
+        raise
+    found = Enumeration(head.solutions + more.solutions, more.exhausted, more.stats, more.message)
+    if _decided(found, limit):
+        reap(child[1])
+        return found, "native"
+    wait = 0.0 if deadline.expired() else ANSWER_GRACE  # stopped by the flag, unless the time is up
+    try:
+        answered, items = collect(child, Deadline(time.perf_counter() + wait))
+    except Exception as exc:  # SAT is out of the race (a died child, a table too large): the native answer stands
+        found.stats["sat_failed"] = f"{type(exc).__name__}: {exc}"
+        return found, "native"
+    return (enumeration_of(items, True, limit), "sat") if answered else (found, "native")
+
+
+ANSWER_GRACE = 0.5
+"""Seconds the parent waits for the SAT child's answer once the native search has stopped:
+the child raises the stop flag just before it sends."""
+
+
+def _answer_then_stop(stop: np.ndarray, *sat_job: Any) -> list[tuple[str, Any]]:
+    """SAT's items (in the child), then the native search's stop flag raised."""
+    items = list(sat_items(*sat_job))
+    request_stop(stop)
+    return items

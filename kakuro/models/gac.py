@@ -66,6 +66,8 @@ class RootReduction:
     """Trial assignments made by shaving."""
     sweeps: int
     """Shaving sweeps over the cells (0 without shaving)."""
+    refutation: str = ""
+    """Why the stages proved it unsatisfiable when a counting argument did (`totals_refutation`)."""
 
 
 def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline, seed: int = 0) -> tuple[State | None, RootReduction | None]:
@@ -83,6 +85,8 @@ def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline, seed: int = 0) -> 
     arm(st, deadline.end, seed)
     initial = _initial_total(puzzle)
     ok = root_propagate(st)
+    refutation = totals_refutation(puzzle, st.dom) if ok else ""
+    ok = ok and not refutation
     counters = np.zeros(SHAVE_COUNTERS, dtype=np.int64)
     after_gac = domain_summary(st)[0] if ok else initial
     if ok and shaving != "none":
@@ -99,8 +103,34 @@ def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline, seed: int = 0) -> 
         removed_shaving=after_gac - after,
         probes=int(counters[PROBES]),
         sweeps=int(counters[SWEEPS]),
+        refutation=refutation,
     )
     return st, reduction
+
+
+def totals_refutation(puzzle: Puzzle, domains: np.ndarray) -> str:
+    """Whole-grid counting, which no single run sees: the across clues add up the digits of
+    every cell in an across run and the down clues those of every cell in a down run, so their
+    difference is the digits of the cells in an across run only minus those of the cells in a
+    down run only. "" when `domains` (int64 bitmasks, cell order) allow that difference, else
+    why no filling can (e.g. a grid whose row sums and column sums disagree)."""
+    sign = np.zeros(puzzle.size, dtype=np.int64)  # +1 across only, -1 down only, 0 both (or neither)
+    totals = {"across": 0, "down": 0}
+    for run in puzzle.runs:
+        sign[list(run.cells)] += 1 if run.direction == "across" else -1
+        totals[run.direction] += run.total
+    if (sign == 0).all():
+        low = high = 0
+    else:
+        lowest = np.bitwise_count((domains & -domains) - 1)
+        highest = np.log2(domains).astype(np.int64)
+        low = int(np.where(sign > 0, lowest, 0).sum() - np.where(sign < 0, highest, 0).sum())
+        high = int(np.where(sign > 0, highest, 0).sum() - np.where(sign < 0, lowest, 0).sum())
+    difference = totals["across"] - totals["down"]
+    if low <= difference <= high:
+        return ""
+    return (f"the across clues add up to {totals['across']} and the down clues to {totals['down']}, but both add up "
+            f"the same digits" + ("" if low == high == 0 else f" except for a difference between {low} and {high}"))
 
 
 def reduce(puzzle: Puzzle, shaving: str = "none") -> RootReduction:
@@ -117,7 +147,7 @@ def root_answer(reduction: RootReduction, stats: dict[str, Any]) -> Enumeration 
     """The stages' own answer, with `stats`: no solution (a wipe-out) or the only one (every
     domain a single value); None when a search must decide."""
     if reduction.wiped_out:
-        return Enumeration([], True, stats, "root propagation wiped out a domain")
+        return Enumeration([], True, stats, reduction.refutation or "root propagation wiped out a domain")
     if reduction.solved:
         return Enumeration([fixed_values(reduction.domains)], True, stats)
     return None

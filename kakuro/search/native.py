@@ -39,7 +39,8 @@ TREE_OPTIONS: dict[str, Option] = {
     ),
     "order": Option(
         "dom/wdeg", "variable order: dom/wdeg (smallest domain over its runs' failure weights, random ties) "
-        "or dom (smallest domain, lowest cell)", choices=("dom/wdeg", "dom"),
+        "dom/activity (smallest domain over its conflict activity) or dom (smallest domain, lowest cell)",
+        choices=("dom/wdeg", "dom/activity", "dom"),
     ),
     "phase": Option(True, "phase saving: a cell first gets the value it last had"),
 }

@@ -38,6 +38,7 @@ other generator.
 from __future__ import annotations
 
 import itertools
+import mmap
 import time
 from collections.abc import Callable
 from typing import NamedTuple
@@ -310,6 +311,28 @@ def postpone(st: State, seconds: float) -> None:
     is not the solve's); nothing without a deadline."""
     if st.info[END_NS] != NO_DEADLINE:
         st.info[END_NS] += int(seconds * 1e9)
+
+
+def resume(st: State, end: float | None) -> None:
+    """Give a search that stopped at its deadline a new one, `end` (as in `arm`), keeping its
+    counters and generator: a search resumed where it paused (its nogoods kept)."""
+    st.info[END_NS] = NO_DEADLINE if end is None else int((end - kernel_clock_offset()) * 1e9)
+    st.info[STOP] = 0
+
+
+def with_shared_stop(st: State) -> State:
+    """The same state (sharing every array but `info`) whose `info` lives in memory shared with
+    the children forked after this call: a child can stop the parent's kernel by setting
+    `info[STOP]` (`request_stop`), which the kernel reads with its clock."""
+    shared = np.frombuffer(mmap.mmap(-1, st.info.nbytes), dtype=np.int64)
+    shared[:] = st.info
+    return st._replace(info=shared)
+
+
+def request_stop(info: np.ndarray) -> None:
+    """Ask the kernel working on the state of `info` (made by `with_shared_stop`, maybe in
+    another process) to stop at its next look at the clock."""
+    info[STOP] = 1
 
 
 def arm(st: State, end: float | None, seed: int) -> None:

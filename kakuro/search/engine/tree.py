@@ -140,7 +140,9 @@ def warm_up(search: str, strength: str) -> None:
 
 # --------------------------------------------------------------------- the modern search
 RESTART_POLICIES = {"none": 0, "luby": 1, "geometric": 2}
-ORDERS = {"dom": 0, "dom/wdeg": 1}
+ORDERS = {"dom": 0, "dom/wdeg": 1, "dom/activity": 2}
+DECAY = 0.95
+"""dom/activity: each conflict multiplies the bump of later conflicts by 1 / DECAY (VSIDS)."""
 # plan.settings slots
 S_RESTARTS, S_UNIT, S_LEARNING, S_ORDER, S_VALUES, S_PHASE, S_KEEP = range(7)
 SETTINGS = 7
@@ -164,6 +166,9 @@ class Plan(NamedTuple):
     analysis: nogoods.Analysis
     count: np.ndarray
     """int64 (2,): scratch of the analysis."""
+    activity: np.ndarray
+    """float64 per cell, then the current bump: dom/activity's conflict activity (a cell's
+    grows by the bump each time a conflict's analysis meets it)."""
 
 
 @compiled
@@ -195,19 +200,21 @@ def _choose_cell(st: State, plan: Plan) -> int:
     best = -1
     best_score = np.inf
     ties = 0
-    weighted = plan.settings[S_ORDER] == 1
+    order = plan.settings[S_ORDER]
     for c in range(st.size.shape[0]):
         s = st.size[c]
         if s <= 1 or s == ASSIGNED:
             continue
         score = float(s)
-        if weighted:
+        if order == 1:
             w = 0.0
             for k in range(2):
                 r = st.cell_runs[c, k]
                 if r >= 0:
                     w += plan.weights[r]
             score /= w
+        elif order == 2:
+            score /= plan.activity[c]
         if score < best_score:
             best_score = score
             best = c
@@ -267,6 +274,19 @@ def _learn(st, plan, level, solution):  # type: ignore[no-untyped-def]
 
 
 @compiled
+def _bump(plan: Plan, cells: np.ndarray, k: int) -> None:
+    """dom/activity: raise the activity of the first `k` of `cells` (a conflict's), then the bump."""
+    act = plan.activity
+    n = act.shape[0] - 1
+    for i in range(k):
+        act[cells[i]] += act[n]
+    act[n] /= DECAY
+    if act[n] > 1e100:  # rescale all, keeping the order (and every activity above 0)
+        for c in range(n + 1):
+            act[c] = act[c] * 1e-100 + 1e-300
+
+
+@compiled
 def _learn_and_assert(st: LearningState, plan: Plan, level: int, solution: bool) -> int:
     a = plan.analysis
     if solution:  # its decisions' nogood: already in UIP form (the last decision first)
@@ -279,6 +299,7 @@ def _learn_and_assert(st: LearningState, plan: Plan, level: int, solution: bool)
         length, backjump, lbd = level, level - 1, nogoods.PERMANENT
     else:
         length, backjump, lbd = nogoods.analyze(st, a, level, plan.count)
+        _bump(plan, a.touched, plan.count[1])
     _undo_saving_phases(st, plan.phase, a.level_start[backjump + 1])
     nogoods.clear_queue(st)
     st.info[LEARNED] += 1
@@ -437,7 +458,8 @@ def plan_for(st: State, *, restarts: str = "luby", unit: int = 100, learning: bo
     analysis = nogoods.analysis_buffers(st) if isinstance(st, LearningState) else nogoods.Analysis(
         *(np.zeros(n + 2, dtype=np.int64) for _ in nogoods.Analysis._fields))
     return Plan(settings, np.ones(st.runs.shape[0], dtype=np.float64), np.full(n, -1, dtype=np.int64),
-                np.zeros(n + 2, dtype=np.int64), np.zeros(n + 2, dtype=np.int64), analysis, np.zeros(2, dtype=np.int64))
+                np.zeros(n + 2, dtype=np.int64), np.zeros(n + 2, dtype=np.int64), analysis, np.zeros(2, dtype=np.int64),
+                np.ones(n + 1, dtype=np.float64))
 
 
 def run_modern_search(st: State, limit: int = 1, **settings: object) -> tuple[int, list[list[int]]]:
