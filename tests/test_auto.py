@@ -37,6 +37,24 @@ def test_each_path_answers_and_names_itself() -> None:
     assert refuted.stats["removed_gac"] >= 0 and refuted.stats["search_time"] > 0
 
 
+def test_sat_answering_first_stops_the_native_search() -> None:
+    """The native search cannot refute this grid in minutes, SAT does in a fraction of a
+    second: the race's answer is SAT's, long before the limit."""
+    result = kakuro.solve(hard_for_gac(8), "auto", time_limit=60)
+    assert result.status is Status.UNSATISFIABLE and result.stats["path"] == "sat"
+    assert result.time < 10
+
+
+def test_the_root_counts_the_whole_grid() -> None:
+    """Row sums that do not add up to the column sums: refuted before any search."""
+    disagreeing = Puzzle.all_white([96] * 12, [96] * 11 + [97], values=(1, 15))
+    for spec in ("auto", "gac"):
+        result = kakuro.solve(disagreeing, spec, time_limit=60)
+        assert result.status is Status.UNSATISFIABLE and result.time < 1
+        assert "the across clues add up to 1152 and the down clues to 1153" in result.message
+    assert kakuro.solve(disagreeing, "auto").stats["path"] == "root"
+
+
 def test_counts_agree_between_the_paths() -> None:
     for puzzle in cazenave(4, 6, 100, count=3, seed=9) + cazenave(5, 6, 70, count=3, seed=9):
         counts = {spec: kakuro.count_solutions(puzzle, spec, limit=3, time_limit=60)

@@ -23,6 +23,7 @@ SETTINGS = [
     {"restarts": "luby", "unit": 1, "keep": 1},  # restart at every conflict, reduce hard
     {"restarts": "geometric", "unit": 2, "values": "random", "phase": False},
     {"restarts": "none", "order": "dom"},
+    {"order": "dom/activity", "unit": 2},
     {"learning": False},
     {"learning": False, "restarts": "luby", "unit": 3, "values": "random"},
 ]
@@ -130,6 +131,23 @@ def test_the_deadline_stops_the_modern_search() -> None:
     state.arm(st, deadline, 1)
     code, _ = tree.run_modern_search(st, 1)
     assert code == state.STOPPED and time.perf_counter() - deadline < 0.15
+
+
+def test_a_forked_child_stops_the_search_through_the_shared_flag() -> None:
+    """auto's race: the SAT child raises the stop flag of the native search, in this process."""
+    from kakuro.isolation import fork_child, reap
+
+    st = state.build_state(hard_for_gac(), "gac", learning=True)
+    state.arm(st, None, 1)
+    assert propagate.root_propagate(st)
+    st = state.with_shared_stop(st)
+    _, pid = fork_child(lambda: (time.sleep(0.5), state.request_stop(st.info)), ())
+    start = time.perf_counter()
+    try:
+        code, _ = tree.run_modern_search(st, 1)
+    finally:
+        reap(pid)
+    assert code == state.STOPPED and 0.4 < time.perf_counter() - start < 1.5
 
 
 def test_the_seed_makes_runs_reproducible() -> None:

@@ -2,8 +2,9 @@
 # Regenerates every file of instances/hard (run from anywhere; refuses to overwrite: delete the
 # files first). Puzzles where propagation is not enough and a search must work: loose classic
 # grids (25 % black, no uniqueness asked: many solutions, few of them near), wide-range empty
-# Cazenave grids, and Cazenave grids made unsatisfiable by one row sum off by one (every run
-# alone can still be satisfied, so root GAC and shaving do not refute them).
+# Cazenave grids, and Cazenave grids made unsatisfiable by a row sum and a column sum moved
+# together (the totals still agree and every run alone can be satisfied, so root GAC, the
+# totals check and shaving do not refute them).
 set -e
 cd "$(dirname "$0")"
 kakuro generate classic --rows 30 --cols 30 --density 0.25 --count 4 --seed 101 -o loose-30x30.jsonl
