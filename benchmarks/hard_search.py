@@ -3,7 +3,7 @@
     python benchmarks/hard_search.py [--sets janko,hard,fresh] [--backends ...] [--seed 2026]
 
 Sets: janko (the 999 shared janko.jsonl puzzles, 10 s each; skipped with a note when
-../shared/data is absent), each file of instances/hard (10 s per puzzle, 60 s for the 60x60
+../shared/data is absent), each file of instances/hard (10 s per puzzle, 60 s for the 60x60 and 31x101
 grids), and `fresh`: 6 loose 30x30 grids (25 % black, not unique) generated from `--seed`, so
 no configuration was tuned on them. Per set and backend: puzzles decided (solved or proved
 unsatisfiable), total seconds over all puzzles (an undecided one counts its limit), and the
@@ -41,7 +41,7 @@ def puzzle_sets(names: list[str], seed: int) -> list[tuple[str, list[kakuro.Puzz
             print(f"# janko skipped: {SHARED / 'janko.jsonl'} is absent", file=sys.stderr)
     if "hard" in names:
         for path in sorted((ROOT / "instances" / "hard").glob("*.jsonl")):
-            sets.append((f"hard/{path.stem}", kakuro.read(path), 60.0 if "60x60" in path.stem else 10.0))
+            sets.append((f"hard/{path.stem}", kakuro.read(path), 60.0 if "60x60" in path.stem or "31x101" in path.stem else 10.0))
     if "fresh" in names:
         sets.append((f"fresh loose 30x30 (seed {seed})", classic(30, 30, density=0.25, count=6, seed=seed, unique=False), 10.0))
     return sets

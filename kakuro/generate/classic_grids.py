@@ -37,7 +37,8 @@ Cell = tuple[int, int]
 """An interior position (row, column), 0-based; grid position (row + 1, column + 1)."""
 
 MIN_SIDE = 3
-MAX_SIDE = 60
+MAX_SIDE = 120
+"""Longest side: a unique 31x101 (the size of the largest public puzzles) takes about 17 s."""
 LAYOUT_TRIES = 200
 FILL_NODES = 200_000
 DENSITY_TOLERANCE = 0.05

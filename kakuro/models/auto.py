@@ -22,7 +22,7 @@ counts solutions.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -33,7 +33,8 @@ from kakuro.models.sat import DEFAULT_SOLVER, SOLVER_NAMES, enumerate_with_sat, 
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.compile import seconds_spent
 from kakuro.search.engine.state import State, arm, request_stop, resume, with_learning, with_shared_stop
-from kakuro.search.native import TREE_OPTIONS, TreeSearchSolver, search, tree_kernels
+from kakuro.search.engine.tree import Plan
+from kakuro.search.native import TREE_OPTIONS, TreeSearchSolver, modern_plan, search, tree_kernels
 from kakuro.solver import Deadline, Enumeration, Option, register
 
 SEARCHES = ("race", "native", "sat")
@@ -82,10 +83,12 @@ class Auto(TreeSearchSolver):
             found, path = enumerate_with_sat(puzzle, limit, deadline, opts["sat_solver"], domains=reduction.domains), "sat"
         else:  # a head start alone, then the race, the native search going on where it paused
             native = with_shared_stop(armed(None))
-            found, deadline = _head_start(native, limit, deadline, opts["head_start"])
+            plan = modern_plan(native, DEFAULT_TREE)  # one plan: the race resumes with the head start's weights and phases
+            found, deadline = _head_start(native, plan, limit, deadline, opts["head_start"])
             path = "native"
             if not _decided(found, limit) and not deadline.expired():
-                found, path = _race(native, found, (puzzle, limit, opts["sat_solver"], "combinations", reduction.domains), deadline)
+                sat_job = (puzzle, limit, opts["sat_solver"], "combinations", reduction.domains)
+                found, path = _race(native, plan, found, sat_job, deadline)
         stats["search_time"] = time.perf_counter() - start
         decided = _decided(found, limit)
         stats = {**stats, **found.stats, "path": path if decided else "none"}
@@ -97,23 +100,23 @@ def _decided(found: Enumeration, limit: int) -> bool:
     return found.exhausted or len(found.solutions) >= limit
 
 
-def _native(st: State, limit: int) -> Enumeration:
-    found = search(st, limit, NATIVE_STATS, tree=DEFAULT_TREE)
+def _native(st: State, limit: int, plan: Plan | None = None) -> Enumeration:
+    found = search(st, limit, NATIVE_STATS, tree=DEFAULT_TREE, plan=plan)
     found.stats.pop("root_solved", None)
     return found
 
 
-def _head_start(st: State, limit: int, deadline: Deadline, seconds: float) -> tuple[Enumeration, Deadline]:
+def _head_start(st: State, plan: Plan, limit: int, deadline: Deadline, seconds: float) -> tuple[Enumeration, Deadline]:
     """The native search alone for `seconds` (at most to `deadline`), and the deadline moved
     later by the search kernel's first compilation meanwhile (not solving)."""
     head = time.perf_counter() + seconds
     compiled = seconds_spent()
     resume(st, head if deadline.end is None else min(head, deadline.end))
-    found = _native(st, limit)
+    found = _native(st, limit, plan)
     return found, deadline if deadline.end is None else Deadline(deadline.end + seconds_spent() - compiled)
 
 
-def _race(st: State, head: Enumeration, sat_job: tuple[Any, ...], deadline: Deadline) -> tuple[Enumeration, str]:
+def _race(st: State, plan: Plan, head: Enumeration, sat_job: tuple[Any, ...], deadline: Deadline) -> tuple[Enumeration, str]:
     """The native search, resumed in this process after `head` (its solutions so far), against
     SAT (`sat_items(*sat_job)`) in a forked child that stops the native search through the
     shared stop flag when it has answered; the loser stops (the child is killed). (The answer,
@@ -122,7 +125,7 @@ def _race(st: State, head: Enumeration, sat_job: tuple[Any, ...], deadline: Dead
     child = fork_child(_answer_then_stop, (st.info, *sat_job))
     try:
         resume(st, deadline.end)
-        more = _native(st, limit - len(head.solutions))
+        more = _native(st, limit - len(head.solutions), plan)
     except BaseException:
         reap(child[1])
         raise

@@ -24,7 +24,7 @@ from kakuro.search.engine.state import (
     load_domains, postpone, raise_if_interrupted, stats_of, with_learning,
 )
 from kakuro.search.engine.compile import ensure
-from kakuro.search.engine.tree import NO_CELLS, run_depth_first, run_modern_search
+from kakuro.search.engine.tree import NO_CELLS, Plan, plan_for, run_depth_first, run_modern_search
 from kakuro.solver import Deadline, EnumeratingSolver, Enumeration, Option
 
 TIME_LIMIT_REACHED = "time limit reached"
@@ -115,23 +115,28 @@ def start(
 def search(
     st: State, limit: int, stat_names: tuple[str, ...], value_order: str = "ascending",
     cells: np.ndarray = NO_CELLS, tree: Mapping[str, Any] | None = None, consistency: str = "gac",
+    plan: Plan | None = None,
 ) -> Enumeration:
     """Up to `limit` solutions by the engine's tree search from the current state, with the
     state's counters `stat_names`: the depth-first search (`cells`: a fixed variable order,
     empty for smallest domain first) when `tree` is None or `is_plain`, else the modern
-    search with the `tree` options (TREE_OPTIONS) and the counters MODERN_STATS too."""
+    search with the `tree` options (TREE_OPTIONS) and the counters MODERN_STATS too; given
+    `plan` (`modern_plan`), the modern search resumes with its weights and phases."""
     if tree is not None:  # compiled when first needed (a puzzle the root decides never needs it), off the clock
         postpone(st, ensure(tree_kernels(consistency, tree)[-1]))
     if tree is None or is_plain(consistency, tree):
         code, found = run_depth_first(st, value_order, limit, cells)
     else:
-        code, found = run_modern_search(
-            st, limit, restarts=tree["restarts"], learning=learns(consistency, tree), order=tree["order"],
-            values=value_order, phase=tree["phase"],
-        )
+        code, found = run_modern_search(st, limit, plan or modern_plan(st, tree, consistency, value_order))
         stat_names = stat_names + MODERN_STATS
     message = {STOPPED: TIME_LIMIT_REACHED, FULL: "the nogood store is full of found solutions' nogoods"}.get(code, "")
     return Enumeration(found, code == EXHAUSTED, dict(stats_of(st, stat_names)), message)
+
+
+def modern_plan(st: State, tree: Mapping[str, Any], consistency: str = "gac", value_order: str = "ascending") -> Plan:
+    """The modern search's settings and buffers for the `tree` options (TREE_OPTIONS)."""
+    return plan_for(st, restarts=tree["restarts"], learning=learns(consistency, tree), order=tree["order"],
+                    values=value_order, phase=tree["phase"])
 
 
 def enumerate_solutions(

@@ -462,10 +462,10 @@ def plan_for(st: State, *, restarts: str = "luby", unit: int = 100, learning: bo
                 np.ones(n + 1, dtype=np.float64))
 
 
-def run_modern_search(st: State, limit: int = 1, **settings: object) -> tuple[int, list[list[int]]]:
-    """`modern_search` with its buffers (`plan_for`'s settings): (code, up to `limit`
-    solutions as value lists)."""
+def run_modern_search(st: State, limit: int = 1, plan: Plan | None = None, **settings: object) -> tuple[int, list[list[int]]]:
+    """`modern_search` with `plan` (a search resumed after a stop keeps its weights and phases)
+    or fresh buffers of `plan_for`'s settings: (code, up to `limit` solutions as value lists)."""
     solutions = np.zeros((limit, st.val.shape[0]), dtype=np.int64)
-    code, count = modern_search(st, plan_for(st, **settings), solutions)  # type: ignore[arg-type]
+    code, count = modern_search(st, plan or plan_for(st, **settings), solutions)  # type: ignore[arg-type]
     raise_if_interrupted(st)
     return int(code), solutions[:count].tolist()
