@@ -130,6 +130,12 @@ def _collect(
             reap(pid)
 
 
+def discard(child: tuple[Connection, int]) -> None:
+    """Kill a `fork_child` child whose answer is no longer wanted; close its pipe, reap it."""
+    child[0].close()
+    reap(child[1])
+
+
 def _drain(receiver: Connection, items: list[Any]) -> tuple[bool, Any]:
     """After the deadline, with the child killed: what it had sent that the parent had not
     read yet (a parent that the system scheduled late is not a reason to lose it), appended to

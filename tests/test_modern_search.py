@@ -135,18 +135,18 @@ def test_the_deadline_stops_the_modern_search() -> None:
 
 def test_a_forked_child_stops_the_search_through_the_shared_flag() -> None:
     """auto's race: the SAT child raises the stop flag of the native search, in this process."""
-    from kakuro.isolation import fork_child, reap
+    from kakuro.isolation import discard, fork_child
 
     st = state.build_state(hard_for_gac(), "gac", learning=True)
     state.arm(st, None, 1)
     assert propagate.root_propagate(st)
     st = state.with_shared_stop(st)
-    _, pid = fork_child(lambda: (time.sleep(0.5), state.request_stop(st.info)), ())
+    child = fork_child(lambda: (time.sleep(0.5), state.request_stop(st.info)), ())
     start = time.perf_counter()
     try:
         code, _ = tree.run_modern_search(st, 1)
     finally:
-        reap(pid)
+        discard(child)
     assert code == state.STOPPED and 0.4 < time.perf_counter() - start < 1.5
 
 

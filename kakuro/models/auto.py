@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from kakuro.models.gac import prepare, root_answer
-from kakuro.isolation import collect, fork_child, reap
+from kakuro.isolation import collect, discard, fork_child
 from kakuro.models.sat import DEFAULT_SOLVER, SOLVER_NAMES, enumerate_with_sat, enumeration_of, sat_items
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.compile import seconds_spent
@@ -127,11 +127,11 @@ def _race(st: State, plan: Plan, head: Enumeration, sat_job: tuple[Any, ...], de
         resume(st, deadline.end)
         more = _native(st, limit - len(head.solutions), plan)
     except BaseException:
-        reap(child[1])
+        discard(child)
         raise
     found = Enumeration(head.solutions + more.solutions, more.exhausted, more.stats, more.message)
     if _decided(found, limit):
-        reap(child[1])
+        discard(child)
         return found, "native"
     wait = 0.0 if deadline.expired() else ANSWER_GRACE  # stopped by the flag, unless the time is up
     try:
