@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -70,11 +71,12 @@ class Page:
         self.url = path.resolve().as_uri()
         self.problems: list[str] = []
         """Console errors, exceptions, log errors, outside requests: what should not happen."""
-        self._profile = tempfile.TemporaryDirectory(prefix="kakuro-chromium-")
+        # its helpers may still write there for a moment after the kill: a leftover is no failure
+        self._profile = tempfile.TemporaryDirectory(prefix="kakuro-chromium-", ignore_cleanup_errors=True)
         self._process = subprocess.Popen(
             [executable, *FLAGS, f"--user-data-dir={self._profile.name}", "--remote-debugging-port=0",
              "--window-size=1280,900", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
         )
         self._loop = asyncio.new_event_loop()
         self._socket: Any = None
@@ -92,7 +94,8 @@ class Page:
     def __exit__(self, *exc: object) -> None:
         if self._socket is not None:
             self._socket.close()
-        self._process.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self._process.pid, signal.SIGKILL)  # chromium and the helpers it started
         self._process.wait(timeout=30)
         if self._process.stderr is not None:
             self._process.stderr.close()
