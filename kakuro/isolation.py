@@ -51,7 +51,7 @@ def call_with_deadline(function: Callable[..., T], *args: Any, deadline: Deadlin
     Returns what it returns (it must be picklable); re-raises what it raises. Raises
     `DeadlineReached` when the deadline passes first, `ChildProcessFailed` when the child dies.
     """
-    finished, _, value = _run_child(function, args, deadline, stream=False)
+    finished, _, value = _collect(fork_child(function, args), deadline)
     if not finished:
         raise DeadlineReached()
     return value
@@ -66,68 +66,47 @@ def stream_with_deadline(
     the iteration ended before the deadline. Items found before the kill are kept.
     Re-raises what the function raises; `ChildProcessFailed` when the child dies.
     """
-    finished, items, _ = _run_child(function, args, deadline, stream=True)
+    finished, items, _ = _collect(fork_child(function, args, stream=True), deadline)
     return items, finished
-
-
-def _run_child(
-    function: Callable[..., Any], args: tuple[Any, ...], deadline: Deadline, *, stream: bool
-) -> tuple[bool, list[Any], Any]:
-    """Fork, run, collect: (finished, streamed items, returned value)."""
-    winner, items, value = _collect([fork_child(function, args, stream=stream)], deadline, "the solver process")
-    return winner is not None, items[0], value
 
 
 def collect(child: tuple[Connection, int], deadline: Deadline) -> tuple[bool, Any]:
     """What a `fork_child` child (stream=False) returns: (True, its value), or (False, None)
     when `deadline` passes first (it is killed; an answer already sent is still read).
     Re-raises what it raised; `ChildProcessFailed` when it died. It is reaped either way."""
-    winner, _, value = _collect([child], deadline, "the solver process")
-    return winner is not None, value
+    finished, _, value = _collect(child, deadline)
+    return finished, value
 
 
-def _collect(
-    children: list[tuple[Connection, int]], deadline: Deadline, who: str
-) -> tuple[int | None, list[list[Any]], Any]:
-    """Read what the children of `fork_child` send until one returns: (its index, the items
-    each child sent, the value it returned). At the deadline every child is killed and what
-    they had sent is still read to the end; (None, items, None) unless a RETURN was among it.
-    A child that raises or dies (`who` names it in the error) is out; when every child is out,
-    the first one's exception is raised. The children are closed and reaped in the end."""
-    items: list[list[Any]] = [[] for _ in children]
-    running = {receiver: k for k, (receiver, _) in enumerate(children)}
-    failures: list[BaseException] = []
+def _collect(child: tuple[Connection, int], deadline: Deadline) -> tuple[bool, list[Any], Any]:
+    """Read what a `fork_child` child sends until it returns: (True, the items it sent, the
+    value it returned). At the deadline it is killed and what it had sent is still read to the
+    end: (False, items, None) unless its RETURN was among it. Re-raises what it raised;
+    `ChildProcessFailed` when it died. It is closed and reaped in the end."""
+    receiver, pid = child
+    items: list[Any] = []
     try:
-        while running:
+        while True:
             remaining = deadline.remaining()
             if remaining is not None and remaining <= 0:
-                for _, pid in children:
-                    reap(pid)  # stopped first, so that what they sent before the kill can be read to the end
-                for receiver, k in running.items():
-                    finished, value = _drain(receiver, items[k])
-                    if finished:
-                        return k, items, value
-                return None, items, None
-            for receiver in wait(list(running), remaining):
-                k = running[receiver]
-                try:
-                    kind, payload = receiver.recv()
-                except EOFError:
-                    failures.append(ChildProcessFailed(f"{who} died without an answer ({_describe_exit(children[k][1])})"))
-                    del running[receiver]
-                    continue
-                if kind == ITEM:
-                    items[k].append(payload)
-                elif kind == RETURN:
-                    return k, items, payload
-                else:
-                    failures.append(payload)
-                    del running[receiver]
-        raise failures[0]
+                reap(pid)  # stopped first, so that what it sent before the kill can be read to the end
+                finished, value = _drain(receiver, items)
+                return finished, items, value
+            if not wait([receiver], remaining):
+                continue
+            try:
+                kind, payload = receiver.recv()
+            except EOFError:
+                raise ChildProcessFailed(f"the solver process died without an answer ({_describe_exit(pid)})") from None
+            if kind == ITEM:
+                items.append(payload)
+            elif kind == RETURN:
+                return True, items, payload
+            else:
+                raise payload
     finally:
-        for receiver, pid in children:
-            receiver.close()
-            reap(pid)
+        receiver.close()
+        reap(pid)
 
 
 def discard(child: tuple[Connection, int]) -> None:
@@ -157,7 +136,7 @@ def _drain(receiver: Connection, items: list[Any]) -> tuple[bool, Any]:
 def fork_child(function: Callable[..., Any], args: tuple[Any, ...], *, stream: bool = False) -> tuple[Connection, int]:
     """Run `function(*args)` in a forked child that dies with its parent. Returns the parent's
     receiving end and the child's pid: the child sends (ITEM, item) per yielded item when
-    `stream`, then (RETURN, value) or (RAISE, exception). Call `reap(pid)` when done."""
+    `stream`, then (RETURN, value) or (RAISE, exception). End with `collect` or `discard`."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
