@@ -338,8 +338,7 @@ def request_stop(info: np.ndarray) -> None:
 def arm(st: State, end: float | None, seed: int) -> None:
     """Arm the state for one solve: the deadline `end` (a `time.perf_counter` reading, None for
     no limit) and the seed of its generator; the counters start at 0."""
-    st.info[END_NS] = NO_DEADLINE if end is None else int((end - kernel_clock_offset()) * 1e9)
-    st.info[STOP] = 0
+    resume(st, end)
     st.info[INTERRUPTED] = 0
     st.info[TICKS] = 0
     st.info[NODES : RESTARTS + 1] = 0

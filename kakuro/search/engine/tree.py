@@ -140,7 +140,8 @@ def warm_up(search: str, strength: str) -> None:
 
 # --------------------------------------------------------------------- the modern search
 RESTART_POLICIES = {"none": 0, "luby": 1, "geometric": 2}
-ORDERS = {"dom": 0, "dom/wdeg": 1, "dom/activity": 2}
+DOM, DOM_WDEG, DOM_ACTIVITY = range(3)
+ORDERS = {"dom": DOM, "dom/wdeg": DOM_WDEG, "dom/activity": DOM_ACTIVITY}
 DECAY = 0.95
 """dom/activity: each conflict multiplies the bump of later conflicts by 1 / DECAY (VSIDS)."""
 # plan.settings slots
@@ -206,14 +207,14 @@ def _choose_cell(st: State, plan: Plan) -> int:
         if s <= 1 or s == ASSIGNED:
             continue
         score = float(s)
-        if order == 1:
+        if order == DOM_WDEG:
             w = 0.0
             for k in range(2):
                 r = st.cell_runs[c, k]
                 if r >= 0:
                     w += plan.weights[r]
             score /= w
-        elif order == 2:
+        elif order == DOM_ACTIVITY:
             score /= plan.activity[c]
         if score < best_score:
             best_score = score
@@ -299,7 +300,8 @@ def _learn_and_assert(st: LearningState, plan: Plan, level: int, solution: bool)
         length, backjump, lbd = level, level - 1, nogoods.PERMANENT
     else:
         length, backjump, lbd = nogoods.analyze(st, a, level, plan.count)
-        _bump(plan, a.touched, plan.count[1])
+        if plan.settings[S_ORDER] == DOM_ACTIVITY:  # the activity is read by that order only
+            _bump(plan, a.touched, plan.count[1])
     _undo_saving_phases(st, plan.phase, a.level_start[backjump + 1])
     nogoods.clear_queue(st)
     st.info[LEARNED] += 1
