@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from kakuro.combos import combinations, count_combinations, range_mask, values_of
+from kakuro.combos import combinations, count_combinations, fixed_values, range_mask, values_of
 from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle, Solution
 
@@ -96,9 +96,8 @@ class Board:
         return required & ~placed
 
     def solution(self) -> Solution:
-        """The solution the candidates spell once every cell is placed (each cell's highest
-        candidate)."""
-        return self.puzzle.solution([d.bit_length() - 1 for d in self.cands])
+        """The solution the candidates spell once every cell is placed."""
+        return self.puzzle.solution(fixed_values(self.cands))
 
     def wiped_out(self) -> int | None:
         """A cell with no candidate left, or None."""

@@ -41,9 +41,7 @@ def cazenave(size: int, values: int, holes: float, count: int = 1, seed: int = 0
     empty = round(holes / 100 * cells)
     puzzles = []
     for k in range(count):
-        grid = random_full_grid(size, values, rng)
-        while unsatisfiable and not _moved_sums(*_line_sums(grid), values):  # a rare grid with no pair to move
-            grid = random_full_grid(size, values, rng)
+        grid, moves = _movable_grid(size, values, rng) if unsatisfiable else (random_full_grid(size, values, rng), [])
         hidden = set(rng.sample(range(cells), empty))
         givens = {(i, j): grid[i][j] for i in range(size) for j in range(size) if i * size + j not in hidden}
         row_sums, col_sums = _line_sums(grid)
@@ -59,7 +57,7 @@ def cazenave(size: int, values: int, holes: float, count: int = 1, seed: int = 0
         }
         name = f"cazenave-{size}x{size}-v{values}-h{holes:g}-s{seed}-{k}"
         if unsatisfiable:
-            row, column, step = rng.choice(_moved_sums(row_sums, col_sums, values))
+            row, column, step = rng.choice(moves)
             row_sums[row] += step
             col_sums[column] += step
             del meta["solution"]
@@ -68,6 +66,16 @@ def cazenave(size: int, values: int, holes: float, count: int = 1, seed: int = 0
             name += "-unsat"
         puzzles.append(Puzzle.all_white(row_sums, col_sums, values=(1, values), givens=givens, id=name, meta=meta))
     return puzzles
+
+
+def _movable_grid(size: int, values: int, rng: random.Random) -> tuple[list[list[int]], list[tuple[int, int, int]]]:
+    """A random full grid with at least one pair of sums to move (`_moved_sums`), and those
+    pairs (a rare grid has none: another is drawn)."""
+    while True:
+        grid = random_full_grid(size, values, rng)
+        moves = _moved_sums(*_line_sums(grid), values)
+        if moves:
+            return grid, moves
 
 
 def _line_sums(grid: list[list[int]]) -> tuple[list[int], list[int]]:
