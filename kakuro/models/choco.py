@@ -444,7 +444,7 @@ class Choco(Solver):
                 return Outcome(Status.UNSATISFIABLE, None, _statistics(solver, built, root_solved), "unsatisfiable at the root")
             if root_solved:
                 return Outcome(Status.SOLVED, _values(built), _statistics(solver, built, root_solved))
-            return _in_child(_search_for_one, solver, built, deadline) or Outcome(
+            return _in_child(_search_for_one, solver, built, deadline=deadline) or Outcome(
                 Status.UNKNOWN, None, built.stats, "time limit reached")
         finally:
             built.close()
@@ -461,7 +461,7 @@ class Choco(Solver):
                 found = [_values(built)] if consistent else []
                 return Enumeration(found, len(found) < limit, _statistics(solver, built, root_solved))
             backend.set_nogood_recording_from_solutions(solver._handle, built.cell_array)  # no solution twice across restarts
-            return _in_child(_search_for_many, solver, built, limit, deadline) or Enumeration([], False, built.stats)
+            return _in_child(_search_for_many, solver, built, limit, deadline=deadline) or Enumeration([], False, built.stats)
         finally:
             built.close()
 
@@ -483,14 +483,13 @@ def _values(built: Built) -> list[int]:
     return [x.get_value() for x in built.cells]
 
 
-def _in_child(function: Callable[..., T], *args: Any) -> T | None:
-    """`function(*args)` (the last of `args` is the deadline) in a forked child that inherits the
-    model: Choco's search in Java ignores Ctrl-C, so the parent waits and kills the child on
-    Ctrl-C, or `GRACE` after the deadline (then None)."""
-    deadline = args[-1]
+def _in_child(function: Callable[..., T], *args: Any, deadline: Deadline) -> T | None:
+    """`function(*args, deadline)` in a forked child that inherits the model: Choco's search in
+    Java ignores Ctrl-C, so the parent waits and kills the child on Ctrl-C, or `GRACE` after the
+    deadline (then None)."""
     waiting = deadline if deadline.end is None else Deadline(deadline.end + GRACE)
     try:
-        return call_with_deadline(function, *args, deadline=waiting)
+        return call_with_deadline(function, *args, deadline, deadline=waiting)
     except DeadlineReached:
         return None
 

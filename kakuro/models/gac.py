@@ -119,13 +119,10 @@ def totals_refutation(puzzle: Puzzle, domains: np.ndarray) -> str:
     for run in puzzle.runs:
         sign[list(run.cells)] += 1 if run.direction == "across" else -1
         totals[run.direction] += run.total
-    if (sign == 0).all():
-        low = high = 0
-    else:
-        lowest = np.bitwise_count((domains & -domains) - 1)
-        highest = np.log2(domains).astype(np.int64)
-        low = int(np.where(sign > 0, lowest, 0).sum() - np.where(sign < 0, highest, 0).sum())
-        high = int(np.where(sign > 0, highest, 0).sum() - np.where(sign < 0, lowest, 0).sum())
+    lowest = np.bitwise_count((domains & -domains) - 1)
+    highest = np.log2(domains).astype(np.int64)
+    low = int(np.where(sign > 0, lowest, 0).sum() - np.where(sign < 0, highest, 0).sum())
+    high = int(np.where(sign > 0, highest, 0).sum() - np.where(sign < 0, lowest, 0).sum())
     difference = totals["across"] - totals["down"]
     if low <= difference <= high:
         return ""
