@@ -23,7 +23,7 @@ import numpy as np
 from numba.extending import overload
 
 from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, instance_of
-from kakuro.search.engine.playout import GOING_ON, MAX_MOVES_PER_CELL, candidate_moves, configure, play_in_game, playout, playout_in_game
+from kakuro.search.engine.playout import GOING_ON, MAX_MOVES_PER_CELL, candidate_moves, configure, play_in_game, playout
 from kakuro.search.engine.propagate import root_propagate
 from kakuro.search.engine.state import (
     NFREE, RESTARTS, SOLVED, STOP, STOPPED, TRAIL, State, capture, raise_if_interrupted, random_below,
@@ -137,7 +137,7 @@ def nested(st: State, top: int, seqs: np.ndarray, frames: np.ndarray, cands: np.
                 child_len = 0
                 phase = result
             elif level == 1:
-                score, child_len = playout_in_game(st, seqs[0])
+                score, child_len = playout(st, seqs[0])
                 if score <= 0:
                     return score
                 phase = result
@@ -182,7 +182,7 @@ def _best_of_playouts(st: State, playouts: int, moves: np.ndarray) -> int:
     mark = st.info[TRAIL]
     best = st.info[NFREE] + 1
     for _ in range(playouts):
-        score, _ = playout_in_game(st, moves)
+        score, _ = playout(st, moves)
         if score == 0:
             return 0
         undo(st, mark)
@@ -366,7 +366,7 @@ def uct(
                     lost = True
                     break
                 if expand:
-                    score, _ = playout_in_game(st, moves)
+                    score, _ = playout(st, moves)
                     if score <= 0:
                         return score
                     break

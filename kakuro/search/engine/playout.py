@@ -139,16 +139,6 @@ def play_in_game(st: State, move: int) -> int:
 
 
 @compiled
-def playout_in_game(st: State, moves: np.ndarray) -> tuple[int, int]:
-    """`playout` inside a game, scored like `play_in_game`: (0 when it solved the puzzle, -1
-    when stopped, else the wipe-out's score; the moves written). The caller undoes."""
-    score, length = playout(st, moves)
-    if score != 0 and st.info[STOP] != 0:
-        return -1, length
-    return score, length
-
-
-@compiled
 def _push_values(out: np.ndarray, k: int, c: int, values: int) -> int:
     """Write the moves of cell `c` to the values of the mask `values` (ascending) at `out[k:]`;
     returns the new length."""
@@ -165,9 +155,9 @@ def playout(st: State, moves: np.ndarray) -> tuple[int, int]:
     """A random game: `choose_move`, `play_move`, until solved or wiped out.
 
     Writes the chosen moves (the failing move included; inferred moves are not written:
-    `play_move` replays them) into `moves`. Returns (score, number of moves): 0 when solved
-    (the solution is captured), else 1 + the number of free cells after the failing move.
-    Does not undo.
+    `play_move` replays them) into `moves`. Returns (score, number of moves), scored like
+    `play_in_game`: 0 when solved (the solution is captured), -1 when stopped, else 1 + the
+    number of free cells after the failing move. Does not undo.
     """
     st.info[SAMPLES] += 1
     length = 0
@@ -179,7 +169,7 @@ def playout(st: State, moves: np.ndarray) -> tuple[int, int]:
         moves[length] = m
         length += 1
         if not play_move(st, m):
-            return 1 + st.info[NFREE], length
+            return (-1 if st.info[STOP] != 0 else 1 + st.info[NFREE]), length
         if st.info[NFREE] == 0:
             capture(st)
             return 0, length
