@@ -27,6 +27,7 @@ from kakuro.puzzle import Puzzle
 from numba.extending import overload
 
 from kakuro.search.engine import nogoods
+from kakuro.search.engine.matching import W_CELLS, W_FDOM, W_SUPP, matching_supports
 from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, inlined, instance_of
 from kakuro.search.engine.state import (
     ASSIGNMENTS, CLOCK_EVERY, FAILED, FREE, VALUE_MASK, NFREE, NGQ_LEN, PROPAGATIONS, REASON, QHEAD, QLEN, QUEUED, STOP, SUM, TARGET, TICKS, TRAIL,
@@ -36,8 +37,6 @@ from kakuro.search.engine.state import (
 
 CLOCK_EVERY_COMBOS = 1024
 """Combinations `revise_run` scans between two clock readings."""
-# rows of `work` (each SCRATCH long) used by revise_run and its matching
-W_CELLS, W_FDOM, W_SUPP, W_REACH, W_MATCH, W_OWNER, W_SCELL, W_SVAL, W_SCAND = range(9)
 # counters of `shave` (an int64 array of SHAVE_COUNTERS slots)
 PROBES = 0
 SWEEPS = 1
@@ -247,89 +246,6 @@ def _forget_nogood_queue(st):  # type: ignore[no-untyped-def]
 
 
 @compiled
-def _augment(st: State, start: int, rest: int) -> bool:
-    """Kuhn's augmenting path (iterative DFS) for free-cell slot `start` onto values `rest`."""
-    fdom, match, owner = st.work[W_FDOM], st.work[W_MATCH], st.work[W_OWNER]
-    scell, sval, scand = st.work[W_SCELL], st.work[W_SVAL], st.work[W_SCAND]
-    visited = np.int64(0)
-    top = 0
-    scell[0] = start
-    scand[0] = fdom[start] & rest
-    while top >= 0:
-        cand = scand[top] & ~visited
-        if cand == 0:
-            top -= 1
-            continue
-        b = cand & -cand
-        visited |= b
-        scand[top] = cand ^ b
-        v = lowest_bit_index(b)
-        sval[top] = v
-        o = owner[v]
-        if o < 0:
-            for t in range(top + 1):
-                match[scell[t]] = sval[t]
-                owner[sval[t]] = scell[t]
-            return True
-        top += 1
-        scell[top] = o
-        scand[top] = fdom[o] & rest
-    return False
-
-
-@compiled
-def _matching_supports(st: State, k: int, rest: int) -> None:
-    """OR into supp[j] the values free-cell slot j takes in some perfect matching of the k
-    slots onto the k values of `rest` (nothing when no perfect matching exists)."""
-    fdom, supp, reach = st.work[W_FDOM], st.work[W_SUPP], st.work[W_REACH]
-    match, owner = st.work[W_MATCH], st.work[W_OWNER]
-    m = rest
-    while m:
-        b = m & -m
-        owner[lowest_bit_index(b)] = -1
-        m ^= b
-    unmatched = rest
-    for j in range(k):
-        d = fdom[j] & unmatched
-        if d:
-            b = d & -d
-            v = lowest_bit_index(b)
-            match[j] = v
-            owner[v] = j
-            unmatched ^= b
-        else:
-            match[j] = -1
-    for j in range(k):
-        if match[j] < 0 and not _augment(st, j, rest):
-            return
-    # an edge (j, v) off the matching lies in some perfect matching iff the slot owning v
-    # reaches j in the graph j -> owner(v) for v in dom(j) (an alternating cycle)
-    for j in range(k):
-        a = np.int64(0)
-        d = fdom[j] & rest & ~(np.int64(1) << match[j])
-        while d:
-            b = d & -d
-            a |= np.int64(1) << owner[lowest_bit_index(b)]
-            d ^= b
-        reach[j] = a
-    for i in range(k):
-        bi = np.int64(1) << i
-        ri = reach[i]
-        for j in range(k):
-            if reach[j] & bi:
-                reach[j] |= ri
-    for j in range(k):
-        s = np.int64(1) << match[j]
-        d = fdom[j] & rest & ~s
-        while d:
-            b = d & -d
-            if (reach[owner[lowest_bit_index(b)]] >> j) & 1:
-                s |= b
-            d ^= b
-        supp[j] |= s
-
-
-@compiled
 def revise_run(st: State, r: int) -> bool:
     """Make run `r` generalized arc consistent: keep in each free cell exactly the values some
     combination (distinct values, the run's sum, covering the assigned values) gives it in a
@@ -381,7 +297,7 @@ def revise_run(st: State, r: int) -> bool:
             for j in range(k):
                 supp[j] |= rest
         else:
-            _matching_supports(st, k, rest)
+            matching_supports(st, k, rest)
         done = True
         for j in range(k):
             if supp[j] != fdom[j]:
