@@ -184,9 +184,11 @@ LEARNING_FIELDS = {
     "ng_queue": "cells whose domain changed since their nogoods were looked at (a ring)",
     "ng_store": "the nogoods, one after another: length, LBD, the two watched pairs, then (cell, mask) "
                 "pairs; a nogood is named by its offset",
-    "watch_head": "per cell: the first watch entry of the nogoods watching it (-1: none)",
-    "watch_next": "per watch entry: the next entry of the same cell",
+    "ng_before": "per queued cell: its domain when it was queued (the values it lost since are the news)",
+    "watch_head": "per cell and value: the first watch entry of the nogoods watching that value (-1: none)",
+    "watch_next": "per watch entry: the next entry of the same cell and value",
     "watch_nogood": "per watch entry: the watching nogood's offset",
+    "watch_mask": "per watch entry: the watched literal's mask (its nogood's mask of the cell), read without the store",
 }
 """The arrays a learning state has after the `State` ones, and what each holds."""
 
@@ -396,6 +398,7 @@ def _trail_pushed(st, c, t):  # type: ignore[no-untyped-def]
             st.links[t] = st.last[c]
             st.last[c] = t
             if st.ng_queued[c] == 0:
+                st.ng_before[c] = st.trail[2 * t + 1]
                 n = st.ng_queue.shape[0]
                 st.ng_queue[(st.info[NGQ_HEAD] + st.info[NGQ_LEN]) % n] = c
                 st.info[NGQ_LEN] += 1
@@ -687,9 +690,11 @@ def with_learning(st: State, store: int | None = None) -> LearningState:
         ng_queued=np.zeros(n, dtype=np.int64),
         ng_queue=np.zeros(max(n, 1), dtype=np.int64),
         ng_store=np.zeros(store, dtype=np.int64),
-        watch_head=np.full(n, -1, dtype=np.int64),
+        ng_before=np.zeros(n, dtype=np.int64),
+        watch_head=np.full((n, int(st.info[VALUE_MASK]).bit_length()), -1, dtype=np.int64),
         watch_next=np.zeros(pool, dtype=np.int64),
         watch_nogood=np.zeros(pool, dtype=np.int64),
+        watch_mask=np.zeros(pool, dtype=np.int64),
     )
 
 
