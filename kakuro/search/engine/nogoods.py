@@ -310,12 +310,24 @@ def clear_queue(st: LearningState) -> None:
 
 
 @compiled
+def _literal_not_true(st: LearningState, o: int, skip_a: int, skip_b: int) -> int:
+    """The index of a literal of nogood `o` that is not true, other than `skip_a` and
+    `skip_b`; -1 when there is none."""
+    base = o + HEADER
+    for j in range(st.ng_store[o + LENGTH]):
+        if j != skip_a and j != skip_b and st.dom[st.ng_store[base + 2 * j]] & st.ng_store[base + 2 * j + 1] != 0:
+            return j
+    return -1
+
+
+@compiled
 def propagate_nogoods(st: LearningState) -> bool:
     """For each value each queued cell lost, look at the nogoods watching that value: move a
     watch whose literal is not true to another value of it still there, or, when the literal
     became true, to another literal not true; when there is none, shrink the other watched
     cell (its literal is the last one not true; its runs are queued), or fail
-    (`info[FAILED]` = the nogood) when it is true too."""
+    (`info[FAILED]` = the nogood) when it is true too. A true literal left watched stays on
+    the value just lost: it was lost at the current level, so any backtrack brings it back."""
     n = st.ng_queue.shape[0]
     while st.info[NGQ_LEN] > 0:
         c = st.ng_queue[st.info[NGQ_HEAD]]
@@ -330,45 +342,39 @@ def propagate_nogoods(st: LearningState) -> bool:
             e = st.watch_head[c, v]
             while e >= 0:
                 following = st.watch_next[e]
+                target = c
                 mask = st.watch_mask[e]
                 left = st.dom[c] & mask
-                o = st.watch_nogood[e]
-                base = o + HEADER
-                if st.ng_store[base + 2 * st.ng_store[o + WATCH_A]] == c:
-                    mine, theirs = WATCH_A, WATCH_B
-                else:
-                    mine, theirs = WATCH_B, WATCH_A
-                target, target_mask = c, mask
-                if left == 0:  # the literal is true: look for another one that is not
+                if left == 0:  # the literal is true: is another one not?
+                    o = st.watch_nogood[e]
+                    mine, theirs = (WATCH_A, WATCH_B) if st.ng_store[o + HEADER + 2 * st.ng_store[o + WATCH_A]] == c \
+                        else (WATCH_B, WATCH_A)
                     other = st.ng_store[o + theirs]
-                    for j in range(st.ng_store[o + LENGTH]):
-                        if j != other and j != st.ng_store[o + mine]:
-                            cj = st.ng_store[base + 2 * j]
-                            mj = st.ng_store[base + 2 * j + 1]
-                            if st.dom[cj] & mj != 0:
-                                st.ng_store[o + mine] = j
-                                target, target_mask = cj, mj
-                                break
-                value = _watched_value(st, target, target_mask)
-                if target != c or value != v:  # move the watch
-                    if previous >= 0:
-                        st.watch_next[previous] = following
-                    else:
-                        st.watch_head[c, v] = following
-                    st.watch_mask[e] = target_mask
-                    _link(st, e, target, value)
+                    j = _literal_not_true(st, o, st.ng_store[o + mine], other)
+                    if j < 0:  # the other watched literal is the last that can hold: it must
+                        co = st.ng_store[o + HEADER + 2 * other]
+                        nd = st.dom[co] & st.ng_store[o + HEADER + 2 * other + 1]
+                        if nd == 0:
+                            st.info[FAILED] = NOGOOD_BASE - o
+                            return False
+                        if nd != st.dom[co]:
+                            st.info[REASON] = NOGOOD_BASE - o
+                            set_domain(st, co, nd)
+                            enqueue_cell_runs(st, co)
+                        previous = e
+                        e = following
+                        continue
+                    st.ng_store[o + mine] = j
+                    target = st.ng_store[o + HEADER + 2 * j]
+                    mask = st.ng_store[o + HEADER + 2 * j + 1]
+                    left = st.dom[target] & mask
+                # move the watch to a value of its literal still in the domain
+                if previous >= 0:
+                    st.watch_next[previous] = following
                 else:
-                    previous = e
-                if left == 0 and target == c:  # no literal left to watch: unit or failed
-                    co = st.ng_store[base + 2 * st.ng_store[o + theirs]]
-                    nd = st.dom[co] & st.ng_store[base + 2 * st.ng_store[o + theirs] + 1]
-                    if nd == 0:
-                        st.info[FAILED] = NOGOOD_BASE - o
-                        return False
-                    if nd != st.dom[co]:
-                        st.info[REASON] = NOGOOD_BASE - o
-                        set_domain(st, co, nd)
-                        enqueue_cell_runs(st, co)
+                    st.watch_head[c, v] = following
+                st.watch_mask[e] = mask
+                _link(st, e, target, lowest_bit_index(left))
                 e = following
     return True
 
