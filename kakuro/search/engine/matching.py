@@ -84,13 +84,9 @@ def _one_to_one(fdom: np.ndarray, supp: np.ndarray, x: int, y: int, z: int) -> N
 
 @compiled
 def _few_supports(fdom: np.ndarray, supp: np.ndarray, k: int, rest: int) -> None:
-    """`matching_supports` for k <= 3 slots, by trying every one-to-one assignment (at most
+    """`matching_supports` for 2 or 3 slots, by trying every one-to-one assignment (at most
     six): the common short run costs no matching search."""
     a = rest & -rest
-    if k == 1:
-        if fdom[0] & a:
-            supp[0] |= a
-        return
     others = rest ^ a
     b = others & -others
     if k == 2:
@@ -114,7 +110,7 @@ def _few_supports(fdom: np.ndarray, supp: np.ndarray, k: int, rest: int) -> None
 def matching_supports(st: State, k: int, rest: int) -> None:
     """OR into supp[j] the values free-cell slot j takes in some perfect matching of the k
     slots onto the k values of `rest` (nothing when no perfect matching exists)."""
-    if k <= 3:
+    if k == 2 or k == 3:  # (one slot never gets here: revise_run's complete case takes it)
         _few_supports(st.work[W_FDOM], st.work[W_SUPP], k, rest)
         return
     fdom, supp, reach = st.work[W_FDOM], st.work[W_SUPP], st.work[W_REACH]
