@@ -43,7 +43,8 @@ def values_of(mask: int) -> list[int]:
 
 
 def fixed_values(domains: Iterable[int]) -> list[int]:
-    """The value of each domain (bitmasks, each holding exactly one value), in order."""
+    """The value of each domain (bitmasks, each holding exactly one value), in order; of any
+    nonempty domain, its highest value."""
     return [int(d).bit_length() - 1 for d in domains]
 
 

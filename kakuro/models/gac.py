@@ -120,7 +120,7 @@ def totals_refutation(puzzle: Puzzle, domains: np.ndarray) -> str:
         sign[list(run.cells)] += 1 if run.direction == "across" else -1
         totals[run.direction] += run.total
     lowest = np.bitwise_count((domains & -domains) - 1)
-    highest = np.log2(domains).astype(np.int64)
+    highest = np.array(fixed_values(domains), dtype=np.int64)
     low = int(np.where(sign > 0, lowest, 0).sum() - np.where(sign < 0, highest, 0).sum())
     high = int(np.where(sign > 0, highest, 0).sum() - np.where(sign < 0, lowest, 0).sum())
     difference = totals["across"] - totals["down"]
