@@ -51,7 +51,7 @@ def call_with_deadline(function: Callable[..., T], *args: Any, deadline: Deadlin
     Returns what it returns (it must be picklable); re-raises what it raises. Raises
     `DeadlineReached` when the deadline passes first, `ChildProcessFailed` when the child dies.
     """
-    finished, _, value = _collect(fork_child(function, args), deadline)
+    finished, value = collect(fork_child(function, args), deadline)
     if not finished:
         raise DeadlineReached()
     return value
@@ -105,8 +105,7 @@ def _collect(child: tuple[Connection, int], deadline: Deadline) -> tuple[bool, l
             else:
                 raise payload
     finally:
-        receiver.close()
-        reap(pid)
+        discard(child)
 
 
 def discard(child: tuple[Connection, int]) -> None:

@@ -289,7 +289,6 @@ def test_kernel_clock_is_the_perf_counter_clock() -> None:
     assert abs(state.clock_ns() * 1e-9 + offset - time.perf_counter()) < 0.005
 
 
-
 @pytest.mark.parametrize("consistency", ["fc", "gac"])
 @pytest.mark.parametrize("search", ["depth_first", "sampling", "nested1", "nested3"])
 def test_deadline_stops_every_kernel_within_50_ms(search: str, consistency: str, hard: Puzzle) -> None:

@@ -88,7 +88,7 @@ class Auto(TreeSearchSolver):
             path = "native"
             if not _decided(found, limit) and not deadline.expired():
                 sat_job = (puzzle, limit, opts["sat_solver"], "combinations", reduction.domains)
-                found, path = _race(native, plan, found, sat_job, deadline)
+                found, path = _race(native, plan, limit, found, sat_job, deadline)
         stats["search_time"] = time.perf_counter() - start
         decided = _decided(found, limit)
         stats = {**stats, **found.stats, "path": path if decided else "none"}
@@ -116,12 +116,12 @@ def _head_start(st: State, plan: Plan, limit: int, deadline: Deadline, seconds: 
     return found, deadline if deadline.end is None else Deadline(deadline.end + seconds_spent() - compiled)
 
 
-def _race(st: State, plan: Plan, head: Enumeration, sat_job: tuple[Any, ...], deadline: Deadline) -> tuple[Enumeration, str]:
-    """The native search, resumed in this process after `head` (its solutions so far), against
-    SAT (`sat_items(*sat_job)`) in a forked child that stops the native search through the
-    shared stop flag when it has answered; the loser stops (the child is killed). (The answer,
-    "native" or "sat".)"""
-    limit = sat_job[1]
+def _race(st: State, plan: Plan, limit: int, head: Enumeration, sat_job: tuple[Any, ...],
+          deadline: Deadline) -> tuple[Enumeration, str]:
+    """The native search for up to `limit` solutions, resumed in this process after `head` (its
+    solutions so far), against SAT (`sat_items(*sat_job)`) in a forked child that stops the
+    native search through the shared stop flag when it has answered; the loser stops (the child
+    is killed). (The answer, "native" or "sat".)"""
     child = fork_child(_answer_then_stop, (st.info, *sat_job))
     try:
         resume(st, deadline.end)
