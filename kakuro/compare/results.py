@@ -161,7 +161,8 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _is_seconds(value: Any) -> bool:
+def is_non_negative(value: Any) -> bool:
+    """A finite int or float (not a bool), 0 or more: a time in seconds, a memory in MB."""
     return _is_number(value) and value >= 0
 
 
@@ -193,11 +194,11 @@ _FIELD_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "time_limit": (_is_positive, "a positive number"),
     "instance": (_is_text, "a string"),
     "spec": (_or_null(_is_text), "a string or null"),
-    "time": (_or_null(_is_seconds), "a number of seconds (0 or more) or null"),
-    "wall": (_or_null(_is_seconds), "a number of seconds (0 or more) or null"),
-    "grace": (_or_null(_is_seconds), "a number of seconds (0 or more) or null"),
+    "time": (_or_null(is_non_negative), "a number of seconds (0 or more) or null"),
+    "wall": (_or_null(is_non_negative), "a number of seconds (0 or more) or null"),
+    "grace": (_or_null(is_non_negative), "a number of seconds (0 or more) or null"),
     "memory_limit_mb": (_or_null(_is_int), "a whole number or null"),
-    "peak_rss_mb": (_or_null(_is_seconds), "a number (0 or more) or null"),
+    "peak_rss_mb": (_or_null(is_non_negative), "a number (0 or more) or null"),
     "rows": (_or_null(_is_int), "a whole number or null"),
     "cols": (_or_null(_is_int), "a whole number or null"),
     "stats": (_is_object, "an object"),

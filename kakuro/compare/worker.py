@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from kakuro.compare.jobs import Job
-from kakuro.compare.results import clipped
+from kakuro.compare.results import clipped, is_non_negative
 from kakuro.compare.watch import report_job
 from kakuro.errors import KakuroError
 from kakuro.solver import Result, Solver, Stat, Status, backend_class, get_solver
@@ -230,7 +230,7 @@ def _outcome(solve: Callable[[], Any]) -> dict[str, Any]:
 def trusted_time(reported: Any, measured: float) -> tuple[float, str]:
     """The backend's own time when it is a number from 0 to `measured` (the seconds the solve
     call took, which contain it), else `measured`; and a note for the message when replaced."""
-    if isinstance(reported, (int, float)) and not isinstance(reported, bool) and 0 <= reported <= measured:
+    if is_non_negative(reported) and reported <= measured:
         return float(reported), ""
     return measured, f" (the backend reported a time of {plain_text(reported)[:40]} s; the harness's clock is used)"
 

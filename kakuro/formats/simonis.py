@@ -59,7 +59,6 @@ _WHITE = "x"
 class _Token(NamedTuple):
     kind: str
     text: str
-    offset: int
     line: int
     column: int
 
@@ -102,7 +101,7 @@ def _lex(text: str, file: str | None) -> Iterator[_Token]:
             raise PuzzleFormatError("a /* comment that never ends", file=file, line=line,
                                     column=start - line_start + 1, text="/*")
         if kind not in ("space", "block"):
-            yield _Token(kind, match.group(), start, line, start - line_start + 1)
+            yield _Token(kind, match.group(), line, start - line_start + 1)
         newlines = match.group().count("\n")
         if newlines:
             line += newlines
