@@ -111,6 +111,18 @@ def _domain_before(st: LearningState, c: int, t: int) -> int:
 
 
 @compiled
+def _last_removal(st: LearningState, c: int, mask: int) -> int:
+    """The latest trail entry of cell c that removed a value of `mask` (-1: none since the
+    trail began)."""
+    after = st.dom[c]
+    f = st.last[c]
+    while f >= 0 and st.trail[2 * f + 1] & ~after & mask == 0:
+        after = st.trail[2 * f + 1]
+        f = st.links[f]
+    return f
+
+
+@compiled
 def level_of(a: Analysis, level: int, t: int) -> int:
     """The decision level of trail index t (0: the root), `level` being the current one."""
     lo, hi = 0, level
@@ -213,11 +225,7 @@ def analyze(st: LearningState, a: Analysis, level: int, count: np.ndarray) -> tu
         a.in_nogood[c] = 0
         if c == uip or mask == 0:
             continue
-        after = st.dom[c]
-        f = st.last[c]
-        while f >= 0 and st.trail[2 * f + 1] & ~after & mask == 0:  # the entry making it true
-            after = st.trail[2 * f + 1]
-            f = st.links[f]
+        f = _last_removal(st, c, mask)  # the entry making the literal true
         a.out_cells[length] = c
         a.out_masks[length] = mask
         a.out_levels[length] = level_of(a, level, f) if f >= 0 else 0
@@ -252,16 +260,8 @@ def _watched_value(st: LearningState, c: int, mask: int) -> int:
     left = st.dom[c] & mask
     if left:
         return lowest_bit_index(left)
-    after = st.dom[c]
-    f = st.last[c]
-    while f >= 0:
-        before = st.trail[2 * f + 1]
-        gone = before & ~after & mask
-        if gone:
-            return lowest_bit_index(gone)
-        after = before
-        f = st.links[f]
-    return lowest_bit_index(mask)  # true since before the search: never false again
+    f = _last_removal(st, c, mask)  # the values of `mask` it removed: none is left after it
+    return lowest_bit_index(st.trail[2 * f + 1] & mask if f >= 0 else mask)  # f < 0: true for good
 
 
 @compiled
