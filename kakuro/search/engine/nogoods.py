@@ -432,9 +432,7 @@ def reduce(st: LearningState, keep: int, glue: int = GLUE) -> bool:
             break
         threshold += 1
     # pass 2: compact, watch again (units found here are asserted at the root)
-    for c in range(st.watch_head.shape[0]):
-        for v in range(st.watch_head.shape[1]):
-            st.watch_head[c, v] = -1
+    st.watch_head.fill(-1)
     st.info[W_TOP] = 0
     st.info[W_FREE] = -1
     count = 0
