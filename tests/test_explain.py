@@ -36,9 +36,10 @@ from kakuro.deduction.hints import MISTAKE, STEP, UNSOLVABLE
 from kakuro.deduction.hints import SOLVED as HINT_SOLVED
 from kakuro.deduction.picture import hardest_step, step_marks
 from kakuro.deduction.rating import rate
-from kakuro.deduction.regions import RegionSum, region_arithmetic, region_sums
+from kakuro.deduction.regions import region_arithmetic
 from kakuro.deduction.replay import replay, unsound_removals
 from kakuro.deduction.singles import last_cell, naked_single
+from kakuro.implied import MAX_SUM_CELLS, RegionSum, region_sums
 from kakuro.deduction.subsets import hidden_subset, naked_subset
 from kakuro.deduction.trace import Removal, Step, explanation_from_dict
 from kakuro.generate import classic, grade
@@ -181,6 +182,71 @@ def test_region_sums_hold_in_every_solution() -> None:
         assert sums
         for found in sums:
             assert sum(values[c] for c in found.cells) == found.total, found
+
+
+LONE_CELLS = """
+#      4\\     11\\    #      16\\    4\\
+\\4     _      _      \\4     _      _
+\\16    _      _      _      _      _
+#      4\\     _      #      _      #
+\\4     _      _      \\4     _      _
+#      _      \\4     _      _      #
+"""
+"""Six cells in one run only: the blocks holding them have no sums."""
+
+Found = tuple[tuple[int, ...], int, str, tuple[int, ...], str, int, int]
+
+
+def region_sums_by_definition(puzzle: Puzzle) -> set[Found]:
+    """(cells, total, kind, block, lines, first, last) of the outies and innies of every connected
+    group of cells of every band of consecutive rows (columns), straight from the definition."""
+    found: set[Found] = set()
+    for axis, lines, along in ((0, "rows", "across"), (1, "columns", "down")):
+        numbers = {position[axis] for position in puzzle.cells}
+        for first in numbers:
+            last = first
+            while last in numbers:
+                band = {c for c, position in enumerate(puzzle.cells) if first <= position[axis] <= last}
+                while band:
+                    block, todo = set(), [band.pop()]
+                    while todo:
+                        c = todo.pop()
+                        block.add(c)
+                        row, col = puzzle.cells[c]
+                        for near in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                            if puzzle.index.get(near) in band:
+                                band.remove(puzzle.index[near])
+                                todo.append(puzzle.index[near])
+                    if any(len(puzzle.cell_runs[c]) != 2 for c in block):
+                        continue
+                    runs = {r for c in block for r in puzzle.cell_runs[c]}
+                    clues = sum(puzzle.runs[r].total for r in runs if puzzle.runs[r].direction == along)
+                    crossing = [r for r in runs if puzzle.runs[r].direction != along]
+                    inside = [r for r in crossing if set(puzzle.runs[r].cells) <= block]
+                    outies = {c for r in crossing for c in puzzle.runs[r].cells} - block
+                    innies = block - {c for r in inside for c in puzzle.runs[r].cells}
+                    where = (tuple(sorted(block)), lines, first, last)
+                    if 0 < len(outies) <= MAX_SUM_CELLS:
+                        total = sum(puzzle.runs[r].total for r in crossing) - clues
+                        found.add((tuple(sorted(outies)), total, "outies", *where))
+                    if 0 < len(innies) <= MAX_SUM_CELLS and inside:
+                        total = clues - sum(puzzle.runs[r].total for r in inside)
+                        found.add((tuple(sorted(innies)), total, "innies", *where))
+                last += 1
+    return found
+
+
+def test_region_sums_match_the_definition() -> None:
+    puzzles = [kakuro.read(LONE_CELLS)[0]]
+    for density in (0.2, 0.3, 0.45):
+        puzzles += classic(9, 11, density=density, seed=11, count=2, unique=False)
+    for puzzle in puzzles:
+        expected = region_sums_by_definition(puzzle)
+        sums = region_sums(puzzle)
+        keys = [(found.cells, found.total) for found in sums]
+        assert len(set(keys)) == len(keys)  # one of each (cells, total) is kept
+        assert set(keys) == {(cells, total) for cells, total, *_ in expected}
+        assert {(f.cells, f.total, f.kind, f.block, f.lines, f.first, f.last) for f in sums} <= expected
 
 
 def test_region_arithmetic_restricts_the_cells_to_their_sum() -> None:

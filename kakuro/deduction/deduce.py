@@ -25,7 +25,8 @@ from kakuro.deduction.combination_rules import (
 )
 from kakuro.deduction.finding import Finding, to_step
 from kakuro.deduction.rating import rate
-from kakuro.deduction.regions import RegionSum, region_arithmetic, region_sums
+from kakuro.deduction.regions import region_arithmetic
+from kakuro.implied import RegionSum, region_sums
 from kakuro.deduction.singles import last_cell, naked_single
 from kakuro.deduction.subsets import hidden_subset, naked_subset
 from kakuro.deduction.techniques import level_of
