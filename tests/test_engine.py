@@ -3,6 +3,7 @@ reimplementation of Cazenave's rules, exact undo, the clock and the deadline."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 
@@ -21,6 +22,7 @@ undo = callable_from_python(state.undo)
 select_variable = callable_from_python(state.select_variable)
 random_value = callable_from_python(state.random_value)
 revise_run = callable_from_python(propagate.revise_run)
+revise_sum = callable_from_python(propagate.revise_sum)
 from tests.reference import gac_fixpoint, initial_domains
 from tests.conftest import TWO_SOLUTIONS, UNSATISFIABLE, hard_for_gac, shared_data_or_skip
 from kakuro.solver import Deadline
@@ -80,6 +82,35 @@ def test_revise_run_matches_feasible_values_on_random_runs(values: tuple[int, in
             assert expected == [0] * length, (total, domains)
             continue
         assert [int(d) for d in st.dom] == expected, (total, domains)
+
+
+def test_revise_sum_keeps_exactly_the_values_some_sum_uses() -> None:
+    """An implied sum (values need not differ) against brute force over random domains; a
+    wipe-out changes nothing."""
+    rng = random.Random(5)
+    puzzle = one_run(7, 28, (1, 9))
+    checked = 0
+    for _ in range(600):
+        cells = rng.sample(range(7), rng.randint(1, 6))
+        domains = [rng.getrandbits(10) & 0b1111111110 or 1 << rng.randint(1, 9) for _ in cells]
+        total = rng.randint(0, 56)
+        st = state.build_state(puzzle, "gac", learning=True, sums=[(cells, total)])
+        state.arm(st, None, 0)
+        for c, d in zip(cells, domains):
+            restrict(st, c, d)
+        before = [int(d) for d in st.dom]
+        expected = [0] * len(cells)
+        for combo in itertools.product(*(values_of(d) for d in domains)):
+            if sum(combo) == total:
+                for j, v in enumerate(combo):
+                    expected[j] |= 1 << v
+        ok = revise_sum(st, st.info[state.SUMS_FROM])
+        if 0 in expected:
+            assert not ok and [int(d) for d in st.dom] == before, (cells, domains, total)
+        else:
+            assert ok and [int(st.dom[c]) for c in cells] == expected, (cells, domains, total)
+            checked += expected != domains
+    assert checked > 50  # the sample prunes often
 
 
 def python_gac(puzzle: Puzzle) -> list[int] | None:

@@ -6,6 +6,7 @@ solution, and learning keeps real puzzles' solutions; time limits and the seed a
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from pathlib import Path
@@ -14,13 +15,16 @@ import pytest
 
 import kakuro
 from kakuro import Puzzle
-from kakuro.generate import cazenave
+from kakuro.generate import cazenave, classic
 from kakuro.search.engine import compile, nogoods, propagate, state, tree
+from kakuro.search.native import implied_sums
 from tests.conftest import hard_for_gac, shared_data_or_skip
 from tests.random_puzzles import random_puzzles
 
 SETTINGS = [
-    {},  # the defaults: Luby restarts, dom/wdeg, phase saving, learning
+    {},  # Luby restarts, dom/wdeg, phase saving, learning
+    {"implied": True},  # and the implied sums: the backends' defaults
+    {"implied": True, "restarts": "luby", "unit": 1, "keep": 1},
     {"restarts": "luby", "unit": 1, "keep": 1},  # restart at every conflict, reduce hard
     {"restarts": "geometric", "unit": 2, "values": "random", "phase": False},
     {"restarts": "none", "order": "dom"},
@@ -47,8 +51,10 @@ def count_plain(puzzle: Puzzle) -> set[tuple[int, ...]]:
     return {tuple(s) for s in found}
 
 
-def count_modern(puzzle: Puzzle, seed: int, learning: bool = True, store: int = 1 << 12, **settings: object) -> list[tuple[int, ...]]:
-    st = state.build_state(puzzle, "gac", learning=learning, store=store) if learning else state.build_state(puzzle, "gac")
+def count_modern(puzzle: Puzzle, seed: int, learning: bool = True, store: int = 1 << 12, implied: bool = False,
+                 **settings: object) -> list[tuple[int, ...]]:
+    sums = implied_sums(puzzle) if implied else ()
+    st = state.build_state(puzzle, "gac", learning=True, store=store, sums=sums) if learning else state.build_state(puzzle, "gac")
     state.arm(st, None, seed)
     if not propagate.root_propagate(st):
         return []
@@ -59,12 +65,13 @@ def count_modern(puzzle: Puzzle, seed: int, learning: bool = True, store: int = 
 
 def small_puzzles() -> list[Puzzle]:
     puzzles = random_puzzles(seed=7, count=60)
+    puzzles += classic(8, 8, 0.2, count=6, seed=5, unique=False)  # closed blocks: implied sums
     puzzles += cazenave(4, 6, 100, count=4, seed=3)  # empty grids: many solutions
     puzzles += cazenave(5, 7, 60, count=4, seed=4)
     return puzzles
 
 
-@pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()) or "defaults")
+@pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()) or "plan-defaults")
 def test_the_same_solutions_as_depth_first(settings: dict) -> None:
     seen_solutions = 0
     for k, puzzle in enumerate(small_puzzles()):
@@ -77,6 +84,7 @@ def test_the_same_solutions_as_depth_first(settings: dict) -> None:
         assert all(puzzle.check(puzzle.solution(list(s))) == [] for s in found)
         seen_solutions += len(found)
     assert seen_solutions > 500  # the sample has puzzles with many solutions
+    assert sum(len(implied_sums(p)) for p in small_puzzles()) > 300  # and sums to imply
 
 
 def stored_nogoods(st: state.LearningState) -> list[list[tuple[int, int]]]:
@@ -94,8 +102,9 @@ def stored_nogoods(st: state.LearningState) -> list[list[tuple[int, int]]]:
 def test_no_learned_nogood_excludes_the_recorded_solution() -> None:
     """Every nogood learned before the first solution (so none depends on a found solution's
     nogood) lets the filling the hard set's grids were made from through: some cell of it
-    takes a value of its mask. The direct check of learning's soundness: a wrong explanation
-    or analysis shows here even where it happens not to cut a solution off."""
+    takes a value of its mask, with and without the implied sums. The direct check of
+    learning's soundness: a wrong explanation or analysis shows here even where it happens
+    not to cut a solution off."""
     hard = Path(__file__).resolve().parent.parent / "instances" / "hard"
     puzzles = kakuro.read(hard / "loose-30x30.jsonl") + kakuro.read(hard / "empty-16x16-v17.jsonl")
     checked = 0
@@ -103,8 +112,8 @@ def test_no_learned_nogood_excludes_the_recorded_solution() -> None:
         rows = puzzle.meta["solution"]
         values = [rows[r][c] for r, c in puzzle.cells]
         assert puzzle.check(puzzle.solution(values)) == []
-        for seed in range(2):
-            st = state.build_state(puzzle, "gac", learning=True)
+        for seed, sums in itertools.product(range(2), ((), implied_sums(puzzle))):
+            st = state.build_state(puzzle, "gac", learning=True, sums=sums)
             state.arm(st, time.perf_counter() + 10, seed)
             assert propagate.root_propagate(st)
             tree.run_modern_search(st, 1)

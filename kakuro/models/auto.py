@@ -32,9 +32,9 @@ from kakuro.isolation import collect, discard, fork_child
 from kakuro.models.sat import DEFAULT_SOLVER, SOLVER_NAMES, enumerate_with_sat, enumeration_of, sat_items
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.compile import seconds_spent
-from kakuro.search.engine.state import State, arm, request_stop, resume, with_learning, with_shared_stop
+from kakuro.search.engine.state import State, arm, request_stop, resume, with_shared_stop
 from kakuro.search.engine.tree import Plan
-from kakuro.search.native import TREE_OPTIONS, TreeSearchSolver, modern_plan, search, tree_kernels
+from kakuro.search.native import TREE_OPTIONS, TreeSearchSolver, learning_state, modern_plan, search, tree_kernels
 from kakuro.solver import Deadline, Enumeration, Option, register
 
 SEARCHES = ("race", "native", "sat")
@@ -73,7 +73,7 @@ class Auto(TreeSearchSolver):
         start = time.perf_counter()
 
         def armed(end: float | None) -> State:  # a learning state at the shaved root (empty store) until `end`
-            learning = with_learning(st)
+            learning = learning_state(st, puzzle, DEFAULT_TREE["implied"])
             arm(learning, end, seed)
             return learning
 

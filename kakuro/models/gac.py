@@ -17,9 +17,10 @@ cells, gives it to that cell; the tutorial compiles the same constraint to a tab
    the default because it guarantees singleton arc consistency;
 3. a complete search maintaining GAC from the shaved domains: by default the engine's modern
    search (Luby restarts, dom/wdeg with random ties, phase saving, conflict learning from
-   explained run propagation; `kakuro.search.native.TREE_OPTIONS` names the parts), or, with
-   every part off (`restarts=none,learning=false,order=dom,phase=false`), the tutorial's
-   depth-first search, smallest domain first, values ascending.
+   explained run propagation, the grid's implied sums kept at GAC beside the runs: its closed
+   blocks' innies and outies, `kakuro.implied`; `kakuro.search.native.TREE_OPTIONS` names the
+   parts), or, with every part off (`restarts=none,learning=false,order=dom,phase=false`), the
+   tutorial's depth-first search, smallest domain first, values ascending.
 
 Stats: `root_solved` (stages 1-2 decided the puzzle: every domain a single value, or a
 wipe-out), `removed_gac` and `removed_shaving` (values removed by each stage from the initial
@@ -41,9 +42,9 @@ from kakuro.combos import fixed_values
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.propagate import PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
 from kakuro.search.engine.state import (
-    PROPAGATIONS, STOP, BuildStopped, State, arm, build_state, domain_summary, raise_if_interrupted, stats_of, with_learning,
+    PROPAGATIONS, STOP, BuildStopped, State, arm, build_state, domain_summary, raise_if_interrupted, stats_of,
 )
-from kakuro.search.native import TREE_OPTIONS, TreeSearchSolver, learns, search, tree_kernels, tree_settings
+from kakuro.search.native import TREE_OPTIONS, TreeSearchSolver, learning_state, learns, search, tree_kernels, tree_settings
 from kakuro.solver import Deadline, Enumeration, Option, register
 
 SHAVING = ("none", "once", "fixpoint")
@@ -192,7 +193,7 @@ class GacModel(TreeSearchSolver):
         decided = root_answer(reduction, {**stats, "nodes": 0, "fails": 0, "propagations": int(st.info[PROPAGATIONS])})
         if decided is not None:
             return decided
-        found = search(with_learning(st) if learns("gac", tree) else st, limit, SEARCH_STATS, tree=tree)
+        found = search(learning_state(st, puzzle, tree["implied"]) if learns("gac", tree) else st, limit, SEARCH_STATS, tree=tree)
         found.stats.pop("root_solved")
         found.stats.update(stats)
         return found

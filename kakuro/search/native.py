@@ -17,10 +17,11 @@ from typing import Any
 import numpy as np
 
 from kakuro.combos import fixed_values
+from kakuro.implied import region_sums
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.propagate import root_propagate
 from kakuro.search.engine.state import (
-    EXHAUSTED, FULL, NFREE, ROOT_SOLVED, STOP, STOPPED, BuildStopped, State, all_fixed, arm, build_state,
+    EXHAUSTED, FULL, MAX_SUM_TOTAL, NFREE, ROOT_SOLVED, STOP, STOPPED, BuildStopped, LearningState, State, all_fixed, arm, build_state,
     load_domains, postpone, raise_if_interrupted, stats_of, with_learning,
 )
 from kakuro.search.engine.compile import ensure
@@ -43,9 +44,13 @@ TREE_OPTIONS: dict[str, Option] = {
         choices=("dom/wdeg", "dom/activity", "dom"),
     ),
     "phase": Option(True, "phase saving: a cell first gets the value it last had"),
+    "implied": Option(
+        True, "implied sums: the innies and outies of the grid's closed blocks (kakuro.implied) kept at GAC "
+        "during the search as extra sum constraints that explain their removals (with learning)",
+    ),
 }
 """The complete tree search's parts, shared by `gac`, `fc` and `rdv` (at consistency=gac)."""
-PLAIN = {"restarts": "none", "learning": False, "order": "dom", "phase": False}
+PLAIN = {"restarts": "none", "learning": False, "order": "dom", "phase": False, "implied": False}
 """Every part off: the papers' depth-first search (d-way branching, smallest domain first)."""
 MODERN_STATS = ("restarts", "learned", "deleted")
 
@@ -82,7 +87,7 @@ def tree_kernels(consistency: str, tree: Mapping[str, Any], stages: tuple[str, .
 
 def start(
     puzzle: Puzzle, consistency: str, deadline: Deadline, seed: int, stat_names: tuple[str, ...],
-    domains: Sequence[int] | None = None, learning: bool = False,
+    domains: Sequence[int] | None = None, learning: bool = False, implied: bool = False,
 ) -> tuple[State | None, Enumeration | None]:
     """Build the state of `puzzle` at `consistency`, from `domains` when given (bitmasks in
     cell order), arm it with the deadline and seed, and root-propagate. Returns the state
@@ -109,7 +114,18 @@ def start(
         return st, Enumeration([[int(v) for v in st.val]], True, stats)
     if consistency == "gac" and all_fixed(st):  # a run at GAC with every domain single is satisfied
         return st, Enumeration([fixed_values(st.dom)], True, stats)
-    return (with_learning(st) if learning else st), None
+    return (learning_state(st, puzzle, implied) if learning else st), None
+
+
+def learning_state(st: State, puzzle: Puzzle, implied: bool) -> LearningState:
+    """`with_learning(st)`, with the puzzle's `implied_sums` when `implied`."""
+    return with_learning(st, sums=implied_sums(puzzle) if implied else ())
+
+
+def implied_sums(puzzle: Puzzle) -> list[tuple[tuple[int, ...], int]]:
+    """(cells, total) of the puzzle's innie and outie sums (`kakuro.implied.region_sums`) that a
+    learning state can keep (total at most MAX_SUM_TOTAL)."""
+    return [(found.cells, found.total) for found in region_sums(puzzle) if found.total <= MAX_SUM_TOTAL]
 
 
 def search(
@@ -146,7 +162,8 @@ def enumerate_solutions(
     """`start`, then (unless the root decides) `search` with the `tree` options (None: the
     depth-first search)."""
     learning = tree is not None and learns(consistency, tree)
-    st, decided = start(puzzle, consistency, deadline, seed, stat_names, domains, learning)
+    implied = learning and bool(tree and tree["implied"])
+    st, decided = start(puzzle, consistency, deadline, seed, stat_names, domains, learning, implied)
     if decided is not None:
         return decided
     return search(st, limit, stat_names, value_order, tree=tree, consistency=consistency)

@@ -27,11 +27,11 @@ from kakuro.puzzle import Puzzle
 from numba.extending import overload
 
 from kakuro.search.engine import nogoods
-from kakuro.search.engine.matching import W_CELLS, W_FDOM, W_SUPP, matching_supports
+from kakuro.search.engine.matching import W_CELLS, W_FDOM, W_MATCH, W_REACH, W_SUPP, matching_supports
 from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, inlined, instance_of
 from kakuro.search.engine.state import (
-    ASSIGNMENTS, CLOCK_EVERY, FAILED, FREE, VALUE_MASK, NFREE, NGQ_LEN, PROPAGATIONS, REASON, QHEAD, QLEN, QUEUED, STOP, SUM, TARGET, TICKS, TRAIL,
-    FcState, commit_root, enqueue_cell_runs, enqueue_run, GacState, LearningState, ProjectedState, State, build_state, warm_up_state, domain_summary, highest_bit_index,
+    ASSIGNMENTS, CLOCK_EVERY, FAILED, FREE, SUMS_FROM, VALUE_MASK, NFREE, NGQ_LEN, PROPAGATIONS, REASON, QHEAD, QLEN, QUEUED, STOP, SUM, TARGET, TICKS, TRAIL,
+    FcState, commit_root, enqueue_cell_runs, enqueue_cell_sums, enqueue_run, GacState, LearningState, ProjectedState, State, build_state, warm_up_state, domain_summary, highest_bit_index,
     lowest_bit_index, popcount, raise_if_interrupted, set_domain, set_value, should_stop, undo,
 )
 
@@ -250,7 +250,10 @@ def revise_run(st: State, r: int) -> bool:
     """Make run `r` generalized arc consistent: keep in each free cell exactly the values some
     combination (distinct values, the run's sum, covering the assigned values) gives it in a
     one-to-one matching onto the free cells. Runs of changed cells are queued. False on a
-    wipe-out, on repeated assigned values or a wrong full sum, or when stopped."""
+    wipe-out, on repeated assigned values or a wrong full sum, or when stopped. A row of
+    `runs` from `info[SUMS_FROM]` on is an implied sum: `revise_sum`."""
+    if r >= st.info[SUMS_FROM]:
+        return revise_sum(st, r)
     cells, fdom, supp = st.work[W_CELLS], st.work[W_FDOM], st.work[W_SUPP]
     st.info[PROPAGATIONS] += 1
     st.info[REASON] = r  # the explanation of what this revision changes (a learning state)
@@ -317,7 +320,79 @@ def revise_run(st: State, r: int) -> bool:
                 other = st.cell_runs[c, e]
                 if other >= 0 and other != r:
                     enqueue_run(st, other)
+            enqueue_cell_sums(st, c, -1)
     return True
+
+
+@compiled
+def revise_sum(st: State, r: int) -> bool:
+    """Make implied sum `r` (a row of `runs` from `info[SUMS_FROM]`: its cells add up to its
+    TARGET, values not necessarily distinct) generalized arc consistent: a value stays in a
+    cell when the other cells' domains reach the rest. The sums reachable by the cells before
+    and after each one are bitmasks (bit s: sum s; TARGET <= 62). Runs and sums of changed
+    cells are queued. False on a wipe-out (nothing changed)."""
+    st.info[PROPAGATIONS] += 1
+    st.info[REASON] = r
+    st.info[FAILED] = r
+    total = st.runs[r, TARGET]
+    within = keep_at_most(total)
+    first = st.members[r]
+    k = st.members[r + 1] - first
+    before, after, keep = st.work[W_REACH], st.work[W_MATCH], st.work[W_FDOM]
+    before[0] = 1
+    for j in range(k):
+        before[j + 1] = _shifted_by(before[j], st.dom[st.members[first + j]]) & within
+    if (before[k] >> total) & 1 == 0:
+        return False
+    after[k] = 1
+    for j in range(k - 1, -1, -1):
+        after[j] = _shifted_by(after[j + 1], st.dom[st.members[first + j]]) & within
+    for j in range(k):
+        others = np.int64(0)  # the sums the other cells reach
+        left = before[j]
+        while left:
+            s = lowest_bit_index(left)
+            left &= left - 1
+            others |= after[j + 1] << s
+        d = st.dom[st.members[first + j]]
+        kept = np.int64(0)
+        while d:
+            v = lowest_bit_index(d)
+            d &= d - 1
+            if v <= total and (others >> (total - v)) & 1:
+                kept |= np.int64(1) << v
+        if kept == 0:
+            return False
+        keep[j] = kept
+    for j in range(k):
+        c = st.members[first + j]
+        if keep[j] != st.dom[c]:
+            set_domain(st, c, keep[j])
+            for e in range(2):
+                if st.cell_runs[c, e] >= 0:
+                    enqueue_run(st, st.cell_runs[c, e])
+            enqueue_cell_sums(st, c, r)
+    return True
+
+
+@compiled
+def _shifted_by(sums: int, values: int) -> int:
+    """The sums `sums` (a bitmask) plus each of `values` (a bitmask): their sumset."""
+    out = np.int64(0)
+    while values:
+        v = lowest_bit_index(values)
+        values &= values - 1
+        out |= sums << v
+    return out
+
+
+@compiled
+def propagate_implied(st: State) -> bool:
+    """Queue every implied sum of the state (none but a learning state's) and propagate; False
+    on a wipe-out (the puzzle has no solution) or stop."""
+    for r in range(st.info[SUMS_FROM], st.runs.shape[0]):
+        enqueue_run(st, r)
+    return propagate(st)
 
 
 # --------------------------------------------------------------------- root

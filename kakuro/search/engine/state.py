@@ -40,7 +40,7 @@ from __future__ import annotations
 import itertools
 import mmap
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -106,7 +106,10 @@ W_TOP = 26
 W_FREE = 27
 LEARNED = 28
 DELETED = 29
-INFO_SIZE = 30
+# info slot: the first row of `runs` that is an implied sum, not a run (a learning state's rows
+# from there on: `with_learning`); the number of runs
+SUMS_FROM = 30
+INFO_SIZE = 31
 DECISION = -1
 """`info[REASON]` of a search decision (or refutation): no explanation."""
 NOGOOD_BASE = -2
@@ -130,6 +133,8 @@ CLOCK_EVERY = 16
 MAX_TABLE = 20_000_000
 """Most combinations (all runs together) a `gac` state tabulates: 160 MB of masks."""
 SCRATCH = 64
+MAX_SUM_TOTAL = 62
+"""The largest total of an implied sum (`with_learning`): its reachable sums are bits of an int64."""
 """Length of each `work` row: more than the longest possible run (63 values 0..62)."""
 WORK_ROWS = 9
 """Rows of `work`, the run propagator's scratch (`kakuro.search.engine.propagate`)."""
@@ -189,6 +194,8 @@ LEARNING_FIELDS = {
     "watch_next": "per watch entry: the next entry of the same cell and value",
     "watch_nogood": "per watch entry: the watching nogood's offset",
     "watch_mask": "per watch entry: the watched literal's mask (its nogood's mask of the cell), read without the store",
+    "cell_sums": "per cell: its implied sums (rows of `runs` from `info[SUMS_FROM]`) are "
+                 "`cell_sums[cell_sums[c]:cell_sums[c + 1]]` (offsets first)",
 }
 """The arrays a learning state has after the `State` ones, and what each holds."""
 
@@ -515,10 +522,28 @@ def enqueue_run(st: State, r: int) -> None:
 
 @compiled
 def enqueue_cell_runs(st: State, c: int) -> None:
-    """Queue both runs of cell `c`."""
+    """Queue both runs of cell `c` (and a learning state's implied sums of `c`)."""
     for k in range(2):
         if st.cell_runs[c, k] >= 0:
             enqueue_run(st, st.cell_runs[c, k])
+    enqueue_cell_sums(st, c, -1)
+
+
+def enqueue_cell_sums(st: State, c: int, skip: int) -> None:
+    """Queue the implied sums of cell `c` but `skip` (a learning state's; nothing for others)."""
+    raise NotImplementedError("enqueue_cell_sums runs inside compiled kernels")
+
+
+@overload(enqueue_cell_sums, jit_options=INTERNAL, inline="always")
+def _enqueue_cell_sums(st, c, skip):  # type: ignore[no-untyped-def]
+    if instance_of(st, LearningState):
+        def learning(st, c, skip):  # type: ignore[no-untyped-def]
+            for idx in range(st.cell_sums[c], st.cell_sums[c + 1]):
+                if st.cell_sums[idx] != skip:
+                    enqueue_run(st, st.cell_sums[idx])
+
+        return learning
+    return lambda st, c, skip: None
 
 
 # --------------------------------------------------------------------- queries
@@ -596,11 +621,11 @@ def nogood_store_size(cells: int) -> int:
 
 
 def build_state(puzzle: Puzzle, consistency: str = "fc", expired: Callable[[], bool] | None = None, *,
-                learning: bool = False, store: int | None = None) -> State:
+                learning: bool = False, store: int | None = None, sums: Sequence[tuple[Sequence[int], int]] = ()) -> State:
     """The search state of `puzzle` before root propagation (`propagate.root_propagate`).
 
     `consistency` is a key of MODES; `learning` (gac only) gives a LearningState with a nogood
-    store of `store` int64 slots (`with_learning`). Raises KakuroError for "gac" on a puzzle whose combination
+    store of `store` int64 slots and the implied `sums` (`with_learning`). Raises KakuroError for "gac" on a puzzle whose combination
     tables are too large (use fc, which works for every range up to 62). `expired` (the time
     limit) is asked between the steps of the build, each a fraction of a second on a 900x900
     grid; BuildStopped when it answers True.
@@ -646,6 +671,7 @@ def build_state(puzzle: Puzzle, consistency: str = "fc", expired: Callable[[], b
     info[MODE] = mode
     info[END_NS] = NO_DEADLINE
     info[VALUE_MASK] = full
+    info[SUMS_FROM] = m
     givens = np.array(sorted(puzzle.givens.items()), dtype=np.int64).reshape(-1, 2)
     base = STATE_CLASSES[mode](
         dom=np.full(n, full, dtype=np.int64),
@@ -662,16 +688,18 @@ def build_state(puzzle: Puzzle, consistency: str = "fc", expired: Callable[[], b
         work=np.zeros((WORK_ROWS, SCRATCH), dtype=np.int64),
         givens=givens,
     )
-    return with_learning(base, store) if learning else base
+    return with_learning(base, store, sums) if learning else base
 
 
-def with_learning(st: State, store: int | None = None) -> LearningState:
+def with_learning(st: State, store: int | None = None, sums: Sequence[tuple[Sequence[int], int]] = ()) -> LearningState:
     """The gac state `st`, at its root (an empty trail: fresh, or after `commit_root`), as a
     LearningState sharing its arrays, with an empty nogood store of `store` int64 slots
-    (default `nogood_store_size`). So
-    root propagation and shaving can run on the plain state and only a puzzle they leave
-    open pays for the learning buffers. The buffers are allocated zeroed (pages the search
-    never reaches cost nothing): every slot is written before it is read."""
+    (default `nogood_store_size`) and the implied `sums` ((cells, total): the cells' values add
+    up to total in every solution, total <= MAX_SUM_TOTAL; one below 0 has no solution) as extra rows of `runs` after the runs, kept
+    at GAC of their sum by the search (`propagate.revise_sum`). So root propagation and
+    shaving can run on the plain state and only a puzzle they leave open pays for the
+    learning buffers. The buffers are allocated zeroed (pages the search never reaches cost
+    nothing): every slot is written before it is read."""
     if st.info[MODE] != MODE_GAC or isinstance(st, LearningState):
         raise ValueError("with_learning needs a gac state without learning")
     if st.info[TRAIL] != 0:
@@ -679,11 +707,12 @@ def with_learning(st: State, store: int | None = None) -> LearningState:
     n = st.dom.shape[0]
     capacity = st.trail.shape[0] // 2
     store = nogood_store_size(n) if store is None else store
-    st.info[NGQ_HEAD : INFO_SIZE] = 0  # a fresh store (the info array is shared with `st`)
+    st.info[NGQ_HEAD : DELETED + 1] = 0  # a fresh store (the info array is shared with `st`)
     st.info[W_FREE] = -1
     pool = store // 3 + 2 * n + 2
+    runs, members, queue, cell_sums = _with_sums(st, sums)
     return LearningState(
-        *st,
+        *st._replace(runs=runs, members=members, queue=queue),
         reasons=np.zeros(capacity, dtype=np.int64),
         links=np.zeros(capacity, dtype=np.int64),
         last=np.full(n, -1, dtype=np.int64),
@@ -695,7 +724,30 @@ def with_learning(st: State, store: int | None = None) -> LearningState:
         watch_next=np.zeros(pool, dtype=np.int64),
         watch_nogood=np.zeros(pool, dtype=np.int64),
         watch_mask=np.zeros(pool, dtype=np.int64),
+        cell_sums=cell_sums,
     )
+
+
+def _with_sums(st: State, sums: Sequence[tuple[Sequence[int], int]]) -> tuple[np.ndarray, ...]:
+    """`runs`, `members` and `queue` of `st` extended by the rows of `sums`, and `cell_sums`."""
+    n, m = st.dom.shape[0], st.runs.shape[0]
+    for cells, total in sums:
+        if total > MAX_SUM_TOTAL or not cells:
+            raise ValueError(f"an implied sum needs cells and a total up to {MAX_SUM_TOTAL}, not {total}")
+    lengths = np.array([st.members[r + 1] - st.members[r] for r in range(m)] + [len(c) for c, _ in sums], dtype=np.int64)
+    flat = np.concatenate([st.members[m + 1:], np.array([c for cells, _ in sums for c in cells], dtype=np.int64)])
+    members = np.concatenate([len(lengths) + 1 + np.concatenate([[0], np.cumsum(lengths)]), flat]).astype(np.int64)
+    extra = np.zeros((len(sums), RUN_FIELDS), dtype=np.int64)
+    extra[:, TARGET] = [total for _, total in sums]
+    extra[:, FREE] = lengths[m:]
+    per_cell: list[list[int]] = [[] for _ in range(n)]
+    for j, (cells, _) in enumerate(sums):
+        for c in cells:
+            per_cell[c].append(m + j)
+    counts = np.array([len(x) for x in per_cell], dtype=np.int64)
+    cell_sums = np.concatenate([n + 1 + np.concatenate([[0], np.cumsum(counts)]),
+                                np.array([r for x in per_cell for r in x], dtype=np.int64)]).astype(np.int64)
+    return np.concatenate([st.runs, extra]), members, np.zeros(max(m + len(sums), 1), dtype=np.int64), cell_sums
 
 
 def warm_up_state(strength: str) -> State:

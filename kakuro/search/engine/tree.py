@@ -12,10 +12,12 @@ ascending, descending or uniformly random (from the state's generator).
 removal) is a search that does not collapse when propagation is not enough: binary
 branching (x = v, then x != v), restarts (Luby or geometric, counted in conflicts), the
 smallest domain over the weighted degree of its runs (dom/wdeg: a run's weight grows with
-each wipe-out it causes) with random ties, phase saving (a cell gets the value it last had),
-and, on a LearningState, conflict learning: each wipe-out is analysed to a 1-UIP nogood
+each wipe-out it causes; an implied sum's wipe-out is shared out among its cells' runs) with
+random ties, phase saving (a cell gets the value it last had), and, on a LearningState,
+conflict learning: each wipe-out is analysed to a 1-UIP nogood
 (`kakuro.search.engine.nogoods`), the search backjumps to the nogood's second highest level and
-the nogood propagates from there; nogoods are reduced at restarts. Without learning it
+the nogood propagates from there; nogoods are reduced at restarts. A LearningState's implied
+sums (`with_learning`) are propagated first, at the search's root. Without learning it
 backtracks chronologically (x != v at the level above). Solutions are counted exactly: a found
 solution is excluded by the nogood of its decisions and the search goes on (without learning,
 the search stops restarting once it has found a solution, so it cannot find it twice).
@@ -30,10 +32,10 @@ from numba.extending import overload
 
 from kakuro.search.engine import nogoods
 from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, instance_of
-from kakuro.search.engine.propagate import assign, propagate, root_propagate
+from kakuro.search.engine.propagate import assign, propagate, propagate_implied, root_propagate
 from kakuro.search.engine.state import (
     ASSIGNED, DECISION, EXHAUSTED, FAILED, FULL, FAILS, LEARNED, LIMIT, NFREE, NODES, NOGOOD_BASE, REASON, RESTARTS,
-    STOP, STOPPED, TRAIL, LearningState, State, copy_values, enqueue_cell_runs,
+    STOP, STOPPED, SUMS_FROM, TRAIL, LearningState, State, copy_values, enqueue_cell_runs,
     highest_bit_index, lowest_bit_index, raise_if_interrupted, random_below, random_value, select_variable,
     set_domain, undo, warm_up_state, with_learning,
 )
@@ -371,6 +373,9 @@ def modern_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, in
     a = plan.analysis
     root = st.info[TRAIL]
     a.level_start[0] = root
+    if not propagate_implied(st):  # the implied sums at the root (a learning state's)
+        undo(st, root)
+        return (STOPPED if st.info[STOP] != 0 else EXHAUSTED), 0
     copy_domains(st, a.root_dom)
     level = 0
     count = 0
@@ -413,7 +418,14 @@ def modern_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, in
                 st.info[FAILS] += 1
                 conflicts += 1
                 failed = st.info[FAILED]
-                if failed >= 0:
+                if failed >= st.info[SUMS_FROM]:  # an implied sum: its cells' runs share the weight
+                    first, last = st.members[failed], st.members[failed + 1]
+                    for idx in range(first, last):
+                        for k in range(2):
+                            r = st.cell_runs[st.members[idx], k]
+                            if r >= 0:
+                                plan.weights[r] += 1.0 / (last - first)
+                elif failed >= 0:
                     plan.weights[failed] += 1.0
             if learning:
                 level = learn(st, plan, level, solution)
