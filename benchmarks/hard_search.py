@@ -4,8 +4,11 @@
 
 Sets: janko (the 999 shared janko.jsonl puzzles, 10 s each; skipped with a note when
 ../shared/data is absent), each file of instances/hard (10 s per puzzle, 60 s for the 60x60 and 31x101
-grids), and `fresh`: 6 loose 30x30 grids (25 % black, not unique) generated from `--seed`, so
-no configuration was tuned on them. Per set and backend: puzzles decided (solved or proved
+grids), and, generated from `--seed` so that no configuration was tuned on them, loose grids
+(not unique): `fresh` 6 of 30x30 (25 % black, 10 s each), `fresh60` 4 of 60x60 (25 % black)
+and `fresh31` 4 of 31x101 (30 % black, about 2,000 white cells), 60 s each. `--backends` takes
+backend specs separated by commas; an option after a spec's first one belongs to it
+(`gac,gac:implied=false,order=dom` is two specs). Per set and backend: puzzles decided (solved or proved
 unsatisfiable), total seconds over all puzzles (an undecided one counts its limit), and the
 median. Every solution is checked by `puzzle.check` (the library does it); a wrong answer
 stops the run. One process, one run, backends in turn on the same puzzles: compare ratios
@@ -42,9 +45,24 @@ def puzzle_sets(names: list[str], seed: int) -> list[tuple[str, list[kakuro.Puzz
     if "hard" in names:
         for path in sorted((ROOT / "instances" / "hard").glob("*.jsonl")):
             sets.append((f"hard/{path.stem}", kakuro.read(path), 60.0 if "60x60" in path.stem or "31x101" in path.stem else 10.0))
-    if "fresh" in names:
-        sets.append((f"fresh loose 30x30 (seed {seed})", classic(30, 30, density=0.25, count=6, seed=seed, unique=False), 10.0))
+    fresh = {"fresh": (30, 30, 0.25, 6, 10.0), "fresh60": (60, 60, 0.25, 4, 60.0), "fresh31": (31, 101, 0.3, 4, 60.0)}
+    for name, (rows, cols, density, count, limit) in fresh.items():
+        if name in names:
+            puzzles = classic(rows, cols, density=density, count=count, seed=seed, unique=False)
+            sets.append((f"fresh loose {rows}x{cols} (seed {seed})", puzzles, limit))
     return sets
+
+
+def backend_specs(text: str) -> list[str]:
+    """The comma-separated specs of `text`; a part with "=" and no ":" is an option of the
+    spec before it."""
+    specs: list[str] = []
+    for part in text.split(","):
+        if specs and "=" in part and ":" not in part:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs
 
 
 def run(puzzles: list[kakuro.Puzzle], backend: str, limit: float) -> tuple[int, float, float]:
@@ -63,11 +81,11 @@ def run(puzzles: list[kakuro.Puzzle], backend: str, limit: float) -> tuple[int, 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", default="janko,hard,fresh", help="comma list of janko, hard, fresh")
+    parser.add_argument("--sets", default="janko,hard,fresh", help="comma list of janko, hard, fresh, fresh60, fresh31")
     parser.add_argument("--backends", default=",".join(BACKENDS), help="comma list of backend specs")
     parser.add_argument("--seed", type=int, default=2026, help="seed of the fresh loose grids")
     args = parser.parse_args()
-    backends = args.backends.split(",")
+    backends = backend_specs(args.backends)
     print(f"# {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f} at the start, {time.strftime('%Y-%m-%d %H:%M')}")
     print("| set | puzzles | limit s | " + " | ".join(f"`{b}`" for b in backends) + " |")
     print("|---|---:|---:|" + "---|" * len(backends))
