@@ -18,7 +18,7 @@ search, which keeps them at GAC as extra sum constraints (`kakuro.search.native.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from kakuro.puzzle import Puzzle
@@ -45,9 +45,10 @@ class RegionSum:
     inner: tuple[int, ...]
 
 
-def region_sums(puzzle: Puzzle) -> list[RegionSum]:
+def region_sums(puzzle: Puzzle, expired: Callable[[], bool] | None = None) -> list[RegionSum]:
     """Every innie and outie sum of the puzzle's blocks of rows and of columns (at most
-    MAX_SUM_CELLS cells each, duplicates removed, the first found kept).
+    MAX_SUM_CELLS cells each, duplicates removed, the first found kept); only those found
+    before `expired` (a time limit, asked between blocks) answers True.
 
     The order is that of a scan of every band of consecutive lines: rows then columns, by first
     line, by last line, blocks by the first cell met (line by line, cells in index order),
@@ -58,6 +59,8 @@ def region_sums(puzzle: Puzzle) -> list[RegionSum]:
     for lines in ("rows", "columns"):
         segments = _segments(puzzle, lines)
         for first, last, group, bottom in _blocks(segments):
+            if expired is not None and expired():
+                return out
             for kind, total in group.sums():
                 cells = _sum_cells(puzzle, segments, lines, first, last, group.top, bottom, kind)
                 if (cells, total) not in seen:

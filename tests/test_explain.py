@@ -249,6 +249,21 @@ def test_region_sums_match_the_definition() -> None:
         assert {(f.cells, f.total, f.kind, f.block, f.lines, f.first, f.last) for f in sums} <= expected
 
 
+def test_region_sums_stop_at_the_time_limit_with_what_they_found() -> None:
+    puzzle = classic(20, 20, density=0.25, seed=3, unique=False)[0]
+    every = region_sums(puzzle)
+    asked = 0
+
+    def expired() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked > 40
+
+    assert region_sums(puzzle, lambda: True) == []
+    partial = region_sums(puzzle, expired)
+    assert 0 < len(partial) < len(every) and partial == every[: len(partial)]  # a sound beginning
+
+
 def test_region_arithmetic_restricts_the_cells_to_their_sum() -> None:
     b, p = board(four_cell_puzzle())
     a, z = at(p, "r1c1"), at(p, "r2c4")  # no run in common: equal values allowed

@@ -73,7 +73,7 @@ class Auto(TreeSearchSolver):
         start = time.perf_counter()
 
         def armed(end: float | None) -> State:  # a learning state at the shaved root (empty store) until `end`
-            learning = learning_state(st, puzzle, DEFAULT_TREE["implied"])
+            learning = learning_state(st, puzzle, DEFAULT_TREE["implied"], deadline)
             arm(learning, end, seed)
             return learning
 

@@ -193,7 +193,7 @@ class GacModel(TreeSearchSolver):
         decided = root_answer(reduction, {**stats, "nodes": 0, "fails": 0, "propagations": int(st.info[PROPAGATIONS])})
         if decided is not None:
             return decided
-        found = search(learning_state(st, puzzle, tree["implied"]) if learns("gac", tree) else st, limit, SEARCH_STATS, tree=tree)
+        found = search(learning_state(st, puzzle, tree["implied"], deadline) if learns("gac", tree) else st, limit, SEARCH_STATS, tree=tree)
         found.stats.pop("root_solved")
         found.stats.update(stats)
         return found

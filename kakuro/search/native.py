@@ -91,7 +91,8 @@ def start(
 ) -> tuple[State | None, Enumeration | None]:
     """Build the state of `puzzle` at `consistency`, from `domains` when given (bitmasks in
     cell order), arm it with the deadline and seed, and root-propagate. Returns the state
-    (a learning state with `learning`, when the root leaves the puzzle open; None only when
+    (a learning state with `learning`, with the implied sums when `implied`, when the root
+    leaves the puzzle open; None only when
     the deadline passed while it was built) and, when the root already decides
     (unsatisfiable, solved, or out of time), that decision. Stats get `root_solved`: True
     when root propagation alone decided the puzzle (a wipe-out, or every cell fixed)."""
@@ -114,18 +115,20 @@ def start(
         return st, Enumeration([[int(v) for v in st.val]], True, stats)
     if consistency == "gac" and all_fixed(st):  # a run at GAC with every domain single is satisfied
         return st, Enumeration([fixed_values(st.dom)], True, stats)
-    return (learning_state(st, puzzle, implied) if learning else st), None
+    return (learning_state(st, puzzle, implied, deadline) if learning else st), None
 
 
-def learning_state(st: State, puzzle: Puzzle, implied: bool) -> LearningState:
-    """`with_learning(st)`, with the puzzle's `implied_sums` when `implied`."""
-    return with_learning(st, sums=implied_sums(puzzle) if implied else ())
+def learning_state(st: State, puzzle: Puzzle, implied: bool, deadline: Deadline = Deadline()) -> LearningState:
+    """`with_learning(st)`, with the puzzle's `implied_sums` (those found before the deadline)
+    when `implied`."""
+    return with_learning(st, sums=implied_sums(puzzle, deadline) if implied else ())
 
 
-def implied_sums(puzzle: Puzzle) -> list[tuple[tuple[int, ...], int]]:
-    """(cells, total) of the puzzle's innie and outie sums (`kakuro.implied.region_sums`) that a
-    learning state can keep (total at most MAX_SUM_TOTAL)."""
-    return [(found.cells, found.total) for found in region_sums(puzzle) if found.total <= MAX_SUM_TOTAL]
+def implied_sums(puzzle: Puzzle, deadline: Deadline = Deadline()) -> list[tuple[tuple[int, ...], int]]:
+    """(cells, total) of the puzzle's innie and outie sums (`kakuro.implied.region_sums`, those
+    found before the deadline) that a learning state can keep (total at most MAX_SUM_TOTAL)."""
+    found = region_sums(puzzle, deadline.expired)
+    return [(region.cells, region.total) for region in found if region.total <= MAX_SUM_TOTAL]
 
 
 def search(

@@ -133,9 +133,9 @@ CLOCK_EVERY = 16
 MAX_TABLE = 20_000_000
 """Most combinations (all runs together) a `gac` state tabulates: 160 MB of masks."""
 SCRATCH = 64
+"""Length of each `work` row: more than the longest possible run (63 values 0..62)."""
 MAX_SUM_TOTAL = 62
 """The largest total of an implied sum (`with_learning`): its reachable sums are bits of an int64."""
-"""Length of each `work` row: more than the longest possible run (63 values 0..62)."""
 WORK_ROWS = 9
 """Rows of `work`, the run propagator's scratch (`kakuro.search.engine.propagate`)."""
 
@@ -695,10 +695,10 @@ def with_learning(st: State, store: int | None = None, sums: Sequence[tuple[Sequ
     """The gac state `st`, at its root (an empty trail: fresh, or after `commit_root`), as a
     LearningState sharing its arrays, with an empty nogood store of `store` int64 slots
     (default `nogood_store_size`) and the implied `sums` ((cells, total): the cells' values add
-    up to total in every solution, total <= MAX_SUM_TOTAL; one below 0 has no solution) as extra rows of `runs` after the runs, kept
-    at GAC of their sum by the search (`propagate.revise_sum`). So root propagation and
-    shaving can run on the plain state and only a puzzle they leave open pays for the
-    learning buffers. The buffers are allocated zeroed (pages the search never reaches cost
+    up to total in every solution, total <= MAX_SUM_TOTAL; one below 0 has no solution) as
+    extra rows of `runs` after the runs, kept at GAC of their sum by the search
+    (`propagate.revise_sum`). So root propagation and shaving can run on the plain state and
+    only a puzzle they leave open pays for the learning buffers. The buffers are allocated zeroed (pages the search never reaches cost
     nothing): every slot is written before it is read."""
     if st.info[MODE] != MODE_GAC or isinstance(st, LearningState):
         raise ValueError("with_learning needs a gac state without learning")
