@@ -208,6 +208,29 @@ def test_the_seed_makes_runs_reproducible() -> None:
     assert runs[0][0][0] != runs[2][0][0] or runs[0][1] != runs[2][1]
 
 
+def test_a_search_paused_at_restarts_goes_on_as_if_it_had_not_paused() -> None:
+    """`pause_at`: paused at a restart and called again (as `auto`'s race resumes its head
+    start), the search makes the very decisions of an unpaused one, to the same solution with
+    the same counts."""
+    puzzle = kakuro.read(Path(__file__).resolve().parent.parent / "instances" / "hard" / "loose-30x30.jsonl")[3]
+    runs = []
+    for pauses in (0, 3):
+        st = state.build_state(puzzle, "gac", learning=True, sums=implied_sums(puzzle))
+        state.arm(st, None, 1)
+        assert propagate.root_propagate(st)
+        plan = tree.plan_for(st, unit=4)
+        stops = 0
+        for _ in range(pauses):
+            tree.pause_at(plan, time.perf_counter())  # at the next restart
+            code, found = tree.run_modern_search(st, 1, plan)
+            stops += code == state.STOPPED and not found
+        tree.pause_at(plan, None)
+        code, found = tree.run_modern_search(st, 1, plan)
+        assert stops == pauses and code == state.LIMIT
+        runs.append((found, int(st.info[state.NODES]), int(st.info[state.FAILS]), int(st.info[state.RESTARTS])))
+    assert runs[0] == runs[1] and runs[0][3] > 3  # it restarted past the pauses
+
+
 def test_random_puzzles_of_other_seeds() -> None:
     rng = random.Random(99)
     for puzzle in random_puzzles(seed=rng.randrange(1 << 30), count=40):

@@ -33,7 +33,7 @@ from kakuro.models.sat import DEFAULT_SOLVER, SOLVER_NAMES, enumerate_with_sat, 
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.compile import seconds_spent
 from kakuro.search.engine.state import State, arm, request_stop, resume, with_shared_stop
-from kakuro.search.engine.tree import Plan
+from kakuro.search.engine.tree import Plan, pause_at
 from kakuro.search.native import TREE_OPTIONS, TreeSearchSolver, learning_state, modern_plan, search, tree_kernels
 from kakuro.solver import Deadline, Enumeration, Option, register
 
@@ -107,12 +107,14 @@ def _native(st: State, limit: int, plan: Plan | None = None) -> Enumeration:
 
 
 def _head_start(st: State, plan: Plan, limit: int, deadline: Deadline, seconds: float) -> tuple[Enumeration, Deadline]:
-    """The native search alone for `seconds` (at most to `deadline`), and the deadline moved
-    later by the search kernel's first compilation meanwhile (not solving)."""
-    head = time.perf_counter() + seconds
+    """The native search alone until its first restart `seconds` from now (at most to
+    `deadline`), paused there so that the race goes on with the very search `gac` makes; and
+    the deadline moved later by the search kernel's first compilation meanwhile (not solving)."""
     compiled = seconds_spent()
-    resume(st, head if deadline.end is None else min(head, deadline.end))
+    resume(st, deadline.end)
+    pause_at(plan, time.perf_counter() + seconds)
     found = _native(st, limit, plan)
+    pause_at(plan, None)
     return found, deadline if deadline.end is None else Deadline(deadline.end + seconds_spent() - compiled)
 
 

@@ -36,7 +36,7 @@ from kakuro.search.engine.propagate import assign, propagate, propagate_implied,
 from kakuro.search.engine.state import (
     ASSIGNED, DECISION, EXHAUSTED, FAILED, FULL, FAILS, LEARNED, LIMIT, NFREE, NODES, NOGOOD_BASE, REASON, RESTARTS,
     STOP, STOPPED, SUMS_FROM, TRAIL, LearningState, State, copy_values, enqueue_cell_runs,
-    highest_bit_index, lowest_bit_index, raise_if_interrupted, random_below, random_value, select_variable,
+    clock_ns, highest_bit_index, kernel_clock_offset, lowest_bit_index, raise_if_interrupted, random_below, random_value, select_variable,
     set_domain, undo, warm_up_state, with_learning,
 )
 
@@ -151,6 +151,9 @@ S_RESTARTS, S_UNIT, S_LEARNING, S_ORDER, S_VALUES, S_PHASE, S_KEEP = range(7)
 SETTINGS = 7
 GEOMETRIC = 1.5
 """Growth of the conflict budget between two geometric restarts."""
+# plan.position slots
+P_RESTART, P_PAUSE = range(2)
+POSITION = 2
 
 
 class Plan(NamedTuple):
@@ -172,6 +175,9 @@ class Plan(NamedTuple):
     activity: np.ndarray
     """float64 per cell, then the current bump: dom/activity's conflict activity (a cell's
     grows by the bump each time a conflict's analysis meets it)."""
+    position: np.ndarray
+    """int64 (POSITION,): the restart the search is in (0: not started), and a moment (kernel
+    clock, ns; 0: none) from which it pauses at its next restart (`pause_at`)."""
 
 
 @compiled
@@ -379,7 +385,8 @@ def modern_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, in
     copy_domains(st, a.root_dom)
     level = 0
     count = 0
-    restart = 1
+    restart = max(plan.position[P_RESTART], 1)  # a search paused at a restart goes on from it
+    plan.position[P_RESTART] = restart
     budget = _budget(settings, restart)
     conflicts = 0
     while True:
@@ -457,7 +464,10 @@ def modern_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, in
             budget = _budget(settings, restart)
             if not back_at_root(st, plan, restart):
                 undo(st, root)
-                return EXHAUSTED, count
+                return (STOPPED if st.info[STOP] != 0 else EXHAUSTED), count
+            plan.position[P_RESTART] = restart
+            if 0 < plan.position[P_PAUSE] <= clock_ns():  # paused at the root, nothing undone: resumed,
+                return STOPPED, count                     # the search goes on as if it had not paused
 
 
 def plan_for(st: State, *, restarts: str = "luby", unit: int = 100, learning: bool = True, order: str = "dom/wdeg",
@@ -473,7 +483,15 @@ def plan_for(st: State, *, restarts: str = "luby", unit: int = 100, learning: bo
         *(np.zeros(n + 2, dtype=np.int64) for _ in nogoods.Analysis._fields))
     return Plan(settings, np.ones(st.runs.shape[0], dtype=np.float64), np.full(n, -1, dtype=np.int64),
                 np.zeros(n + 2, dtype=np.int64), np.zeros(n + 2, dtype=np.int64), analysis, np.zeros(2, dtype=np.int64),
-                np.ones(n + 1, dtype=np.float64))
+                np.ones(n + 1, dtype=np.float64), np.zeros(POSITION, dtype=np.int64))
+
+
+def pause_at(plan: Plan, moment: float | None) -> None:
+    """Make the modern search of `plan` pause (return STOPPED) at its first restart from
+    `moment` (a `time.perf_counter` reading; None: never). Paused at the root with its trail
+    kept, it goes on when called again exactly as if it had not paused, which a stop at a
+    deadline (undone to where the search began, its restarts counted anew) does not."""
+    plan.position[P_PAUSE] = 0 if moment is None else max(1, int((moment - kernel_clock_offset()) * 1e9))
 
 
 def run_modern_search(st: State, limit: int = 1, plan: Plan | None = None, **settings: object) -> tuple[int, list[list[int]]]:
