@@ -8,7 +8,9 @@ grids), and, generated from `--seed` so that no configuration was tuned on them,
 (not unique): `fresh` 6 of 30x30 (25 % black, 10 s each), `fresh60` 4 of 60x60 (25 % black)
 and `fresh31` 4 of 31x101 (30 % black, about 2,000 white cells), 60 s each. `--backends` takes
 backend specs separated by commas; an option after a spec's first one belongs to it
-(`gac,gac:implied=false,order=dom` is two specs). Per set and backend: puzzles decided (solved or proved
+(`gac,gac:implied=false,order=dom` is two specs). `--seeds 1,2,3` solves each puzzle once per
+seed (the default, 0, is what `kakuro.solve` uses): a way to see a search's spread, not only
+one draw of it. Per set and backend: puzzles decided (solved or proved
 unsatisfiable), total seconds over all puzzles (an undecided one counts its limit), and the
 median. Every solution is checked by `puzzle.check` (the library does it); a wrong answer
 stops the run. One process, one run, backends in turn on the same puzzles: compare ratios
@@ -18,6 +20,7 @@ within a table, not across machines.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import statistics
 import sys
@@ -65,12 +68,13 @@ def backend_specs(text: str) -> list[str]:
     return specs
 
 
-def run(puzzles: list[kakuro.Puzzle], backend: str, limit: float) -> tuple[int, float, float]:
-    """(decided, total seconds with the limit for undecided ones, median seconds)."""
+def run(puzzles: list[kakuro.Puzzle], backend: str, limit: float, seeds: list[int]) -> tuple[int, float, float]:
+    """(decided, total seconds with the limit for undecided ones, median seconds) over every
+    puzzle and seed."""
     kakuro.solve(WARM_UP, backend, time_limit=limit)  # engine start-up outside the table
     times, decided = [], 0
-    for puzzle in puzzles:
-        result = kakuro.solve(puzzle, backend, time_limit=limit)
+    for puzzle, seed in itertools.product(puzzles, seeds):
+        result = kakuro.solve(puzzle, backend, time_limit=limit, seed=seed)
         if result.status.name == "ERROR":
             raise SystemExit(f"{backend} on {puzzle.id}: {result.message}")
         ok = result.status.name in DECIDED
@@ -84,8 +88,10 @@ def main() -> int:
     parser.add_argument("--sets", default="janko,hard,fresh", help="comma list of janko, hard, fresh, fresh60, fresh31")
     parser.add_argument("--backends", default=",".join(BACKENDS), help="comma list of backend specs")
     parser.add_argument("--seed", type=int, default=2026, help="seed of the fresh loose grids")
+    parser.add_argument("--seeds", default="0", help="comma list of solver seeds, each puzzle solved once per seed")
     args = parser.parse_args()
     backends = backend_specs(args.backends)
+    seeds = [int(seed) for seed in args.seeds.split(",")]
     print(f"# {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f} at the start, {time.strftime('%Y-%m-%d %H:%M')}")
     print("| set | puzzles | limit s | " + " | ".join(f"`{b}`" for b in backends) + " |")
     print("|---|---:|---:|" + "---|" * len(backends))
@@ -93,11 +99,11 @@ def main() -> int:
         cells = []
         for backend in backends:
             try:
-                decided, total, median = run(puzzles, backend, limit)
+                decided, total, median = run(puzzles, backend, limit, seeds)
             except kakuro.KakuroError as exc:  # e.g. a backend that is not installed
                 cells.append(f"n/a ({exc})")
                 continue
-            cells.append(f"{decided}/{len(puzzles)}, {total:.2f} s (median {median:.3f})")
+            cells.append(f"{decided}/{len(puzzles) * len(seeds)}, {total:.2f} s (median {median:.3f})")
         print(f"| {name} | {len(puzzles)} | {limit:g} | " + " | ".join(cells) + " |", flush=True)
     return 0
 
