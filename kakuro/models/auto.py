@@ -1,17 +1,19 @@
 """The backend a user gets without choosing one (`auto`): the measured best path per puzzle.
 
 1. Root GAC and shaving (`kakuro.models.gac.prepare`): most published puzzles end here.
-2. What is left is raced: the native modern search (restarts, dom/wdeg, phase saving, conflict
-   learning) on the shaved domains, in this process, against a SAT solver (`sat_solver`,
-   CaDiCaL 1.9.5 by default) on the same domains (`kakuro.models.sat.encode` with `domains`:
-   only the values and combinations left are encoded) in a forked child. The child raises the
-   native search's stop flag (its `info` array lives in shared memory) when it has answered;
-   when the native search answers first the child is killed. Measured, neither dominates: the
-   native search solves loose 30x30 grids several times faster than CaDiCaL, CaDiCaL the loose
-   60x60 ones. The race uses two cores for that stage; `search=native` or `search=sat` keeps
-   to one. The native search first runs alone for `head_start` seconds (0.05 s), which decides
-   the easier half of the puzzles left without starting any process, and then goes on where
-   it paused (its nogoods kept).
+2. What is left is raced: the native modern search (`gac`'s: restarts, dom/wdeg, phase saving,
+   conflict learning, implied sums) on the shaved domains, in this process, against a SAT
+   solver (`sat_solver`, CaDiCaL 1.9.5 by default) on the same domains
+   (`kakuro.models.sat.encode` with `domains`: only the values and combinations left are
+   encoded) in a forked child. The child raises the native search's stop flag (its `info`
+   array lives in shared memory) when it has answered; when the native search answers first
+   the child is killed. Since the implied sums the native search is the faster on every loose
+   grid measured; CaDiCaL refutes the unsatisfiable Cazenave grids whose sums add up, which
+   the native search does not. The race uses two cores for that stage; `search=native` or
+   `search=sat` keeps to one. The native search first runs alone until its first restart
+   after `head_start` seconds (0.05 s), which decides the easier half of the puzzles left
+   without starting any process, and pauses there (`tree.pause_at`); resumed in the race, it
+   makes the very decisions `gac` makes with the same seed.
 
 Stats: `path` says what decided the puzzle ("root", "native" or "sat"; "none" when the time
 ran out), the root's counters (`removed_gac`, `removed_shaving`, `probes`), `search_time`
