@@ -31,7 +31,7 @@ from kakuro.search.engine.matching import W_CELLS, W_FDOM, W_MATCH, W_REACH, W_S
 from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, inlined, instance_of
 from kakuro.search.engine.state import (
     ASSIGNMENTS, CLOCK_EVERY, FAILED, FREE, SUMS_FROM, VALUE_MASK, NFREE, NGQ_LEN, PROPAGATIONS, REASON, QHEAD, QLEN, QUEUED, STOP, SUM, TARGET, TICKS, TRAIL,
-    FcState, commit_root, enqueue_cell_runs, enqueue_cell_sums, enqueue_run, GacState, LearningState, ProjectedState, State, build_state, warm_up_state, domain_summary, highest_bit_index,
+    FcState, commit_root, enqueue_cell_runs, enqueue_other_runs, enqueue_run, GacState, LearningState, ProjectedState, State, build_state, warm_up_state, domain_summary, highest_bit_index,
     lowest_bit_index, popcount, raise_if_interrupted, set_domain, set_value, should_stop, undo,
 )
 
@@ -316,11 +316,7 @@ def revise_run(st: State, r: int) -> bool:
         if nd != fdom[j]:
             c = cells[j]
             set_domain(st, c, nd)
-            for e in range(2):
-                other = st.cell_runs[c, e]
-                if other >= 0 and other != r:
-                    enqueue_run(st, other)
-            enqueue_cell_sums(st, c, -1)
+            enqueue_other_runs(st, c, r)
     return True
 
 
@@ -342,18 +338,13 @@ def revise_sum(st: State, r: int) -> bool:
     before[0] = 1
     for j in range(k):
         before[j + 1] = _shifted_by(before[j], st.dom[st.members[first + j]]) & within
-    if (before[k] >> total) & 1 == 0:
+    if total < 0 or (before[k] >> total) & 1 == 0:  # (no shift by a negative amount)
         return False
     after[k] = 1
     for j in range(k - 1, -1, -1):
         after[j] = _shifted_by(after[j + 1], st.dom[st.members[first + j]]) & within
     for j in range(k):
-        others = np.int64(0)  # the sums the other cells reach
-        left = before[j]
-        while left:
-            s = lowest_bit_index(left)
-            left &= left - 1
-            others |= after[j + 1] << s
+        others = _shifted_by(after[j + 1], before[j])  # the sums the other cells reach
         d = st.dom[st.members[first + j]]
         kept = np.int64(0)
         while d:
@@ -368,16 +359,14 @@ def revise_sum(st: State, r: int) -> bool:
         c = st.members[first + j]
         if keep[j] != st.dom[c]:
             set_domain(st, c, keep[j])
-            for e in range(2):
-                if st.cell_runs[c, e] >= 0:
-                    enqueue_run(st, st.cell_runs[c, e])
-            enqueue_cell_sums(st, c, r)
+            enqueue_other_runs(st, c, r)
     return True
 
 
 @compiled
 def _shifted_by(sums: int, values: int) -> int:
-    """The sums `sums` (a bitmask) plus each of `values` (a bitmask): their sumset."""
+    """The sums `sums` (a bitmask) plus each of `values` (a bitmask): their sumset (bits past
+    63 are lost)."""
     out = np.int64(0)
     while values:
         v = lowest_bit_index(values)

@@ -523,10 +523,18 @@ def enqueue_run(st: State, r: int) -> None:
 @compiled
 def enqueue_cell_runs(st: State, c: int) -> None:
     """Queue both runs of cell `c` (and a learning state's implied sums of `c`)."""
+    enqueue_other_runs(st, c, -1)
+
+
+@compiled
+def enqueue_other_runs(st: State, c: int, r: int) -> None:
+    """Queue the runs of cell `c` (and a learning state's implied sums of `c`) but row `r` of
+    `runs`, the one whose revision changed `c`."""
     for k in range(2):
-        if st.cell_runs[c, k] >= 0:
-            enqueue_run(st, st.cell_runs[c, k])
-    enqueue_cell_sums(st, c, -1)
+        other = st.cell_runs[c, k]
+        if other >= 0 and other != r:
+            enqueue_run(st, other)
+    enqueue_cell_sums(st, c, r)
 
 
 def enqueue_cell_sums(st: State, c: int, skip: int) -> None:
