@@ -325,8 +325,13 @@ def postpone(st: State, seconds: float) -> None:
 def resume(st: State, end: float | None) -> None:
     """Give a search that stopped at its deadline a new one, `end` (as in `arm`), keeping its
     counters and generator: a search resumed where it paused (its nogoods kept)."""
-    st.info[END_NS] = NO_DEADLINE if end is None else int((end - kernel_clock_offset()) * 1e9)
+    st.info[END_NS] = NO_DEADLINE if end is None else kernel_ns(end)
     st.info[STOP] = 0
+
+
+def kernel_ns(moment: float) -> int:
+    """The kernels' clock reading (`clock_ns`) at `moment`, a `time.perf_counter` reading."""
+    return int((moment - kernel_clock_offset()) * 1e9)
 
 
 def with_shared_stop(st: State) -> State:

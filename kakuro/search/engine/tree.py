@@ -36,7 +36,7 @@ from kakuro.search.engine.propagate import assign, propagate, propagate_implied,
 from kakuro.search.engine.state import (
     ASSIGNED, DECISION, EXHAUSTED, FAILED, FULL, FAILS, LEARNED, LIMIT, NFREE, NODES, NOGOOD_BASE, REASON, RESTARTS,
     STOP, STOPPED, SUMS_FROM, TRAIL, LearningState, State, copy_values, enqueue_cell_runs,
-    clock_ns, highest_bit_index, kernel_clock_offset, lowest_bit_index, raise_if_interrupted, random_below, random_value, select_variable,
+    clock_ns, highest_bit_index, kernel_ns, lowest_bit_index, raise_if_interrupted, random_below, random_value, select_variable,
     set_domain, undo, warm_up_state, with_learning,
 )
 
@@ -366,6 +366,22 @@ def copy_domains(st: State, out: np.ndarray) -> None:
         out[c] = st.dom[c]
 
 
+@compiled
+def _weigh(st: State, plan: Plan, failed: int) -> None:
+    """dom/wdeg: one more wipe-out of row `failed` of `runs` (none below 0); an implied sum's
+    is shared out among its cells' runs, the only rows the variable order reads."""
+    if failed < st.info[SUMS_FROM]:
+        if failed >= 0:
+            plan.weights[failed] += 1.0
+        return
+    first, last = st.members[failed], st.members[failed + 1]
+    for idx in range(first, last):
+        for k in range(2):
+            r = st.cell_runs[st.members[idx], k]
+            if r >= 0:
+                plan.weights[r] += 1.0 / (last - first)
+
+
 @entry_point
 def modern_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, int]:
     """The modern search (module docstring) from the current, propagated state. Stores up to
@@ -424,16 +440,7 @@ def modern_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, in
             if not solution:
                 st.info[FAILS] += 1
                 conflicts += 1
-                failed = st.info[FAILED]
-                if failed >= st.info[SUMS_FROM]:  # an implied sum: its cells' runs share the weight
-                    first, last = st.members[failed], st.members[failed + 1]
-                    for idx in range(first, last):
-                        for k in range(2):
-                            r = st.cell_runs[st.members[idx], k]
-                            if r >= 0:
-                                plan.weights[r] += 1.0 / (last - first)
-                elif failed >= 0:
-                    plan.weights[failed] += 1.0
+                _weigh(st, plan, st.info[FAILED])
             if learning:
                 level = learn(st, plan, level, solution)
                 if level < 0:
@@ -491,7 +498,7 @@ def pause_at(plan: Plan, moment: float | None) -> None:
     `moment` (a `time.perf_counter` reading; None: never). Paused at the root with its trail
     kept, it goes on when called again exactly as if it had not paused, which a stop at a
     deadline (undone to where the search began, its restarts counted anew) does not."""
-    plan.position[P_PAUSE] = 0 if moment is None else max(1, int((moment - kernel_clock_offset()) * 1e9))
+    plan.position[P_PAUSE] = 0 if moment is None else max(1, kernel_ns(moment))
 
 
 def run_modern_search(st: State, limit: int = 1, plan: Plan | None = None, **settings: object) -> tuple[int, list[list[int]]]:
