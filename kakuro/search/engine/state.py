@@ -670,7 +670,7 @@ def build_state(puzzle: Puzzle, consistency: str = "fc", expired: Callable[[], b
     runs = np.zeros((m, RUN_FIELDS), dtype=np.int64)
     runs[:, TARGET] = [run.total for run in puzzle.runs]
     runs[:, FREE] = lengths
-    members = np.concatenate([m + 1 + np.concatenate([[0], np.cumsum(lengths)]), flat]).astype(np.int64)  # offsets, then cells
+    members = offsets_first(lengths, flat)
     step()
     if mode == MODE_GAC:
         offsets, masks = _gac_tables(puzzle)
@@ -702,6 +702,13 @@ def build_state(puzzle: Puzzle, consistency: str = "fc", expired: Callable[[], b
         givens=givens,
     )
     return with_learning(base, store, sums) if learning else base
+
+
+def offsets_first(lengths: np.ndarray, items: np.ndarray) -> np.ndarray:
+    """Groups of `items` (int64) of the given `lengths` as one int64 array: the offsets of the
+    groups first (group g is `out[out[g]:out[g + 1]]`), then the items."""
+    starts = len(lengths) + 1 + np.concatenate([[0], np.cumsum(lengths)])
+    return np.concatenate([starts, items]).astype(np.int64)
 
 
 def with_learning(st: State, store: int | None = None, sums: Sequence[tuple[Sequence[int], int]] = ()) -> LearningState:
@@ -747,19 +754,14 @@ def _with_sums(st: State, sums: Sequence[tuple[Sequence[int], int]]) -> tuple[np
     for cells, total in sums:
         if total > MAX_SUM_TOTAL or not cells:
             raise ValueError(f"an implied sum needs cells and a total up to {MAX_SUM_TOTAL}, not {total}")
-    lengths = np.array([st.members[r + 1] - st.members[r] for r in range(m)] + [len(c) for c, _ in sums], dtype=np.int64)
-    flat = np.concatenate([st.members[m + 1:], np.array([c for cells, _ in sums for c in cells], dtype=np.int64)])
-    members = np.concatenate([len(lengths) + 1 + np.concatenate([[0], np.cumsum(lengths)]), flat]).astype(np.int64)
+    sizes = np.array([len(cells) for cells, _ in sums], dtype=np.int64)
+    summed = np.array([c for cells, _ in sums for c in cells], dtype=np.int64)
+    members = offsets_first(np.concatenate([np.diff(st.members[: m + 1]), sizes]), np.concatenate([st.members[m + 1:], summed]))
     extra = np.zeros((len(sums), RUN_FIELDS), dtype=np.int64)
     extra[:, TARGET] = [total for _, total in sums]
-    extra[:, FREE] = lengths[m:]
-    per_cell: list[list[int]] = [[] for _ in range(n)]
-    for j, (cells, _) in enumerate(sums):
-        for c in cells:
-            per_cell[c].append(m + j)
-    counts = np.array([len(x) for x in per_cell], dtype=np.int64)
-    cell_sums = np.concatenate([n + 1 + np.concatenate([[0], np.cumsum(counts)]),
-                                np.array([r for x in per_cell for r in x], dtype=np.int64)]).astype(np.int64)
+    extra[:, FREE] = sizes
+    owners = np.repeat(np.arange(m, m + len(sums), dtype=np.int64), sizes)  # the row of each summed cell
+    cell_sums = offsets_first(np.bincount(summed, minlength=n), owners[np.argsort(summed, kind="stable")])
     return np.concatenate([st.runs, extra]), members, np.zeros(max(m + len(sums), 1), dtype=np.int64), cell_sums
 
 
