@@ -75,8 +75,6 @@ class _Segment:
 
     line: int
     cells: tuple[int, ...]
-    order: tuple[int, int]
-    """(line, smallest cell index)."""
     beside: tuple[int, ...]
     """The segments of the previous line that share a cell side with this one."""
     broken: bool
@@ -96,6 +94,11 @@ class _Segment:
     """The crossing runs that go on to a later line."""
     ending: tuple[tuple[int, int, int], ...]
     """(first line, cells, total) of each crossing run that ends on this line."""
+
+    @property
+    def order(self) -> tuple[int, int]:
+        """(line, smallest cell index): where a scan line by line meets it."""
+        return self.line, min(self.cells)
 
 
 class _Group:
@@ -280,7 +283,7 @@ def _segments(puzzle: Puzzle, lines: str) -> list[_Segment]:
             for c in piece:
                 segment_of[c] = len(segments)
             segments.append(_Segment(
-                line, tuple(piece), (line, min(piece)), tuple(beside),
+                line, tuple(piece), tuple(beside),
                 any(len(puzzle.cell_runs[c]) != 2 for c in piece),
                 tuple(along_runs), sum(runs[r].total for r in along_runs),
                 tuple(crossing), (starting[0], starting[1]),
