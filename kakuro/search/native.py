@@ -90,12 +90,12 @@ def start(
     domains: Sequence[int] | None = None, learning: bool = False, implied: bool = False,
 ) -> tuple[State | None, Enumeration | None]:
     """Build the state of `puzzle` at `consistency`, from `domains` when given (bitmasks in
-    cell order), arm it with the deadline and seed, and root-propagate. Returns the state
-    (a learning state with `learning`, with the implied sums when `implied`, when the root
-    leaves the puzzle open; None only when
-    the deadline passed while it was built) and, when the root already decides
-    (unsatisfiable, solved, or out of time), that decision. Stats get `root_solved`: True
-    when root propagation alone decided the puzzle (a wipe-out, or every cell fixed)."""
+    cell order), arm it with the deadline and seed, and root-propagate. Returns the state (a
+    learning state with `learning`, with the implied sums when `implied`, when the root leaves
+    the puzzle open; None only when the deadline passed while it was built) and, when the
+    root already decides (unsatisfiable, solved, or out of time), that decision. Stats get
+    `root_solved`: True when root propagation alone decided the puzzle (a wipe-out, or every
+    cell fixed)."""
     try:
         st = build_state(puzzle, consistency, deadline.expired)
     except BuildStopped:
