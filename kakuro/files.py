@@ -9,6 +9,8 @@ files) is created through this module:
   data was being made), so nothing is ever replaced or written through a link.
   With `overwrite`, a rename replaces `path` itself (a symlink there is replaced, never
   followed).
+- `write_all([(path, data), ...])` writes several files all or none: every one is made as a
+  temporary file first, then all are put in place; a failure removes what was placed.
 - `open_new_log(path)` opens a results file for appending, refusing an existing one unless it
   is resumed, and locks it while it is open.
 
@@ -19,6 +21,7 @@ where a folder should be...).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
@@ -54,9 +57,66 @@ def write_new(path: str | os.PathLike[str], data: bytes | str, *, overwrite: boo
     of a file name it mentions, escaped with backslashes) to `path`, creating its folders; an
     existing `path` raises OutputExistsError unless `overwrite`. The file gets the permissions
     the umask allows (or, when replacing, the replaced file's). Returns the path."""
-    target = Path(path)
+    return write_all([(path, data)], overwrite=overwrite)[0]
+
+
+def write_all(
+    items: Sequence[tuple[str | os.PathLike[str], bytes | str]], *, overwrite: bool = False
+) -> list[Path]:
+    """Write every (path, data) as `write_new` does, all or none: each file is first made in
+    full as a temporary file beside its path, and only then are they all put in place; if
+    anything fails (a folder that cannot be written, a full disk, a path taken meanwhile) the
+    files already placed are removed again (or, with `overwrite`, the replaced ones restored),
+    and the error is raised. Returns the paths."""
+    targets = [Path(path) for path, _ in items]
+    refuse_existing(targets, overwrite)
+    staged: list[tuple[Path, str]] = []
+    made = list(dict.fromkeys(folder for target in targets for folder in _missing_folders(target.parent)))
+    done = False
+    try:
+        for target, (_, data) in zip(targets, items):
+            staged.append((target, _stage(target, data)))
+        placed: list[tuple[Path, str | None]] = []
+        try:
+            for target, temporary in staged:
+                placed.append((target, _place(target, temporary, overwrite)))
+        except BaseException:
+            for target, backup in reversed(placed):
+                with contextlib.suppress(OSError):
+                    if backup:
+                        os.replace(backup, target)
+                    else:
+                        os.unlink(target)
+            raise
+        for _, backup in placed:
+            if backup:
+                with contextlib.suppress(OSError):
+                    os.unlink(backup)
+        done = True
+    finally:
+        for _, temporary in staged:
+            if os.path.lexists(temporary):
+                os.unlink(temporary)
+        if not done:  # the folders made for the files go too (deepest first; only if empty)
+            for folder in sorted(made, key=lambda f: len(f.parts), reverse=True):
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+    return targets
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """`folder` and its ancestors that do not exist yet."""
+    missing = []
+    while not os.path.lexists(folder) and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing
+
+
+def _stage(target: Path, data: bytes | str) -> str:
+    """A temporary file beside `target` holding `data`, flushed to disk, with the mode
+    `target` will have."""
     payload = data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data
-    refuse_existing(target, overwrite)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
@@ -68,18 +128,35 @@ def write_new(path: str | os.PathLike[str], data: bytes | str, *, overwrite: boo
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(temporary, _mode_for(target))
-        if overwrite:
+    except OSError as exc:
+        os.unlink(temporary)
+        raise cannot_write(target, exc) from None
+    return temporary
+
+
+def _place(target: Path, temporary: str, overwrite: bool) -> str | None:
+    """Put the staged file at `target`: a hard link, refused when anything is there (even if
+    it appeared meanwhile), or with `overwrite` a rename over it. Returns a hard link to the
+    file it replaced (to restore it), or None."""
+    try:
+        if not overwrite:
+            os.link(temporary, target)
+            return None
+        backup = None
+        if os.path.lexists(target) and not target.is_dir():
+            backup = f"{temporary}.old"
+            os.link(target, backup, follow_symlinks=False)
+        try:
             os.replace(temporary, target)
-        else:
-            os.link(temporary, target)  # fails if anything is there, even if it appeared meanwhile
+        except OSError:
+            if backup:
+                os.unlink(backup)
+            raise
+        return backup
     except FileExistsError:
         raise OutputExistsError(target) from None
     except OSError as exc:
         raise cannot_write(target, exc) from None
-    finally:
-        if os.path.lexists(temporary):
-            os.unlink(temporary)
-    return target
 
 
 def open_new_log(path: str | os.PathLike[str], *, resume: bool = False) -> int:
