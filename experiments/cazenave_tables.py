@@ -102,7 +102,7 @@ def solve_set(spec: str, puzzles: Sequence[kakuro.Puzzle], limit: float, log: Lo
         valid = result.solved and puzzle.check(result.solution) == []
         row.solved += valid
         row.time += result.time if valid else limit
-        if result.status is kakuro.Status.ERROR or (result.solved and not valid):
+        if result.status in (kakuro.Status.ERROR, kakuro.Status.WRONG) or (result.solved and not valid):
             row.invalid += 1
             print(f"  INVALID {spec} on {puzzle.id}: {result.status.value} {result.message}", file=sys.stderr)
         if log is not None:

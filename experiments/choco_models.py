@@ -68,7 +68,7 @@ def run(puzzles: list[Puzzle], specs: list[str], time_limit: float, out: Path | 
             if out is not None:
                 with out.open("a") as f:
                     f.write(json.dumps(row) + "\n")
-            if result.status in (Status.UNKNOWN, Status.ERROR):
+            if result.status in (Status.UNKNOWN, Status.ERROR, Status.WRONG):
                 print(f"  {spec} {puzzle.id}: {result.status.value} after {result.time:.1f} s {result.message}", flush=True)
         print(f"{spec}: {len(puzzles)} puzzles in {time.perf_counter() - start:.1f} s", flush=True)
     return rows

@@ -127,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     solved += valid
                     timed_out = not valid and "limit" in (result.message or "")
                     charged += max(result.time, job_limit) if timed_out else result.time
-                    if result.status is kakuro.Status.ERROR or (result.solved and not valid):
+                    if result.status in (kakuro.Status.ERROR, kakuro.Status.WRONG) or (result.solved and not valid):
                         invalid += 1
                         print(f"  INVALID {spec} on {p.id}: {result.status.value} {result.message}", file=sys.stderr)
                     if sink is not None:

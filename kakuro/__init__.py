@@ -65,12 +65,18 @@ def solve(
         **options: backend options, overriding the spec's (e.g. `level=3`).
 
     Returns a frozen `Result`: `status` is one of
-        Status.SOLVED: `solution` holds a `Solution` that passed `puzzle.check`;
+        Status.SOLVED: `solution` holds a `Solution` that passed `puzzle.check` (against
+            `puzzle` as it was before the backend ran: a backend that changes the object
+            cannot change the verdict);
         Status.UNSATISFIABLE: the backend proved there is no solution (complete backends, or
             propagation before any search);
         Status.UNKNOWN: the time limit was reached, or an incomplete search gave up
             (`message` says which);
-        Status.ERROR: the backend failed or returned an invalid solution (`message`).
+        Status.WRONG: the backend returned a solution that `puzzle.check` rejected (a bug
+            in it): `message` names the broken rules, `rejected` holds the values, `solution`
+            is None;
+        Status.ERROR: the backend failed: it raised an exception, or answered ERROR
+            (`message`).
     `time` is the solving time in seconds (`time.perf_counter`), `backend` the spec string
     with its non-default options, and `stats` a mapping in one vocabulary
     (`kakuro.solver.STATS`): `nodes`, `fails`, `assignments`, `propagations`, `samples`,
@@ -104,7 +110,9 @@ def count_solutions(
     search finished, so the count is exact; `bound` says "exactly N" or "at least N" (also
     shown by `str()` and `repr()`); `unique` is True only for exactly one. `status` is
     SOLVED (at least one found), UNSATISFIABLE (none exist), UNKNOWN (the time limit came
-    before the first) or ERROR; `time`, `stats`, `message` and `backend` as in `Result`.
+    before the first), WRONG (a solution the checker rejected, or the same one twice:
+    `message` says which, `rejected` holds it) or ERROR; `time`, `stats`, `message` and
+    `backend` as in `Result`.
     """
     return get_solver(backend).count_solutions(puzzle, limit=limit, time_limit=time_limit, seed=seed, **options)
 

@@ -12,8 +12,10 @@ A backend is one module with one class::
 
 `Solver.solve` is the template method: it validates options and limits, times the run with
 one clock (`time.perf_counter`), calls `_solve`, re-checks any solution with `puzzle.check`
-and returns a frozen `Result`. Unsatisfiability and reached limits are results; bad input and
-misuse are exceptions. Status handling lives here, never in a backend.
+against the puzzle as it was before `_solve` ran (`Puzzle.snapshot`: the backend cannot
+change it) and returns a frozen `Result`; a solution the checker rejects is WRONG, never
+SOLVED. Unsatisfiability and reached limits are results; bad input and misuse are
+exceptions. Status handling lives here, never in a backend.
 
 Time limits: `time_limit` is in seconds of solving (None: no limit; a limit above
 `MAX_TIME_LIMIT`, 23 days, or `inf`, is that long). A complete backend
@@ -38,10 +40,10 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 from kakuro.errors import (
     BackendOptionError,
@@ -85,7 +87,11 @@ class Status(enum.Enum):
     UNKNOWN = "unknown"
     """A limit was reached (or an incomplete search gave up) before an answer."""
     ERROR = "error"
-    """The backend failed, or returned a solution the checker rejected (see `message`)."""
+    """The backend failed: it raised, or answered ERROR itself (see `message`)."""
+    WRONG = "wrong"
+    """The backend returned a solution that `puzzle.check` rejected (values out of range or
+    not digits, too few or too many, a given, a sum or a repeat broken; or, counting, the same
+    solution twice): `message` holds the checker's reasons, `rejected` the values."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +105,8 @@ class Result:
     message: str = ""
     backend: str = ""
     """The spec string of the solver that produced it."""
+    rejected: tuple[Any, ...] | None = None
+    """When `status` is WRONG: the values the backend returned, as it returned them."""
 
     @property
     def solved(self) -> bool:
@@ -122,6 +130,8 @@ class Count:
     stats: Mapping[str, Stat] = field(default_factory=dict)
     message: str = ""
     backend: str = ""
+    rejected: tuple[Any, ...] | None = None
+    """When `status` is WRONG: the values of the rejected solution, as the backend returned them."""
 
     @property
     def unique(self) -> bool:
@@ -219,7 +229,7 @@ class Option:
         elif kind is float and isinstance(raw, int) and not isinstance(raw, bool):
             value = float(raw)
         if type(value) is not kind:
-            raise BackendOptionError(f"option {name!r} takes a {kind.__name__}, not {raw!r}")
+            raise BackendOptionError(f"option {name!r} takes {KIND_WORDS.get(kind, kind.__name__)}, not {raw!r}")
         if self.choices is not None and value not in self.choices:
             raise BackendOptionError(
                 f"option {name!r} accepts {', '.join(map(str, self.choices))}; got {raw!r}"
@@ -245,8 +255,12 @@ def _parse_text(name: str, text: str, kind: type) -> Any:
         raise BackendOptionError(f"option {name!r} takes true or false, not {text!r}")
     pattern = _ASCII_INT if kind is int else _ASCII_FLOAT
     if not pattern.fullmatch(text.strip()):
-        raise BackendOptionError(f"option {name!r} takes a {kind.__name__}, not {text!r}")
+        raise BackendOptionError(f"option {name!r} takes {KIND_WORDS.get(kind, kind.__name__)}, not {text!r}")
     return kind(text.strip())
+
+
+KIND_WORDS = {bool: "true or false", int: "an integer", float: "a number", str: "a text"}
+"""An option's type in the words of its messages ("takes an integer")."""
 
 
 @dataclass(frozen=True)
@@ -353,19 +367,23 @@ class Solver:
     ) -> Result:
         """Solve `puzzle` within `time_limit` seconds (None: no limit, refused for an incomplete
         backend); `options` override the instance's. Any returned solution has passed
-        `puzzle.check`. See `kakuro.solve` for the statuses and stats."""
+        `puzzle.check` against `puzzle` as it was before the backend ran; a solution
+        that fails it is WRONG. See `kakuro.solve` for the statuses and stats."""
         settings, deadline, seed = self._prepare(puzzle, time_limit, seed, options)
         spec = self._spec(settings)
+        before = puzzle.snapshot()  # what the backend is given cannot change what it is judged by
         outcome, elapsed, error = _timed(lambda: self._solve(puzzle, settings, deadline, seed))
         if outcome is None:  # a backend bug is an ERROR result, not the caller's crash
             return Result(Status.ERROR, None, elapsed, {}, error, spec)
         stats = MappingProxyType(dict(outcome.stats))
+        if outcome.status is Status.WRONG:  # only the checker says WRONG
+            return Result(Status.ERROR, None, elapsed, stats, outcome.message or "the backend answered WRONG", spec)
         if outcome.status is not Status.SOLVED:
             return Result(outcome.status, None, elapsed, stats, outcome.message, spec)
-        solution, problems = _checked(puzzle, outcome.values)
-        if problems:
-            return Result(Status.ERROR, None, elapsed, stats, _invalid(problems), spec)
-        return Result(Status.SOLVED, solution, elapsed, stats, outcome.message, spec)
+        solution, problems = _checked(before.puzzle(), outcome.values)
+        if solution is None:
+            return Result(Status.WRONG, None, elapsed, stats, rejection(problems), spec, _as_returned(outcome.values))
+        return Result(Status.SOLVED, _bound(solution, puzzle), elapsed, stats, outcome.message, spec)
 
     def count_solutions(
         self,
@@ -376,25 +394,29 @@ class Solver:
         seed: int | None = None,
         **options: Any,
     ) -> Count:
-        """Find up to `limit` distinct solutions (each checked). Complete backends only."""
+        """Find up to `limit` distinct solutions, each checked as `solve` does (a rejected one,
+        or one found twice, makes the count WRONG). Complete backends only."""
         if not self.complete:
             raise UnsupportedOperationError(f"backend {self.name!r} is incomplete and cannot count solutions")
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise BackendOptionError(f"limit must be a positive integer, not {limit!r}")
         settings, deadline, seed = self._prepare(puzzle, time_limit, seed, options)
         spec = self._spec(settings)
+        before = puzzle.snapshot()
         found, elapsed, error = _timed(lambda: self._count(puzzle, settings, limit, deadline, seed))
         if found is None:
             return Count(Status.ERROR, 0, False, (), elapsed, {}, error, spec)
         stats = MappingProxyType(dict(found.stats))
         solutions: list[Solution] = []
+        oracle = before.puzzle() if found.solutions else puzzle
         for values in found.solutions[:limit]:
-            solution, problems = _checked(puzzle, values)
-            if problems:
-                return Count(Status.ERROR, 0, False, (), elapsed, stats, _invalid(problems), spec)
+            solution, problems = _checked(oracle, values)
+            if solution is None:
+                return Count(Status.WRONG, 0, False, (), elapsed, stats, rejection(problems), spec, _as_returned(values))
             if solution in solutions:
-                return Count(Status.ERROR, 0, False, (), elapsed, stats, "the backend returned a solution twice", spec)
-            solutions.append(solution)
+                problems = [f"the backend returned it twice (solutions {solutions.index(solution) + 1} and {len(solutions) + 1})"]
+                return Count(Status.WRONG, 0, False, (), elapsed, stats, rejection(problems), spec, solution.values)
+            solutions.append(_bound(solution, puzzle))
         exhausted = found.exhausted and len(solutions) < limit
         if solutions:
             status = Status.SOLVED
@@ -532,8 +554,16 @@ def _timed(call: Callable[[], T]) -> tuple[T | None, float, str]:
     return value, time.perf_counter() - start - (_compiling() - compiled), error
 
 
-def _invalid(problems: list[str]) -> str:
-    return "the backend returned an invalid solution: " + "; ".join(problems[:5])
+SHOWN_PROBLEMS = 5
+"""Broken rules a WRONG result's message names at the most (`rejection`)."""
+
+
+def rejection(problems: Sequence[str]) -> str:
+    """The message of a WRONG answer: the checker's first `SHOWN_PROBLEMS` reasons, and how
+    many more there are. The compare harness words its own rejections the same way."""
+    more = len(problems) - SHOWN_PROBLEMS
+    return ("the checker rejected the solution: " + "; ".join(problems[:SHOWN_PROBLEMS])
+            + (f" (and {more} more)" if more > 0 else ""))
 
 
 def _compiling() -> float:
@@ -542,17 +572,42 @@ def _compiling() -> float:
     return 0.0 if engine is None else float(engine.seconds_spent())
 
 
-def _checked(puzzle: Puzzle, values: Sequence[int] | None) -> tuple[Solution | None, list[str]]:
-    """The backend's values as a Solution and the rules it breaks; a value that is not a digit
-    (a float, a bool, a string: never rounded) or a wrong count is a broken rule too."""
-    if values is None or len(values) != puzzle.size:
-        got = "no values" if values is None else f"{len(values)} values"
-        return None, [f"expected {puzzle.size} values, got {got}"]
+def _checked(oracle: Puzzle, values: object) -> tuple[Solution | None, list[str]]:
+    """The backend's values as a Solution of `oracle` (the puzzle as it was before the backend
+    ran) when they pass its `check`, else (None, the rules they break). A value that is not a
+    digit (a float, a bool, a string: never rounded) or a wrong count is a broken rule too."""
+    returned = _as_returned(values)
+    if returned is None:
+        got = "no values" if values is None else f"a {type(values).__name__}"
+        return None, [f"a solution needs {oracle.size} values, one per white cell; got {got}"]
     try:
-        solution = Solution(puzzle, tuple(values))
+        solution = Solution(oracle, returned)  # a wrong count is its error too, in the same words
     except InvalidSolutionError as exc:
         return None, [str(exc)]
-    return solution, puzzle.check(solution)
+    problems = oracle.check(solution)
+    return (None, problems) if problems else (solution, [])
+
+
+def _as_returned(values: object) -> tuple[Any, ...] | None:
+    """A backend's values as a tuple, unconverted; None when they are not a sequence."""
+    if isinstance(values, (str, bytes)) or not (isinstance(values, Sequence) or hasattr(values, "tolist")):
+        return None  # a numpy array is no Sequence, but has tolist
+    try:
+        return tuple(cast(Iterable[Any], values))
+    except Exception:  # a backend's own sequence type may fail anyhow
+        return None
+
+
+def _bound(solution: Solution, puzzle: Puzzle) -> Solution:
+    """A checked solution as one of the caller's `puzzle` object (the puzzle it was checked
+    against, or a copy of it as it was when a backend changed it; then the solution stays
+    with the copy it passed)."""
+    if solution.puzzle is puzzle:
+        return solution
+    try:
+        return Solution(puzzle, solution.values)
+    except (InvalidSolutionError, AttributeError, TypeError, IndexError):
+        return solution
 
 
 def seed_below(seed: int, bits: int) -> int:
@@ -618,12 +673,40 @@ def _discover() -> None:
             importlib.import_module(f"{package_name}.{info.name}")
 
 
+BACKEND_ALIASES = {
+    "ortools": "cpsat", "or-tools": "cpsat", "cp-sat": "cpsat", "pysat": "sat", "cadical": "sat",
+    "minisat": "sat", "glucose": "sat", "choco-solver": "choco", "chocosolver": "choco",
+    "python-constraint": "csp", "constraint": "csp", "default": "auto",
+}
+"""Names people reach for (an engine, a package) -> the backend they mean, for "did you mean"."""
+
+
+def suggest_backend(name: str) -> str | None:
+    """The registered backend `name` most likely means (case, dashes, aliases, close spelling),
+    or None when nothing is close."""
+    import difflib
+
+    _discover()
+    folded = {key.lower(): key for key in _REGISTRY}
+    wanted = name.strip().lower()
+    for candidate in (wanted, wanted.replace("-", "").replace("_", ""), BACKEND_ALIASES.get(wanted, "")):
+        if candidate in folded:
+            return folded[candidate]
+    close = difflib.get_close_matches(wanted, list(folded), n=1, cutoff=0.6)
+    return folded[close[0]] if close else None
+
+
 def backend_class(name: str) -> type[Solver]:
-    """The registered class called `name`; UnknownBackendError lists the known ones."""
+    """The registered class called `name`; UnknownBackendError names the likeliest meant one
+    ("did you mean"), or lists the known ones."""
     _discover()
     try:
         return _REGISTRY[name]
     except KeyError:
+        suggestion = suggest_backend(name) if isinstance(name, str) else None
+        if suggestion is not None:
+            raise UnknownBackendError(f"unknown backend {name!r}; did you mean {suggestion!r}?",
+                                      suggestion=suggestion) from None
         known = ", ".join(sorted(_REGISTRY))
         raise UnknownBackendError(f"unknown backend {name!r}; known backends: {known}") from None
 
@@ -682,6 +765,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
             raise BackendOptionError(f"in backend spec {spec!r}: {part!r} is not key=value")
+        if ":" in value and "=" in value:  # name:a=1:b=2, the separator mistaken
+            fixed = f"{name.strip()}:{rest.strip().replace(':', ',')}"
+            raise BackendOptionError(f"in backend spec {spec!r}: options are separated by commas: {fixed}")
         options[key.strip()] = value.strip()
     return name.strip(), options
 

@@ -74,15 +74,15 @@ def test_missing_engine_names_the_pip_command(temporary_backends, cazenave: Puzz
     assert not info["needs-missing-engine"].available and "pip install" in info["needs-missing-engine"].reason
 
 
-def test_wrong_answers_become_errors_not_solutions(temporary_backends, cazenave: Puzzle) -> None:
+def test_wrong_answers_become_wrong_not_solutions(temporary_backends, cazenave: Puzzle) -> None:
     @temporary_backends("liar")
     class Liar(Solver):
         def _solve(self, puzzle, opts, deadline, seed):
             return Outcome(Status.SOLVED, [1] * puzzle.size)
 
     result = kakuro.solve(cazenave, "liar", time_limit=10)
-    assert result.status is Status.ERROR and result.solution is None
-    assert "invalid solution" in result.message
+    assert result.status is Status.WRONG and result.solution is None
+    assert "checker rejected" in result.message
 
 
 def test_backend_crashes_become_error_results(temporary_backends, cazenave: Puzzle) -> None:

@@ -8,9 +8,10 @@
              near the limit
     CRASH    the worker died (abort, segfault, ...) or the harness lost the job
     ERROR    the backend reported an error
-    WRONG    the checker rejected the solution, or an UNSAT claim on a puzzle that has a
-             verified solution (a witness: a SOLVED record of the same puzzle, or the puzzle
-             file's own solution)
+    WRONG    the checker rejected the solution (the parent's own `puzzle.check`, or the
+             worker's `Solver.solve`, which answers `Status.WRONG`), or an UNSAT claim on a
+             puzzle that has a verified solution (a witness: a SOLVED record of the same
+             puzzle, or the puzzle file's own solution)
 
 The harness judges each job as it ends (`judge`, with the witnesses known so far); a report
 applies the same UNSAT rule over whole results files (`overrule`), since a solution found
@@ -22,12 +23,12 @@ from __future__ import annotations
 import signal
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from kakuro.compare.results import JobStatus, Record
 from kakuro.errors import InvalidSolutionError
 from kakuro.puzzle import Solution
-from kakuro.solver import Status
+from kakuro.solver import Status, rejection
 
 if TYPE_CHECKING:
     from kakuro.compare.jobs import Instance, Job
@@ -113,14 +114,13 @@ def judge(job: Job, attempt: Attempt, witnesses: Witnesses) -> tuple[JobStatus, 
     reply = attempt.reply
     if reply is None:
         return JobStatus.CRASH, "the worker sent no reply"
+    if reply.status is Status.WRONG:  # the worker's check rejected it; the parent's words when it can check too
+        problems = _problems(job, reply.values) if reply.values is not None else []
+        return JobStatus.WRONG, rejection(problems) if problems else reply.message or rejection(["(no reason given)"])
     if reply.status is Status.SOLVED:
-        puzzle = job.instance.puzzle
-        try:
-            problems = puzzle.check(Solution(puzzle, tuple(reply.values or ())))
-        except (InvalidSolutionError, TypeError, ValueError) as exc:
-            problems = [str(exc)]
+        problems = _problems(job, reply.values or ())
         if problems:
-            return JobStatus.WRONG, "the checker rejected the solution: " + "; ".join(problems[:5])
+            return JobStatus.WRONG, rejection(problems)
         return JobStatus.SOLVED, reply.message
     if reply.status is Status.UNSATISFIABLE:
         holder = witnesses.holder(job.instance.digest)
@@ -134,6 +134,15 @@ def judge(job: Job, attempt: Attempt, witnesses: Witnesses) -> tuple[JobStatus, 
     if reply.status is Status.ERROR:
         return JobStatus.ERROR, reply.message
     return JobStatus.ERROR, f"the backend answered an unknown status {reply.status!r}"
+
+
+def _problems(job: Job, values: Iterable[Any]) -> list[str]:
+    """The rules `values` break as a solution of the parent's own puzzle (empty: valid)."""
+    puzzle = job.instance.puzzle
+    try:
+        return puzzle.check(Solution(puzzle, tuple(values)))
+    except (InvalidSolutionError, TypeError, ValueError) as exc:
+        return [str(exc)]
 
 
 def overrule(records: Iterable[Record]) -> list[Record]:
