@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from kakuro.arguments import EXIT_INTERRUPTED, at_least, non_negative_seconds, positive_seconds, run_command
+from kakuro.arguments import at_least, non_negative_seconds, run_command, seconds_required
 from kakuro.compare.campaign import Campaign, run_campaign
 from kakuro.compare.jobs import (
     DEFAULT_BACKENDS,
@@ -35,6 +35,9 @@ from kakuro.compare.verdict import Witnesses, overrule
 from kakuro.compare.worker import WorkerConfig, import_user_module
 from kakuro.errors import KakuroError
 
+_WHY_A_LIMIT = ("a job still running at the limit plus --grace is killed and recorded as TIMEOUT, and the "
+                "report scores timeouts against the limit (PAR-2); give seconds, e.g. --time-limit 3600")
+
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -50,7 +53,7 @@ def parser() -> argparse.ArgumentParser:
                    help="backend spec such as cpsat or nmcs:level=2 (repeatable), named in the results as written; "
                    "'all' = every available backend; "
                    f"default: {', '.join(DEFAULT_BACKENDS[:1])} plus those of {', '.join(DEFAULT_BACKENDS[1:])} that are available")
-    p.add_argument("--time-limit", type=positive_seconds, default=DEFAULT_TIME_LIMIT, metavar="S",
+    p.add_argument("--time-limit", type=seconds_required(_WHY_A_LIMIT), default=DEFAULT_TIME_LIMIT, metavar="S",
                    help=f"seconds per job (default {DEFAULT_TIME_LIMIT:g})")
     p.add_argument("--grace", type=non_negative_seconds, default=DEFAULT_GRACE, metavar="S",
                    help=f"seconds past the limit before the worker is killed (default {DEFAULT_GRACE:g})")
@@ -98,7 +101,8 @@ def _compare(args: argparse.Namespace, argv: list[str]) -> int:
         backends = resolve_backends(args.backend, warn=_say)
         instances = collect(args.paths, skip_bad=args.skip_bad, warn=_say)
         out = Path(args.out) if args.out else default_results_path()
-        results = ResultsFile(out, resume=args.resume)  # locked from here on: one writer at a time
+        _refuse_input_as_output(out, args.paths, instances)
+        results = ResultsFile(out, resume=args.resume, warn=_say)  # locked from here on: one writer at a time
     except KakuroError as exc:
         _say(f"error: {exc}")
         return 1
@@ -119,9 +123,28 @@ def _compare(args: argparse.Namespace, argv: list[str]) -> int:
         again = [a for a in argv if a != "--resume"] + ["--resume"] + ([] if args.out else ["-o", str(out)])
         _say(f"interrupted: {campaign.recorded} of {len(todo)} jobs finished and recorded in {out}; "
              f"continue with: python -m kakuro.compare {shlex.join(again)}")
-        return EXIT_INTERRUPTED
+        return campaign.exit_status  # 128 + the signal that stopped it
     wrong = any(r.status is JobStatus.WRONG for r in overrule(latest(records)))
     return 3 if wrong else 0
+
+
+def _refuse_input_as_output(out: Path, paths: Sequence[str], instances: Sequence[Instance]) -> None:
+    """Raise KakuroError when the results file `out` is one of the puzzle files (named on the
+    command line or found in a folder): appending records would ruin it. Same file means the
+    same file on disk (`os.path.samefile`), however its path is written or linked."""
+    try:
+        target = os.stat(out)
+    except OSError:
+        return  # nothing there yet: it cannot be an input
+    inputs = dict.fromkeys([*(p for p in paths if os.path.isfile(p)), *(inst.source for inst in instances)])
+    for source in inputs:
+        try:
+            found = os.stat(source)
+        except OSError:
+            continue
+        if (found.st_dev, found.st_ino) == (target.st_dev, target.st_ino):
+            raise KakuroError(f"-o {out} is the puzzle file {source}, an input of this campaign; "
+                              "write the results to another file")
 
 
 def _import_modules(names: Sequence[str]) -> None:
@@ -144,7 +167,7 @@ def _run(
     args: argparse.Namespace, out: Path, results: ResultsFile, backends: list[Backend], instances: list[Instance]
 ) -> tuple[Campaign, list[Job]]:
     """Read what `out` already holds (when resuming), run the jobs left, append their records."""
-    existing = read_results(out, warn=_say) if args.resume else []
+    existing = results.existing
     other_limits = sorted({r.time_limit for r in existing} - {args.time_limit})
     if other_limits:
         shown = ", ".join(f"{limit:g} s" for limit in other_limits)

@@ -102,9 +102,10 @@ class Job:
 
     @property
     def key(self) -> tuple[Any, ...]:
-        """Same tuple as `Record.key`: (source, index, digest, backend, seed, repeat)."""
+        """Same tuple as `Record.key`: (index, digest, backend, seed, repeat); the path the
+        puzzle was read through is not part of it (`kakuro.compare.results.KEY_FIELDS`)."""
         inst = self.instance
-        return (inst.source, inst.index, inst.digest, self.backend.label, self.seed, self.repeat)
+        return (inst.index, inst.digest, self.backend.label, self.seed, self.repeat)
 
 
 def puzzle_extensions() -> frozenset[str]:
@@ -222,10 +223,13 @@ def make_jobs(
 ) -> list[Job]:
     """Every (instance, backend, repeat) job; repeat r uses seed `seed + r`, the same for
     every backend and instance, so runs are reproducible and comparable. Jobs are ordered
-    repeat by repeat, puzzle by puzzle, so every backend advances at the same pace."""
-    return [
-        Job(inst, backend, seed + r, r, limits)
-        for r in range(repeat)
-        for inst in instances
-        for backend in backends
-    ]
+    repeat by repeat, puzzle by puzzle, so every backend advances at the same pace. A job
+    whose `key` is already planned (the same puzzle at the same position of another file)
+    is left out: its record would be the same job's."""
+    jobs: dict[tuple[Any, ...], Job] = {}
+    for r in range(repeat):
+        for inst in instances:
+            for backend in backends:
+                job = Job(inst, backend, seed + r, r, limits)
+                jobs.setdefault(job.key, job)
+    return list(jobs.values())

@@ -1,0 +1,290 @@
+"""Results files are only ever appended to when they are results files, identify a job by what
+it is, take whatever a backend returns, and are read with the same bound as puzzle files.
+
+Test-only backends live in tests/compare_backends.py and reach the workers through --import.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import kakuro
+from kakuro.compare import cli
+from kakuro.compare.jobs import Backend, Instance, make_jobs
+from kakuro.compare.results import JobStatus, Record, ResultsFile, read_results
+from kakuro.formats import MAX_INPUT_BYTES
+from kakuro.report import cli as report_cli
+from kakuro.report import effective
+from tests.conftest import EXAMPLES, ROOT, TWO_SOLUTIONS
+from tests.test_compare import BACKENDS_FILE, restore_registry  # noqa: F401 (restore_registry: a fixture)
+
+BACKENDS = ["-b", "cpsat", "-b", "test-bigstat:digits=5000"]
+"""Two backends on two puzzles: four jobs, two of them with a 5,000-digit int stat."""
+
+
+def compare(argv: list[str], cwd: Path) -> int:
+    """`python -m kakuro.compare ARGV` in this process, run from `cwd`."""
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return cli.main(["--import", BACKENDS_FILE, "-j", "1", "--no-progress", *argv])
+    finally:
+        os.chdir(old)
+
+
+@contextlib.contextmanager
+def within(seconds: float) -> Iterator[None]:
+    """Raise TimeoutError if the block is still running (blocked in a system call, say) after
+    `seconds`."""
+
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError(f"still blocked after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory) -> Path:
+    """A folder holding `set/p.jsonl` (two puzzles) and `results.jsonl`, the records of a
+    campaign run from this folder on the relative path `set/p.jsonl`."""
+    folder = tmp_path_factory.mktemp("work")
+    puzzles = kakuro.read(EXAMPLES / "cazenave-2010-table1.txt") + kakuro.read(TWO_SOLUTIONS)
+    kakuro.write(puzzles, folder / "set" / "p.jsonl")
+    assert compare(["set/p.jsonl", *BACKENDS, "-o", "results.jsonl"], folder) == 0
+    return folder
+
+
+def copy_of(work: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "results.jsonl"
+    target.write_bytes((work / "results.jsonl").read_bytes())
+    return target
+
+
+# --- -o never appends to a file that is not a results file -------------------------------
+
+
+@pytest.mark.parametrize("how", ["same path", "symlink", "in a folder"])
+def test_an_input_puzzle_file_as_output_is_refused_untouched(work: Path, tmp_path: Path, capsys, how: str) -> None:
+    victim = tmp_path / "victim.jsonl"
+    victim.write_bytes((work / "set" / "p.jsonl").read_bytes()[:-1])  # no final newline: nothing may add one
+    before = victim.read_bytes()
+    out, paths = str(victim), [str(victim)]
+    if how == "symlink":
+        (tmp_path / "link.jsonl").symlink_to(victim)
+        paths = [str(tmp_path / "link.jsonl")]
+    elif how == "in a folder":
+        paths = [str(tmp_path)]
+    code = compare([*paths, "-b", "cpsat", "-o", out, "--resume"], tmp_path)
+    err = capsys.readouterr().err
+    assert code == 1
+    assert victim.read_bytes() == before
+    assert f"-o {out} is the puzzle file" in err and len(err.strip().splitlines()) == 1
+
+
+def test_resume_refuses_a_file_without_records(work: Path, tmp_path: Path, capsys) -> None:
+    notes = tmp_path / "notes.md"
+    notes.write_bytes(b"# Notes\n\nnot results; no newline at the end")
+    before = notes.read_bytes()
+    code = compare([str(work / "set" / "p.jsonl"), "-b", "cpsat", "-o", str(notes), "--resume"], tmp_path)
+    err = capsys.readouterr().err
+    assert code == 1
+    assert notes.read_bytes() == before
+    assert err.strip() == f"error: {notes} holds no results records; refusing to append"
+
+
+def test_resume_of_an_empty_file_or_one_with_records_is_allowed(work: Path, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    with ResultsFile(empty, resume=True) as results:
+        assert results.existing == []
+    with ResultsFile(copy_of(work, tmp_path), resume=True) as results:
+        assert len(results.existing) == 4
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
+def test_an_output_that_is_not_a_regular_file_is_refused_at_once(work: Path, tmp_path: Path, capsys, kind: str) -> None:
+    out = tmp_path / "out"
+    if kind == "fifo":
+        os.mkfifo(out)
+    elif kind == "device":
+        out = Path(os.devnull)
+    else:
+        out.mkdir()
+    with within(30):  # generous: a resolve and a read of the puzzles; blocking would be forever
+        code = compare([str(work / "set" / "p.jsonl"), "-b", "cpsat", "-o", str(out), "--resume"], tmp_path)
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.startswith(f"error: {out} is a ") and "not a regular file" in err
+
+
+# --- a job is what it is, however the puzzle file was reached ---------------------------
+
+
+@pytest.mark.parametrize("how", ["absolute path", "other folder", "symlinked folder", "symlinked file"])
+def test_resume_through_another_path_runs_no_job(work: Path, tmp_path: Path, capsys, how: str) -> None:
+    out = copy_of(work, tmp_path)
+    puzzles, cwd = str(work / "set" / "p.jsonl"), work
+    if how == "other folder":
+        puzzles, cwd = "p.jsonl", work / "set"
+    elif how == "symlinked folder":
+        (tmp_path / "linked").symlink_to(work / "set", target_is_directory=True)
+        puzzles, cwd = "linked/p.jsonl", tmp_path
+    elif how == "symlinked file":
+        (tmp_path / "alias.jsonl").symlink_to(work / "set" / "p.jsonl")
+        puzzles, cwd = "alias.jsonl", tmp_path
+    before = out.read_bytes()
+    capsys.readouterr()
+    assert compare([puzzles, *BACKENDS, "-o", str(out), "--resume"], cwd) == 0
+    assert "4 of 4 jobs already recorded, 0 to run" in capsys.readouterr().err
+    assert out.read_bytes() == before
+
+
+def test_the_same_puzzle_at_the_same_place_of_two_files_is_one_job() -> None:
+    puzzle = kakuro.read(TWO_SOLUTIONS)[0]
+    instances = [Instance.of("a/p.jsonl", 0, puzzle), Instance.of("b/copy.jsonl", 0, puzzle),
+                 Instance.of("b/copy.jsonl", 1, puzzle)]
+    jobs = make_jobs(instances, [Backend("cpsat", "cpsat", "cpsat")], repeat=2)
+    assert [(job.instance.source, job.instance.index, job.repeat) for job in jobs] == [
+        ("a/p.jsonl", 0, 0), ("b/copy.jsonl", 1, 0), ("a/p.jsonl", 0, 1), ("b/copy.jsonl", 1, 1)]
+
+
+def test_records_of_earlier_versions_with_other_sources_still_match(work: Path, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "old.jsonl"
+    lines = []
+    for record in read_results(work / "results.jsonl"):
+        data = record.to_json()
+        data["source"] = "../elsewhere/p.jsonl"  # typed from a folder that is not this one
+        if record.backend == "cpsat":  # schema 1: no spec, the short spec as backend
+            del data["schema"], data["spec"]
+        lines.append(json.dumps(data) + "\n")
+    out.write_text("".join(lines))
+    capsys.readouterr()
+    assert compare([str(work / "set" / "p.jsonl"), *BACKENDS, "-o", str(out), "--resume"], work) == 0
+    assert "4 of 4 jobs already recorded, 0 to run" in capsys.readouterr().err
+
+
+def test_the_report_counts_a_job_recorded_under_two_paths_once(work: Path, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "twice.jsonl"
+    records = read_results(work / "results.jsonl")
+    again = [Record.from_json({**r.to_json(), "source": str(work / r.source)}) for r in records]
+    out.write_text("".join(json.dumps(r.to_json()) + "\n" for r in records + again))
+    assert len(effective(read_results(out))) == len(records)
+    assert report_cli.main([str(out)]) == 0
+    shown = capsys.readouterr().out
+    assert f"{len(records)} runs" in shown and "repeats aggregated" not in shown
+
+
+# --- whatever a backend returns, its job gets one record --------------------------------
+
+
+def test_an_oversized_stat_still_gives_one_record_per_job(work: Path) -> None:
+    records = read_results(work / "results.jsonl")
+    assert len(records) == 4 and all(r.status is JobStatus.SOLVED for r in records)
+    big = [r for r in records if r.backend.startswith("test-bigstat")]
+    assert len(big) == 2
+    for record in big:
+        assert record.stats["huge"] == "an integer of about 5,000 digits"  # its size, as text
+        assert record.stats["wide"] == str(2**64)  # beyond 64 bits: exact, as text
+        assert record.stats["nan"] == "nan"
+        assert isinstance(record.stats.get("nodes", 0), int)  # the plain stats stay numbers
+
+
+def test_a_record_json_cannot_hold_is_written_without_its_stats(work: Path, tmp_path: Path) -> None:
+    record = read_results(work / "results.jsonl")[0]
+    bad = dataclasses.replace(record, stats={"huge": 10**5000})
+    out = tmp_path / "results.jsonl"
+    with ResultsFile(out) as results:
+        results.append(bad)
+        results.append(record)
+    back = read_results(out)
+    assert len(out.read_bytes().splitlines()) == 2 and len(back) == 2
+    assert back[0].stats == {} and "stats not recorded" in back[0].message
+    assert back[1] == record
+
+
+# --- reading: bounded, regular files only, bad lines skipped -----------------------------
+
+
+def _read_in_child(path: Path) -> subprocess.CompletedProcess[str]:
+    """`read_results(path)` in a child limited to 1 GiB of address space beyond its start and
+    60 s: a reader without a bound fails these limits instead of the machine."""
+    code = ("import resource, sys\n"
+            "from kakuro.compare.results import read_results\n"
+            "soft, hard = resource.getrlimit(resource.RLIMIT_AS)\n"
+            "used = int(open('/proc/self/statm').read().split()[0]) * resource.getpagesize()\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (used + 2**30, hard))\n"
+            "try:\n    read_results(sys.argv[1])\n"
+            "except Exception as exc:\n    print(f'{type(exc).__name__}: {exc}')\n")
+    return subprocess.run([sys.executable, "-c", code, str(path)], check=False, capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+
+
+@pytest.mark.parametrize("kind", ["device", "sparse"])
+def test_an_endless_or_huge_results_file_is_refused_quickly(tmp_path: Path, kind: str) -> None:
+    path = Path("/dev/zero")
+    if kind == "sparse":
+        path = tmp_path / "huge.jsonl"
+        with open(path, "wb") as stream:
+            stream.truncate(64 * 2**30)  # 64 GiB of holes: no disk used
+    started = time.monotonic()
+    done = _read_in_child(path)
+    assert time.monotonic() - started < 30
+    said = done.stdout.strip()
+    assert said.startswith(f"KakuroError: {path}"), (said, done.stderr[-2000:])
+    assert ("a character device, not a regular file" if kind == "device" else f"may hold {MAX_INPUT_BYTES}") in said
+
+
+def test_the_report_refuses_a_fifo_without_blocking(tmp_path: Path, capsys) -> None:
+    fifo = tmp_path / "results.jsonl"
+    os.mkfifo(fifo)
+    with within(20):
+        code = report_cli.main([str(fifo)])
+    assert code == 1
+    assert capsys.readouterr().err.strip() == f"error: {fifo} is a FIFO (named pipe), not a regular file; results files are regular files"
+
+
+def test_a_line_that_is_not_utf8_is_skipped_with_a_warning(work: Path, tmp_path: Path) -> None:
+    lines = (work / "results.jsonl").read_bytes().splitlines(keepends=True)
+    out = tmp_path / "results.jsonl"
+    out.write_bytes(lines[0] + lines[1].replace(b'"message": "', b'"message": "\xff\xfe', 1) + b"".join(lines[2:]))
+    warnings: list[str] = []
+    records = read_results(out, warn=warnings.append)
+    assert len(records) == len(lines) - 1
+    assert warnings[0].startswith(f"{out}:2: not UTF-8")
+    assert warnings[-1] == f"{out}: 1 malformed line(s) skipped, {len(records)} record(s) read"
+
+
+def test_a_bom_at_the_start_keeps_the_first_record(work: Path, tmp_path: Path) -> None:
+    data = (work / "results.jsonl").read_bytes()
+    out = tmp_path / "results.jsonl"
+    out.write_bytes(b"\xef\xbb\xbf" + data)
+    warnings: list[str] = []
+    assert read_results(out, warn=warnings.append) == read_results(work / "results.jsonl")
+    assert warnings == []
+
+
+def test_resume_reads_a_non_utf8_line_as_a_skipped_line(work: Path, tmp_path: Path) -> None:
+    out = copy_of(work, tmp_path)
+    with open(out, "ab") as stream:
+        stream.write(b"\xff torn\n")
+    warnings: list[str] = []
+    with ResultsFile(out, resume=True, warn=warnings.append) as results:
+        assert len(results.existing) == 4
+    assert any(w.startswith(f"{out}:5: not UTF-8") for w in warnings)
