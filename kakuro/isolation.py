@@ -23,8 +23,9 @@ import ctypes
 import os
 import pickle
 import signal
+import sys
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
@@ -35,6 +36,7 @@ T = TypeVar("T")
 ITEM, RETURN, RAISE = "item", "return", "raise"
 """Tags of the (tag, payload) messages a child sends (see `fork_child`)."""
 _PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
 
 
 class DeadlineReached(Exception):
@@ -42,7 +44,12 @@ class DeadlineReached(Exception):
 
 
 class ChildProcessFailed(RuntimeError):
-    """The child died without an answer (killed by a signal, out of memory, a crash in C)."""
+    """The child died without an answer (killed by a signal, out of memory, a crash in C).
+    `exitcode` is its exit code, or minus the signal that killed it (None when unknown)."""
+
+    def __init__(self, message: str, exitcode: int | None = None) -> None:
+        super().__init__(message)
+        self.exitcode = exitcode
 
 
 def call_with_deadline(function: Callable[..., T], *args: Any, deadline: Deadline) -> T:
@@ -97,11 +104,32 @@ def _collect(child: tuple[Connection, int], deadline: Deadline) -> tuple[bool, l
             try:
                 kind, payload = receiver.recv()
             except EOFError:
-                raise ChildProcessFailed(f"the solver process died without an answer ({_describe_exit(pid)})") from None
+                raise _died(pid) from None
             if kind == ITEM:
                 items.append(payload)
             elif kind == RETURN:
                 return True, items, payload
+            else:
+                raise payload
+    finally:
+        discard(child)
+
+
+def iterate_child(child: tuple[Connection, int]) -> Iterator[Any]:
+    """Each item a `fork_child` child (stream=True) sends, as it comes, without a deadline.
+    Re-raises what the child raised; `ChildProcessFailed` (with its `exitcode`) when it died
+    first. The child is closed and reaped when the iteration ends, however it ends."""
+    receiver, pid = child
+    try:
+        while True:
+            try:
+                kind, payload = receiver.recv()
+            except EOFError:
+                raise _died(pid) from None
+            if kind == ITEM:
+                yield payload
+            elif kind == RETURN:
+                return
             else:
                 raise payload
     finally:
@@ -148,7 +176,7 @@ def fork_child(function: Callable[..., Any], args: tuple[Any, ...], *, stream: b
 def _child_main(function: Callable[..., Any], args: tuple[Any, ...], sender: Connection, stream: bool) -> None:
     code = 0
     try:
-        _die_with_parent()
+        die_with_parent()
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         try:
             result = function(*args)
@@ -176,13 +204,32 @@ def _portable(exc: BaseException) -> BaseException:
         return RuntimeError(f"{type(exc).__name__} in the solver process: {exc}\n{text}")
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to kill this child if the parent dies first (best effort, no-op elsewhere)."""
+def die_with_parent(parent: int | None = None) -> None:
+    """Ask Linux to SIGKILL this process when its parent dies (best effort, a no-op
+    elsewhere). Linux counts the thread that forked this process as its parent: fork from a
+    thread that lives as long as the parent process. With `parent` (the pid this process was
+    forked from), a parent that died before the request was made ends this process at once."""
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)  # orphaned already: the signal will never come
+
+
+def become_subreaper() -> bool:
+    """Make this process adopt its orphaned descendants (Linux): a process that a child
+    leaves behind, even in a session of its own, stays below this one and can be found and
+    killed. True when the system agreed."""
+    return _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+
+
+def _prctl(option: int, value: int) -> bool:
+    """`prctl(option, value)` through libc; False where there is none (not Linux)."""
+    if not sys.platform.startswith("linux"):
+        return False
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        return bool(libc.prctl(option, value, 0, 0, 0) == 0)
     except (OSError, AttributeError):
-        pass
+        return False
 
 
 def reap(pid: int) -> None:
@@ -196,11 +243,17 @@ def reap(pid: int) -> None:
         pass  # already reaped
 
 
-def _describe_exit(pid: int) -> str:
+def _died(pid: int) -> ChildProcessFailed:
+    """The error of a child that closed its pipe without an answer: it is reaped here."""
     try:
         _, status = os.waitpid(pid, 0)
     except ChildProcessError:
-        return "exit status unknown"
-    if os.WIFSIGNALED(status):
-        return f"killed by signal {signal.Signals(os.WTERMSIG(status)).name}"
-    return f"exit code {os.waitstatus_to_exitcode(status)}"
+        return ChildProcessFailed("the solver process died without an answer (exit status unknown)")
+    code = os.waitstatus_to_exitcode(status)
+    how = f"exit code {code}"
+    if code < 0:
+        try:
+            how = f"killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            how = f"killed by signal {-code}"
+    return ChildProcessFailed(f"the solver process died without an answer ({how})", code)

@@ -198,3 +198,161 @@ class Liar(Solver):
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         return Outcome(Status.UNSATISFIABLE)
+
+
+@register("test-bigstat")
+class BigStat(CpSat):
+    """`test-bigstat`: CP-SAT's answer with stats JSON cannot hold as they are: `huge` an int
+    of `digits` digits, `wide` 2**64, `nan` a NaN."""
+
+    description = "test only: CP-SAT's answer with oversized stats"
+    options = {**CpSat.options, "digits": Option(5000, "digits of the `huge` stat", minimum=1)}
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        outcome = super()._solve(puzzle, opts, deadline, seed)
+        huge = 10 ** (opts["digits"] - 1)
+        return dataclasses.replace(outcome, stats={**outcome.stats, "huge": huge, "wide": 2**64, "nan": float("nan")})
+
+
+# --------------------------------------------------------------------- wrong answers (tests/test_wrong_answers.py)
+BROKEN_KINDS = ("given", "sum", "repeat", "range", "length", "huge")
+"""The ways `broken` spoils a solution: a given changed, a sum off (a free cell changed to a
+value its runs lack), a repeat in a run, a value out of range, one value missing, and a value of
+5,000 digits (more than Python will print)."""
+
+
+def broken(puzzle: Puzzle, values: list[int], kind: str) -> list[int]:
+    """`values` (a valid solution) with one rule broken the `kind` way (`BROKEN_KINDS`)."""
+    lo, hi = puzzle.values
+    free = next(c for c in range(puzzle.size) if c not in puzzle.givens)
+    if kind in ("given", "sum"):  # a value its runs lack: no repeat, only the given and the sums broken
+        cell = next(iter(puzzle.givens)) if kind == "given" else free
+        used = {values[c] for r in puzzle.cell_runs[cell] for c in puzzle.runs[r].cells}
+        values[cell] = next(v for v in range(lo, hi + 1) if v not in used)
+    elif kind == "repeat":
+        run = next(r for r in puzzle.runs if len(r) > 1)
+        values[run.cells[1]] = values[run.cells[0]]
+    elif kind == "range":
+        values[free] = hi + 1
+    elif kind == "length":
+        values.pop()
+    elif kind == "huge":
+        values[free] = 10**4999
+    else:
+        raise ValueError(f"unknown kind {kind!r}")
+    return values
+
+
+@register("test-bad")
+class Bad(CpSat):
+    description = "test only: CP-SAT's solution with one rule broken (`kind`), returned the documented way"
+    options = {**CpSat.options, "kind": Option("sum", ", ".join(BROKEN_KINDS), choices=BROKEN_KINDS)}
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        found = super()._solve(puzzle, opts, deadline, seed)
+        if found.status is not Status.SOLVED:
+            return found
+        return Outcome(Status.SOLVED, broken(puzzle, list(found.values), opts["kind"]), found.stats)
+
+
+MUTATIONS = ("total", "runs", "givens")
+
+
+@register("test-mutate")
+class Mutate(CpSat):
+    description = ("test only: a wrong answer, and the Puzzle object it was given changed to accept it: run totals "
+                   "(object.__setattr__ on each Run), the run list emptied, or a given changed in the dict "
+                   "behind `givens` (with the totals)")
+    options = {**CpSat.options, "how": Option("total", ", ".join(MUTATIONS), choices=MUTATIONS)}
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        import gc
+
+        found = super()._solve(puzzle, opts, deadline, seed)
+        how = opts["how"]
+        values = broken(puzzle, list(found.values), "given" if how == "givens" else "sum")
+        if how == "runs":
+            object.__setattr__(puzzle, "runs", ())
+            return Outcome(Status.SOLVED, values, found.stats)
+        if how == "givens":
+            inner = next(d for d in gc.get_referents(puzzle.givens) if isinstance(d, dict))
+            inner.update({cell: values[cell] for cell in inner})
+        for run in puzzle.runs:
+            object.__setattr__(run, "total", sum(values[c] for c in run.cells))
+        return Outcome(Status.SOLVED, values, found.stats)
+
+
+# --- worker lifecycle (tests/test_worker_lifecycle.py) ---------------------------------------
+# - `test-exit0`: ends its worker with os._exit(0) in the middle of the job
+# - `test-warmexit`: its warm-up ends the process with os._exit(0)
+# - `test-leave`: starts a child that outlives the job (`how`: session = in a session of its
+#   own, daemon = double-forked, its parent gone), appends its pid to `pidfile`; first appends
+#   to `seen` each pid of `pidfile` still running (a child an earlier job left behind)
+
+
+@register("test-exit0")
+class ExitZero(Solver):
+    description = "test only: ends its worker with status 0 mid-job"
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        os._exit(0)
+
+
+@register("test-warmexit")
+class WarmExit(Solver):
+    description = "test only: its warm-up ends the process with status 0"
+
+    @classmethod
+    def warm_up(cls) -> None:
+        os._exit(0)
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        return Outcome(Status.UNKNOWN, message="ran although its warm-up ends the process")
+
+
+@register("test-leave")
+class Leave(Solver):
+    description = "test only: leaves a child running after the job"
+    options = {"pidfile": Option("", "file to append the child's pid to"),
+               "seen": Option("", "file to append the pids of earlier children still running to"),
+               "how": Option("session", "session or daemon")}
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        import psutil
+
+        pidfile = opts["pidfile"]
+        earlier = open(pidfile).read().split() if os.path.exists(pidfile) else []
+        for pid in earlier:
+            try:
+                running = psutil.Process(int(pid)).status() != psutil.STATUS_ZOMBIE
+            except psutil.Error:
+                running = False
+            if running:
+                with open(opts["seen"], "a") as stream:
+                    stream.write(f"{pid}\n")
+        if opts["how"] == "session":
+            child = subprocess.Popen(["sleep", "300"], start_new_session=True)
+            pid = child.pid
+        else:
+            pid = _daemon()
+        with open(pidfile, "a") as stream:
+            stream.write(f"{pid}\n")
+        return Outcome(Status.UNKNOWN, message="left a child behind")
+
+
+def _daemon() -> int:
+    """Double-fork a `sleep 300` in a session of its own whose parent is gone; its pid."""
+    read_fd, write_fd = os.pipe()
+    first = os.fork()
+    if first == 0:
+        os.setsid()
+        second = os.fork()
+        if second == 0:
+            os.execvp("sleep", ["sleep", "300"])
+        os.write(write_fd, f"{second}\n".encode())
+        os._exit(0)
+    os.close(write_fd)
+    with os.fdopen(read_fd) as stream:
+        pid = int(stream.readline())
+    os.waitpid(first, 0)
+    return pid

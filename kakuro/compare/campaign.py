@@ -1,7 +1,9 @@
 """A campaign: run jobs on a runner, judge each as it ends, append its record at once.
 
-Ctrl-C or SIGTERM stop a campaign cleanly: the signal only sets a flag, running jobs are
-dropped, and every record already appended stays whole.
+Ctrl-C, SIGTERM or SIGHUP stop a campaign cleanly: the signal only sets a flag, running jobs
+are dropped (their workers and everything below them killed), and every record already
+appended stays whole. A campaign that ends without a record for every job, unless stopped so,
+is an error: never a quiet success.
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ from kakuro.compare.results import SCHEMA, JobStatus, Record, ResultsFile, clipp
 from kakuro.compare.runners import JobPool, run_local
 from kakuro.compare.verdict import Attempt, Witnesses, judge
 from kakuro.compare.worker import WorkerConfig, machine_info, versions
+from kakuro.errors import KakuroError
+
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+"""Signals that stop a campaign cleanly (`Campaign.exit_status` is 128 + the signal)."""
 
 
 Runner = Callable[[Callable[[], None]], Iterator[tuple[Job, Attempt]]]
@@ -35,30 +41,38 @@ class Campaign:
     recorded: int = 0
     solved: int = 0
     interrupted: bool = False
+    stopped_by: int = signal.SIGINT
+    """The signal that interrupted it (SIGINT for Ctrl-C), when `interrupted`."""
+
+    @property
+    def exit_status(self) -> int:
+        """128 + the signal when interrupted (130 for Ctrl-C), else 0."""
+        return 128 + int(self.stopped_by) if self.interrupted else 0
 
 
 class _Stop(Exception):
-    """Raised in the parent when SIGINT or SIGTERM asked the campaign to stop."""
+    """Raised in the parent when a signal of `STOP_SIGNALS` asked the campaign to stop."""
 
 
 class _StopFlag:
-    """SIGINT/SIGTERM handlers that only set a flag, so no write is ever cut in half."""
+    """Handlers of `STOP_SIGNALS` that only set a flag, so no write is ever cut in half."""
 
     def __init__(self) -> None:
-        self.requested = False
+        self.requested: int | None = None
         self._previous: dict[int, Any] = {}
 
     def __enter__(self) -> _StopFlag:
         if threading.current_thread() is threading.main_thread():
-            for signum in (signal.SIGINT, signal.SIGTERM):
+            for signum in STOP_SIGNALS:
                 self._previous[signum] = signal.signal(signum, self._handle)
         return self
 
     def _handle(self, signum: int, frame: Any) -> None:
-        self.requested = True
+        if self.requested is None:
+            self.requested = signum
 
     def check(self) -> None:
-        if self.requested:
+        if self.requested is not None:
             raise _Stop()
 
     def __exit__(self, *exc: object) -> None:
@@ -128,8 +142,9 @@ def run_campaign(
     `witnesses` (who holds a verified solution of which puzzle) grows as solutions come in.
     Runs on a local pool of `workers` processes, or on Dask: `dask` is a scheduler address or
     "local" (a cluster of `workers` workers here), or `scheduler_file` names a scheduler.
-    Stops early (interrupted=True) on SIGINT/SIGTERM; nothing half-written stays behind.
-    Raises KakuroError if the cluster cannot be reached or cannot start its job processes."""
+    Stops early (interrupted=True) on SIGINT/SIGTERM/SIGHUP; nothing half-written stays behind.
+    Raises KakuroError if the cluster cannot be reached or cannot start its job processes, or
+    when the runner ended without a record for every job."""
     witnesses = Witnesses() if witnesses is None else witnesses
     campaign = Campaign(len(jobs) + skipped, skipped)
     if not jobs:
@@ -154,8 +169,14 @@ def run_campaign(
                 campaign.recorded += 1
                 bar.advance(job, record)
                 stop.check()
-        except (_Stop, KeyboardInterrupt):
+        except _Stop:
             campaign.interrupted = True
+            campaign.stopped_by = stop.requested or signal.SIGINT
+        except KeyboardInterrupt:
+            campaign.interrupted = True
+    if not campaign.interrupted and campaign.recorded < len(jobs):
+        raise KakuroError(f"only {campaign.recorded} of {len(jobs)} jobs ended with a record: the job processes "
+                          f"stopped running jobs (the records made are kept; --resume runs the others)")
     return campaign
 
 

@@ -3,7 +3,9 @@
 Each Dask worker gets a `JobPoolPlugin`: a `JobPool` (see `kakuro.compare.runners`) with one
 long-lived job process per Dask thread, set up once when the plugin is registered. A Dask task
 only hands jobs to that pool and waits, so a job pays its solve, not an interpreter start and
-a compile; limits, kill-on-timeout and memory sampling are the local pool's own. A task carries
+a compile; limits, kill-on-timeout, memory sampling, killing what a job leaves behind, CRASH
+for a job process that exits and job processes that die with their Dask worker are the local
+pool's own. A task carries
 a few jobs (`chunk_size`), since a Dask task costs milliseconds, more than a short job; it
 keeps one job queued behind the running one, hands over no new job after `CHUNK_SECONDS`, and
 the jobs it did not start go back to the scheduler, so long jobs still spread over every worker. Tasks return `Attempt`s;
@@ -76,17 +78,18 @@ class JobPoolPlugin(WorkerPlugin):
             self.pool = None
 
 
-def run_chunk(payloads: list[bytes], kill_afters: list[float], plugin: str, budget: float) -> list[Attempt]:
-    """A Dask task: run pickled Jobs in order on this worker's pool (registered under the
-    name `plugin`), each killed after its `kill_afters` seconds, handing over no new job once
-    `budget` seconds have passed. Returns the attempts of the first jobs, at least one. A job
-    stays pickled until it reaches its job process."""
+def run_chunk(payloads: list[bytes], kill_afters: list[float], plugin: str, budget: float,
+              specs: list[str] | None = None) -> list[Attempt]:
+    """A Dask task: run pickled Jobs (of the backends `specs`) in order on this worker's pool
+    (registered under the name `plugin`), each killed after its `kill_afters` seconds, handing
+    over no new job once `budget` seconds have passed. Returns the attempts of the first jobs,
+    at least one. A job stays pickled until it reaches its job process."""
     owner = get_worker().plugins.get(plugin)
     pool = getattr(owner, "pool", None)
     if pool is None:
         return [Attempt("lost", message=f"dask: worker {get_worker().address} has no job pool {plugin!r}")] * len(payloads)
     start = time.monotonic()
-    waiting = iter(zip(payloads, kill_afters))
+    waiting = iter(zip(payloads, kill_afters, specs or [""] * len(payloads)))
     queued = deque(pool.submit_pickled(*job) for job in itertools.islice(waiting, 2))
     attempts: list[Attempt] = []
     while queued:  # one job queued behind the running one: its process takes it without waiting for us
@@ -152,7 +155,8 @@ def run_dask(
 
         def submit(chunk: list[tuple[Job, bytes]]) -> None:
             future = client.submit(run_chunk, [payload for _, payload in chunk],
-                                   [job.limits.kill_after for job, _ in chunk], name, budget, pure=False)
+                                   [job.limits.kill_after for job, _ in chunk], name, budget,
+                                   [job.backend.spec for job, _ in chunk], pure=False)
             chunks[future] = chunk
             finished.add(future)
 

@@ -27,7 +27,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -35,8 +35,10 @@ from typing import Any
 
 from kakuro.compare.jobs import Job
 from kakuro.compare.results import clipped, is_non_negative
-from kakuro.compare.watch import report_job
+from kakuro.compare.watch import report_job, set_worker_reports
 from kakuro.errors import KakuroError
+from kakuro.puzzle import shown
+from kakuro.isolation import ChildProcessFailed, become_subreaper, die_with_parent, fork_child, iterate_child
 from kakuro.solver import Result, Solver, Stat, Status, backend_class, get_solver
 
 try:  # POSIX only; the harness degrades (no memory limit) without it
@@ -65,7 +67,8 @@ class Reply:
 
     status: Status
     values: tuple[Any, ...] | None = None
-    """The solution's cell values when `status` is SOLVED (unchecked: the parent checks)."""
+    """The solution's cell values when `status` is SOLVED, the rejected ones when it is WRONG
+    (`Result.rejected`); unchecked either way: the parent checks them itself."""
     time: float = 0.0
     """The backend's own time (`Result.time`), or the worker's clock when that is not a
     number between 0 and the duration of the solve call."""
@@ -135,21 +138,56 @@ def load_imports(config: WorkerConfig) -> str:
     return ""
 
 
-def warm_up(config: WorkerConfig) -> None:
+def warm_up(config: WorkerConfig) -> dict[str, int]:
     """Import and warm up every backend in this process, ignoring failures (the workers
     report them with their jobs). A process that forks its workers calls this first, so each
-    worker, and each replacement of a killed one, starts with the engines loaded and compiled."""
+    worker, and each replacement of a killed one, starts with the engines loaded and compiled.
+
+    A backend's warm-up may end the process it runs in (`os._exit`, an abort in C): each is
+    first tried in a forked child (where fork exists), one step ahead of this process, and a
+    backend whose warm-up ended the child is not warmed up here. Returns those backends'
+    specs with the child's exit code (minus the signal that killed it)."""
     if load_imports(config):
-        return
-    for spec in config.backends:
-        with contextlib.suppress(Exception, SystemExit):  # Ctrl-C still stops the parent
-            get_solver(spec).ensure_warm()
+        return {}
+    if not hasattr(os, "fork"):
+        for spec in config.backends:
+            _warm(spec)
+        return {}
+    ended: dict[str, int] = {}
+    left = list(config.backends)
+    while left:
+        passed = 0
+        try:  # the child warms a backend up while this process warms up the one the child survived
+            for spec in iterate_child(fork_child(_warm_each, (tuple(left),), stream=True)):
+                passed += 1
+                _warm(spec)
+            break
+        except ChildProcessFailed as exc:
+            ended[left[passed]] = exc.exitcode if exc.exitcode is not None else -signal.SIGKILL
+            left = left[passed + 1:]
+    return ended
 
 
-def start_worker(config: WorkerConfig, reports: Connection | None = None) -> None:
+def _warm(spec: str) -> None:
+    with contextlib.suppress(Exception, SystemExit):  # Ctrl-C still stops the parent
+        get_solver(spec).ensure_warm()
+
+
+def _warm_each(specs: tuple[str, ...]) -> Iterator[str]:
+    """In a probing child: warm each backend up, then name it (it did not end the process)."""
+    for spec in specs:
+        _warm(spec)
+        yield spec
+
+
+def start_worker(config: WorkerConfig, reports: Connection | None = None, parent: int | None = None) -> None:
     """Pool initializer: set up this process to run jobs (see the module docstring);
-    `reports` is the pipe to the pool's watch (`kakuro.compare.watch.report_job`)."""
+    `reports` is the pipe to the pool's watch (`kakuro.compare.watch`), `parent` the pid of
+    the pool's owner: this worker dies with it (Linux)."""
     global _state
+    die_with_parent(parent)
+    become_subreaper()  # what a job leaves behind stays below this worker, to be killed
+    set_worker_reports(reports)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError, AttributeError):
@@ -210,6 +248,8 @@ def _outcome(solve: Callable[[], Any]) -> dict[str, Any]:
         if not isinstance(result.status, Status):
             return {"status": Status.ERROR, "message": clipped(f"the backend answered an unknown status {result.status!r}")}
         values = getattr(result.solution, "values", None)
+        if result.status is Status.WRONG:  # the rejected values, for the parent to check (None if unusable)
+            values = result.rejected if isinstance(result.rejected, tuple) else None
         reported, note = trusted_time(result.time, seconds)
         message = clipped(plain_text(result.message) + note)
         return {
@@ -281,12 +321,31 @@ def _plain(value: Any) -> Any:
 
 
 def _plain_stats(stats: Any) -> dict[str, Any]:
-    """The first `MAX_STATS` stats with plain keys and values; {} when `stats` is no mapping."""
+    """The first `MAX_STATS` stats with plain keys and values; {} when `stats` is no mapping.
+    An int stat outside the signed 64-bit range becomes text (JSON readers other than Python
+    lose such ints, and past 4,300 digits Python cannot even write one): its digits when it
+    has at most `MAX_STAT_BITS` bits, else its size, `"<int of 5000 digits>"`.
+    A NaN or infinity is text too (`_plain`): every value stays valid JSON, the job recorded."""
     try:
         items = list(dict(stats).items())[:MAX_STATS]
     except Exception:
         return {}
-    return {clipped(plain_text(k)): _plain(v) for k, v in items}
+    return {clipped(plain_text(k)): _plain(_stat_int(v)) for k, v in items}
+
+
+MAX_STAT_BITS = 128
+"""Bits (39 digits) of an int stat beyond 64 bits still written out in full, as text."""
+
+
+def _stat_int(value: Any) -> Any:
+    """`value`, or the text of an int beyond the signed 64-bit range (see `_plain_stats`):
+    its digits up to `MAX_STAT_BITS` bits, else its size in words (`kakuro.puzzle.shown`)."""
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+        return value
+    number = int(value)
+    if -(2**63) <= number < 2**63:
+        return value
+    return str(number) if abs(number).bit_length() <= MAX_STAT_BITS else shown(number)
 
 
 def _reset_peak_rss() -> None:
@@ -310,10 +369,25 @@ def _peak_rss_mb() -> float | None:
 
 
 def machine_info() -> dict[str, Any]:
-    """Where a job ran: hostname, logical CPUs, platform, processor."""
+    """Where a job ran: hostname, CPU model, logical CPUs (`cpus`) and physical cores
+    (`cores`), memory (`memory_mb`, MiB), the 1, 5 and 15 minute load averages (`load`) when
+    the worker started, platform and processor. A value the system does not give is None."""
+    import psutil
+
+    model = None
+    with contextlib.suppress(OSError):  # Linux names the model here; platform.processor() often is ""
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as stream:
+            model = next((line.split(":", 1)[1].strip() for line in stream if line.startswith("model name")), None)
+    load = None
+    with contextlib.suppress(OSError, AttributeError):  # no load average on Windows
+        load = [round(value, 2) for value in os.getloadavg()]
     return {
         "hostname": socket.gethostname(),
+        "cpu_model": model or platform.processor() or None,
         "cpus": os.cpu_count(),
+        "cores": psutil.cpu_count(logical=False),
+        "memory_mb": psutil.virtual_memory().total // 2**20,
+        "load": load,
         "platform": platform.platform(),
         "processor": platform.processor() or platform.machine(),
     }
