@@ -135,41 +135,57 @@ def feasible_values(total: int, domains: Sequence[int], values: tuple[int, int] 
 
 def _combination_supports(combo: int, domains: Sequence[int]) -> list[int]:
     """For one combination, the values each cell takes in some perfect matching of the cells
-    onto the combination's values (all zero when no such matching exists)."""
+    onto the combination's values (all zero when no such matching exists).
+
+    Polynomial (Regin's alldifferent filtering): one perfect matching by augmenting paths,
+    then a value v != m(j) stays in cell j exactly when the cell holding v in the matching can
+    reach j by alternating edges (then swapping along that cycle gives j the value v). Cells
+    are at most the width of the value range, so reachability is a bitset closure."""
     n = len(domains)
-    forward: list[set[int]] = [{0}]
-    for d in domains:
-        layer = set()
-        for used in forward[-1]:
-            free = d & combo & ~used
-            while free:
-                low = free & -free
-                layer.add(used | low)
-                free ^= low
-        if not layer:
-            return [0] * n
-        forward.append(layer)
-    if combo not in forward[n]:
-        return [0] * n
-    backward: list[set[int]] = [set() for _ in range(n + 1)]
-    backward[n] = {0}
-    for j in range(n - 1, -1, -1):
-        for used in backward[j + 1]:
-            free = domains[j] & combo & ~used
-            while free:
-                low = free & -free
-                backward[j].add(used | low)
-                free ^= low
-    out = [0] * n
+    masks = [d & combo for d in domains]
+    owner: dict[int, int] = {}  # value bit -> the cell holding it in the matching
+    held = [0] * n  # cell -> its value bit
+
+    def augment(j: int, seen: set[int]) -> bool:
+        free = masks[j]
+        while free:
+            bit = free & -free
+            free ^= bit
+            if bit in seen:
+                continue
+            seen.add(bit)
+            other = owner.get(bit)
+            if other is None or augment(other, seen):
+                owner[bit] = j
+                held[j] = bit
+                return True
+        return False
+
     for j in range(n):
-        for before in forward[j]:
-            rest = combo & ~before
-            free = domains[j] & rest
-            while free:
-                low = free & -free
-                if rest ^ low in backward[j + 1]:
-                    out[j] |= low
-                free ^= low
+        if not augment(j, set()):
+            return [0] * n
+    if len(owner) != combo.bit_count():
+        return [0] * n
+    reach = [0] * n  # reach[j]: cells j leads to (j -> the holder of any other value it can take)
+    for j in range(n):
+        others = masks[j] & ~held[j]
+        while others:
+            bit = others & -others
+            others ^= bit
+            reach[j] |= 1 << owner[bit]
+    for k in range(n):  # transitive closure (Warshall, a row at a time as a bitset)
+        row = reach[k]
+        for j in range(n):
+            if reach[j] >> k & 1:
+                reach[j] |= row
+    out = list(held)
+    for j in range(n):
+        others = masks[j] & ~held[j]
+        while others:
+            bit = others & -others
+            others ^= bit
+            if reach[owner[bit]] >> j & 1:
+                out[j] |= bit
     return out
 
 

@@ -10,6 +10,7 @@ name is the function, which would hide a package of the same name from `import k
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from kakuro.deduction.trace import (
     SEVERAL,
     SOLVED,
     STATUSES,
+    STOPPED,
     UNSATISFIABLE,
     Explanation,
     Placement,
@@ -25,36 +27,50 @@ from kakuro.deduction.trace import (
     Removal,
     Step,
 )
+from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle, Solution
+from kakuro.solver import Deadline
 
 if TYPE_CHECKING:
     from kakuro.deduction.hints import Hint
 
 
-def explain(puzzle: Puzzle) -> Explanation:
-    """The step-by-step deduction of `puzzle` with named human techniques, simplest first.
+def explain(puzzle: Puzzle, *, time_limit: float | None = None) -> Explanation:
+    """The step-by-step deduction of `puzzle` with named human techniques, simplest first,
+    within `time_limit` seconds (None: no limit; the deduction stops within a fraction of a
+    second of it, with status STOPPED and the steps found so far).
 
     Returns a frozen `Explanation`: `steps` (each a `Step`: technique, the cells and runs it
     looked at, the candidates it removes and the digits that places, one plain sentence),
     `status` (SOLVED: deduction alone fixed every cell, so the solution is unique; SEVERAL: a
-    `search` step had to choose between solutions; UNSATISFIABLE), `solution` and `rating`
+    `search` step had to choose between solutions; UNSATISFIABLE; STOPPED), `solution` and `rating`
     (the hardest level needed and how often). `to_dict()` gives its JSON form. Every removal is
     sound: no solution has the removed value (a `search` step's choice aside). Raises
     KakuroError for puzzles whose runs have too many combinations to reason about by hand.
     """
     from kakuro.deduction.deduce import explanation_of
 
-    return explanation_of(puzzle)
+    return explanation_of(puzzle, deadline_after(time_limit))
 
 
 def hint(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None = None, *,
-         source: str | None = None) -> Hint:
+         source: str | None = None, time_limit: float | None = None) -> Hint:
     """The first mistake in `progress` (a grid in the JSON-lines layout, None or 0 for an empty
     cell), or the next digit the deduction places from it with the steps it builds on; `source`
-    names the grid's file in errors. See `kakuro.deduction.hints.hint`."""
+    names the grid's file in errors; within `time_limit` seconds (None: no limit; a STOPPED
+    hint when it runs out). See `kakuro.deduction.hints.hint`."""
     from kakuro.deduction.hints import hint as hint_of
 
-    return hint_of(puzzle, progress, source=source)
+    return hint_of(puzzle, progress, source=source, deadline=deadline_after(time_limit))
+
+
+def deadline_after(time_limit: float | None) -> Deadline:
+    """The deadline `time_limit` seconds from now (None: none); KakuroError unless it is a
+    positive number or None."""
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or math.isnan(time_limit) or not time_limit > 0):
+        raise KakuroError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
+    return Deadline.after(time_limit)
 
 
 __all__ = [
@@ -62,6 +78,7 @@ __all__ = [
     "SEVERAL",
     "SOLVED",
     "STATUSES",
+    "STOPPED",
     "TECHNIQUES",
     "UNSATISFIABLE",
     "Explanation",

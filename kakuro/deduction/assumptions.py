@@ -24,15 +24,16 @@ SHOWN_PLACEMENTS = 6
 """A contradiction's sentence names at most this many of the cells its chain places."""
 
 
-def contradiction(board: Board) -> Finding | None:
+def contradiction(board: Board, deadline: Deadline = Deadline()) -> Finding | None:
     """A value whose assumption, with exact reasoning on every run, leaves some run unable to
-    reach its sum: that value is removed."""
+    reach its sum: that value is removed. None too when `deadline` passes first (the caller
+    tells the two apart by the deadline)."""
     from kakuro.search.engine import compile
     from kakuro.search.engine.explain import refuted_values
 
     compile.ensure("root:gac", "refute:gac")
-    refuted = refuted_values(board.puzzle, board.cands)
-    if not refuted:  # None: inconsistent already, which the run techniques show
+    refuted = refuted_values(board.puzzle, board.cands, end=deadline.end)
+    if not refuted or deadline.expired():  # None: inconsistent already, which the run techniques show
         return None
     cell, value, _ = min(refuted, key=lambda f: (f[2], board.cands[f[0]].bit_count(), f[0], f[1]))
     placed, failed = _chain(board, cell, value)
@@ -81,14 +82,17 @@ def _chain(board: Board, cell: int, value: int) -> tuple[list[tuple[int, int]], 
     return placed, None
 
 
-def search(board: Board) -> Finding | None:
+def search(board: Board, deadline: Deadline = Deadline()) -> Finding | None:
     """A search from the current candidates: with solutions that differ, a value of the
     first cell (fewest candidates) where they differ is chosen; with one solution, the value
-    it gives that cell; with none, the cell is emptied (no solution exists)."""
+    it gives that cell; with none, the cell is emptied (no solution exists). None when
+    `deadline` passes first."""
     opens = sorted((c for c, d in enumerate(board.cands) if d & (d - 1)), key=lambda c: (board.cands[c].bit_count(), c))
     if not opens:
         return None
-    found = solutions(board.puzzle, board.cands, 2)
+    found = solutions(board.puzzle, board.cands, 2, deadline)
+    if deadline.expired():
+        return None
     if not found:
         c = opens[0]
         reason = (f"no technique applies, and a search through the candidates finds no solution at all, "
@@ -110,12 +114,13 @@ def search(board: Board) -> Finding | None:
                    assumption=Placement(c, v), chosen=len(found) > 1)
 
 
-def solutions(puzzle: Puzzle, candidates: list[int], limit: int) -> list[list[int]]:
+def solutions(puzzle: Puzzle, candidates: list[int], limit: int, deadline: Deadline = Deadline()) -> list[list[int]]:
     """Up to `limit` solutions of `puzzle` within `candidates` (bitmasks, cell order), by the
-    engine's search maintaining GAC."""
+    engine's search maintaining GAC, which stops at `deadline` (the list is then not final:
+    callers look at the deadline)."""
     from kakuro.search.engine import compile
     from kakuro.search.native import enumerate_solutions
 
     compile.ensure("root:gac", "depth_first:gac")
-    found = enumerate_solutions(puzzle, "gac", limit, Deadline(), 0, (), domains=candidates).solutions
+    found = enumerate_solutions(puzzle, "gac", limit, deadline, 0, (), domains=candidates).solutions
     return [[int(v) for v in solution] for solution in found]

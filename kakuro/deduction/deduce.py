@@ -5,6 +5,10 @@ To keep that cheap, each technique keeps the runs (or cells, or region sums) it 
 at since they last changed: a technique that found nothing in a run is not asked again about
 that run until one of its cells loses a candidate. The order of `RULES` is the order of
 `kakuro.deduction.techniques.TECHNIQUES`.
+
+A deadline is looked at before every run, cell or region a technique examines and handed to
+the board-wide techniques (whose engine calls stop at it), so a deduction stops within a
+fraction of a second of it with the steps found so far (`Deduction.stopped`).
 """
 
 from __future__ import annotations
@@ -30,8 +34,9 @@ from kakuro.implied import RegionSum, region_sums
 from kakuro.deduction.singles import last_cell, naked_single
 from kakuro.deduction.subsets import hidden_subset, naked_subset
 from kakuro.deduction.techniques import level_of
-from kakuro.deduction.trace import SEVERAL, SOLVED, UNSATISFIABLE, Explanation, Step
+from kakuro.deduction.trace import SEVERAL, SOLVED, STOPPED, UNSATISFIABLE, Explanation, Step
 from kakuro.puzzle import Puzzle
+from kakuro.solver import Deadline
 
 RUN, CELL, REGION, BOARD = "run", "cell", "region", "board"
 """What a technique looks at once: one run, one cell, one region sum, or the whole board."""
@@ -60,16 +65,19 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def explanation_of(puzzle: Puzzle) -> Explanation:
-    """`kakuro.deduction.explain`: the whole deduction of `puzzle`, its status and rating."""
+def explanation_of(puzzle: Puzzle, deadline: Deadline = Deadline()) -> Explanation:
+    """`kakuro.deduction.explain`: the deduction of `puzzle` until it ends or `deadline`
+    passes, its status and rating."""
     board = Board(puzzle)
-    deduction = Deduction(board)
+    deduction = Deduction(board, deadline=deadline)
     steps = tuple(deduction.steps())
-    return finish(puzzle, board, steps, deduction.chose)
+    return finish(puzzle, board, steps, deduction.chose, deduction.stopped)
 
 
-def finish(puzzle: Puzzle, board: Board, steps: tuple[Step, ...], chose: bool) -> Explanation:
-    """The explanation of a finished deduction on `board`."""
+def finish(puzzle: Puzzle, board: Board, steps: tuple[Step, ...], chose: bool, stopped: bool = False) -> Explanation:
+    """The explanation of a deduction on `board` that ended, or `stopped` at its deadline."""
+    if stopped:
+        return Explanation(puzzle, steps, STOPPED, None, rate(steps))
     if board.wiped_out() is not None:
         return Explanation(puzzle, steps, UNSATISFIABLE, None, rate(steps))
     return Explanation(puzzle, steps, SEVERAL if chose else SOLVED, board.solution(), rate(steps))
@@ -77,10 +85,13 @@ def finish(puzzle: Puzzle, board: Board, steps: tuple[Step, ...], chose: bool) -
 
 class Deduction:
     """The deduction on `board` (changed in place as steps are taken), with the techniques of
-    level `up_to` and below (all by default)."""
+    level `up_to` and below (all by default), until `deadline` passes."""
 
-    def __init__(self, board: Board, up_to: int = 7) -> None:
+    def __init__(self, board: Board, up_to: int = 7, deadline: Deadline = Deadline()) -> None:
         self.board = board
+        self.deadline = deadline
+        self.stopped = False
+        """True once the deadline stopped the deduction before it ended."""
         self.rules = [rule for rule in RULES if level_of(rule.technique) <= up_to]
         self.chose = False
         """True once a `search` step chose between several solutions."""
@@ -99,7 +110,8 @@ class Deduction:
             self.waiting.append(bytearray([1]) * size)
 
     def steps(self) -> Iterator[Step]:
-        """Take steps until every cell is placed (and the runs check) or a cell is emptied."""
+        """Take steps until every cell is placed (and the runs check), a cell is emptied or the
+        deadline passes (then `stopped` is True)."""
         while not self.emptied and not (self.open == 0 and not self.board.puzzle.check(self.board.solution())):
             finding = self.next_finding()
             if finding is None:
@@ -136,23 +148,35 @@ class Deduction:
 
     def next_finding(self) -> Finding | None:
         """The finding of the simplest technique that applies (lowest run, cell or region
-        first within a technique), or None."""
+        first within a technique), or None (with `stopped` set when the deadline passed)."""
         for i, rule in enumerate(self.rules):
+            if self._out_of_time():
+                return None
             if rule.scope == BOARD:
-                found = rule.find(self.board)
+                found = rule.find(self.board, self.deadline)
                 if found is not None:
                     return found
+                if self._out_of_time():  # the engine may have stopped short: its "nothing" is not final
+                    return None
                 continue
             if rule.scope == REGION and self.regions is None:
                 self._find_regions(i)
             pending, waiting, regions = self.pending[i], self.waiting[i], self.regions or []
             while pending:
+                if self._out_of_time():
+                    return None  # the item stays pending: nothing is lost if the caller goes on
                 item = heapq.heappop(pending)
                 waiting[item] = 0
                 found = rule.find(self.board, regions[item] if rule.scope == REGION else item)
                 if found is not None:
                     return found
         return None
+
+    def _out_of_time(self) -> bool:
+        """True (and `stopped` set) once the deadline has passed."""
+        if not self.stopped and self.deadline.expired():
+            self.stopped = True
+        return self.stopped
 
     def _find_regions(self, rule_index: int) -> None:
         self.regions = region_sums(self.board.puzzle)

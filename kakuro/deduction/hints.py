@@ -5,7 +5,9 @@ filled digits already break (a digit repeated in a run, a run whose filled digit
 or already pass its clue); a digit that no solution shares with the digits before it (in
 reading order: the first prefix of the filled digits that no solution completes). Without a
 mistake, the hint is the next digit the deduction places from the filled grid, with the earlier
-steps that step builds on.
+steps that step builds on. A hint holds all it knows (technique, cells, digit); how much of it
+to show at once (graded help: the technique, then the cells, then the digit) is the caller's
+choice (`HINT_LEVELS`, `kakuro hint --level`).
 """
 
 from __future__ import annotations
@@ -20,51 +22,95 @@ from kakuro.deduction.deduce import Deduction
 from kakuro.deduction.trace import Step, step_to_dict
 from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle, Solution
+from kakuro.solver import Deadline
 
 MISTAKE = "mistake"
 STEP = "step"
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"
+STOPPED = "stopped"
 """Kinds of hint: a mistake in the grid, the next step, a correctly finished grid, a puzzle
-(with the grid's digits) that no solution completes for another reason than a mistake."""
+(with the grid's digits) that no solution completes for another reason than a mistake, the
+time limit reached first."""
+HINT_LEVELS = (1, 2, 3)
+"""How much of a STEP hint to show: 1 the technique, 2 also the cells it looks at, 3 also the
+digit it places and the steps that lead to it."""
+
+
+class _OutOfTime(Exception):
+    """The deadline passed during a search whose answer the hint needs."""
 
 
 @dataclass(frozen=True)
 class Hint:
-    """`kind` (MISTAKE, STEP, SOLVED or UNSOLVABLE), a one-line `message` ("r3c4 is 9" for a
-    step), the `cell` it is about (a white-cell number, or None); for STEP the `step` that
-    places the next digit and the earlier steps it builds on (`reasons`, in order)."""
+    """`kind` (MISTAKE, STEP, SOLVED, UNSOLVABLE or STOPPED), a one-line `message` ("r3c4 is
+    9" for a step), the `cell` it is about (a white-cell number, or None); for STEP the `step`
+    that places the next digit (its `technique` and `cells`: the graded help), the `value` it
+    places in `cell`, and the earlier steps it builds on (`reasons`, in order). `unique` says
+    whether the puzzle (givens only) has exactly one solution (None: not known, e.g. stopped)."""
 
     kind: str
     message: str
     cell: int | None = None
     step: Step | None = None
     reasons: tuple[Step, ...] = ()
+    value: int | None = None
+    unique: bool | None = None
+
+    @property
+    def technique(self) -> str | None:
+        """The technique of the step (None unless STEP)."""
+        return None if self.step is None else self.step.technique
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        """The cells the step looks at (white-cell numbers; empty unless STEP)."""
+        return () if self.step is None else self.step.cells
 
 
 def hint(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None = None, *,
-         source: str | None = None) -> Hint:
+         source: str | None = None, deadline: Deadline = Deadline()) -> Hint:
     """The first mistake in `progress` (a grid in the JSON-lines layout with None or 0 for an
     empty cell, as `kakuro.formats.solution.read_solution` returns, or a Solution), or the
     next step from it (from the empty grid when None). Raises KakuroError when the grid does
     not have the puzzle's shape or holds something other than digits in a white cell (its
-    message starts with `source`, the grid's file, when given)."""
+    message starts with `source`, the grid's file, when given). Every search stops at
+    `deadline`: then the hint is STOPPED."""
     filled = _digits(puzzle, progress, f"{source}: " if source else "")
-    mistake = _out_of_range(puzzle, filled) or _broken_rule(puzzle, filled) or _first_wrong(puzzle, filled)
+    stopped = Hint(STOPPED, "the time limit came before a hint was found")
+    try:
+        unique, mistake = _first_mistake(puzzle, filled, deadline)
+    except _OutOfTime:
+        return stopped
     if mistake is not None:
         return mistake
     if len(filled) == puzzle.size:
-        return Hint(SOLVED, "every cell is filled and every rule holds")
+        return Hint(SOLVED, "every cell is filled and every rule holds", unique=unique)
     board = Board(puzzle, initial_candidates(puzzle, filled))
     taken: list[Step] = []
-    for step in Deduction(board).steps():
+    deduction = Deduction(board, deadline=deadline)
+    for step in deduction.steps():
         taken.append(step)
         new = [p for p in step.placed if p.cell not in filled]
         if new:
             first = new[0]
             message = f"{board.cell_name(first.cell)} is {first.value}"
-            return Hint(STEP, message, first.cell, step, _reasons(taken[:-1], step))
-    return Hint(UNSOLVABLE, "no solution completes these digits")
+            return Hint(STEP, message, first.cell, step, _reasons(taken[:-1], step), first.value, unique)
+    if deduction.stopped:
+        return Hint(STOPPED, stopped.message, unique=unique)
+    return Hint(UNSOLVABLE, "no solution completes these digits", unique=unique)
+
+
+def _first_mistake(puzzle: Puzzle, filled: dict[int, int], deadline: Deadline) -> tuple[bool, Hint | None]:
+    """Whether the puzzle has one solution, and the first mistake in `filled` (None if none).
+    Raises _OutOfTime when `deadline` passes during a search."""
+    mistake = _out_of_range(puzzle, filled) or _broken_rule(puzzle, filled)
+    found = _solutions(puzzle, dict(puzzle.givens), 2, deadline)
+    if mistake is not None:
+        return len(found) == 1, mistake
+    if not found:
+        return False, Hint(UNSOLVABLE, "the puzzle has no solution")
+    return len(found) == 1, _first_wrong(puzzle, filled, deadline)
 
 
 def _digits(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None, where: str) -> dict[int, int]:
@@ -130,19 +176,17 @@ def _broken_rule(puzzle: Puzzle, filled: dict[int, int]) -> Hint | None:
     return min(found, key=lambda h: h.cell if h.cell is not None else -1) if found else None
 
 
-def _first_wrong(puzzle: Puzzle, filled: dict[int, int]) -> Hint | None:
+def _first_wrong(puzzle: Puzzle, filled: dict[int, int], deadline: Deadline) -> Hint | None:
     """The first filled digit (reading order) that no solution shares with the digits before
-    it; UNSOLVABLE when the puzzle itself has no solution."""
-    if not _completable(puzzle, dict(puzzle.givens)):
-        return Hint(UNSOLVABLE, "the puzzle has no solution")
-    if _completable(puzzle, filled):
+    it (the puzzle itself has a solution)."""
+    if _solutions(puzzle, filled, 1, deadline):
         return None
     order = [c for c in filled if c not in puzzle.givens]
     low, high = 0, len(order)  # the prefix of `low` digits is completable, of `high` not
     while high - low > 1:
         middle = (low + high) // 2
         prefix = dict(puzzle.givens) | {c: filled[c] for c in order[:middle]}
-        if _completable(puzzle, prefix):
+        if _solutions(puzzle, prefix, 1, deadline):
             low = middle
         else:
             high = middle
@@ -152,8 +196,12 @@ def _first_wrong(puzzle: Puzzle, filled: dict[int, int]) -> Hint | None:
                 f"before it (in reading order)", cell)
 
 
-def _completable(puzzle: Puzzle, filled: dict[int, int]) -> bool:
-    return bool(solutions(puzzle, initial_candidates(puzzle, filled), 1))
+def _solutions(puzzle: Puzzle, filled: dict[int, int], limit: int, deadline: Deadline) -> list[list[int]]:
+    """Up to `limit` solutions with the digits of `filled`; _OutOfTime when `deadline` passes."""
+    found = solutions(puzzle, initial_candidates(puzzle, filled), limit, deadline)
+    if deadline.expired():
+        raise _OutOfTime
+    return found
 
 
 def _reasons(earlier: list[Step], step: Step) -> tuple[Step, ...]:
@@ -178,4 +226,7 @@ def hint_to_dict(puzzle: Puzzle, found: Hint) -> dict[str, Any]:
         "cell": None if found.cell is None else list(puzzle.cells[found.cell]),
         "step": None if found.step is None else step_to_dict(puzzle, found.step),
         "reasons": [step_to_dict(puzzle, step) for step in found.reasons],
+        "technique": found.technique,
+        "value": found.value,
+        "unique": found.unique,
     }

@@ -22,7 +22,10 @@ SEVERAL = "several-solutions"
 one solution, and this is one of them."""
 UNSATISFIABLE = "unsatisfiable"
 """Some cell or run was left without a value with no assumption made: no solution exists."""
-STATUSES = (SOLVED, SEVERAL, UNSATISFIABLE)
+STOPPED = "stopped"
+"""The time limit came before the deduction ended: the steps are those found so far, and there
+is no solution."""
+STATUSES = (SOLVED, SEVERAL, UNSATISFIABLE, STOPPED)
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,8 @@ class Rating:
 @dataclass(frozen=True)
 class Explanation:
     """The deduction of one puzzle: its `steps` in order, the `status` it ends in (one of
-    STATUSES), the `solution` it reaches (None when unsatisfiable) and its `rating`."""
+    STATUSES), the `solution` it reaches (None when unsatisfiable or stopped) and its `rating`
+    (of the steps taken: for STOPPED, a lower bound)."""
 
     puzzle: Puzzle = field(repr=False, compare=False)
     steps: tuple[Step, ...]

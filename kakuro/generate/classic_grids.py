@@ -24,7 +24,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from kakuro.deduction import explain
+from kakuro.deduction import STOPPED, explain
 from kakuro.errors import KakuroError
 from kakuro.generate.checks import check_count_and_seed, is_integer, is_number
 from kakuro.generate.grade import grade as grade_of
@@ -41,6 +41,8 @@ MAX_SIDE = 120
 """Longest side: a unique 31x101 (the size of the largest public puzzles) takes about 17 s."""
 LAYOUT_TRIES = 200
 FILL_NODES = 200_000
+FILL_CHECK_EVERY = 1024
+"""Assignments of the random filling between two looks at the deadline."""
 DENSITY_TOLERANCE = 0.05
 MIN_LONGEST = 4
 """Shorter longest runs cut layouts into fragments (every cut strands neighbouring cells)."""
@@ -82,7 +84,9 @@ def classic(
     With `unique` every puzzle has exactly one solution (certified by propagation) and, when
     `grade` is given (one of TARGET_GRADES), that difficulty grade; when `rating` is given (a
     level of TARGET_RATINGS), a human rating of that level (`kakuro.explain`). `time_limit` (seconds per
-    puzzle, None = none) bounds the search for one, and KakuroError is raised when it runs out.
+    puzzle, None = none) bounds everything that makes one (layout, filling, uniqueness, grade and
+    rating: each loop looks at the deadline), and KakuroError ("... within the time limit") is
+    raised when it runs out.
     The k-th puzzle depends only on the parameters and k. Raises KakuroError on parameters that
     cannot make a puzzle.
     """
@@ -119,15 +123,18 @@ def _make(height: int, width: int, density: float, longest: int, rng: random.Ran
     attempts = 0
     while True:
         attempts += 1
-        black = layout(height, width, density, longest, rng)
-        filling = random_filling(black, rng)
+        if deadline.expired():
+            raise KakuroError(f"{name}: no {what if unique else 'puzzle'} within the time limit ({attempts - 1} attempts)")
+        try:
+            black = layout(height, width, density, longest, rng, deadline)
+            filling = random_filling(black, rng, deadline)
+        except OutOfTime:
+            continue  # reported at the top of the loop
         if filling is None:
             continue
         if not unique:
             meta["attempts"] = attempts
             return black, filling
-        if deadline.expired():
-            raise KakuroError(f"{name}: no {what} within the time limit ({attempts - 1} attempts)")
         if (grade or rating) and attempts > GRADE_ATTEMPTS:
             rare = "this grade" if not rating else "this rating" if not grade else "this grade and rating"
             raise KakuroError(f"{name}: no {what} in {GRADE_ATTEMPTS} attempts; {rare} is rare at this size")
@@ -141,27 +148,49 @@ def _make(height: int, width: int, density: float, longest: int, rng: random.Ran
         graded = grade_of(made)
         if grade is not None and graded != grade:
             continue
-        rated = explain(made).rating
+        explained = explain(made, time_limit=_seconds_left(deadline))
+        if explained.status == STOPPED:
+            continue  # the deadline passed: reported at the top of the loop
+        rated = explained.rating
         if rating is None or rated.level == rating:
             meta.update(attempts=attempts, moves=found.moves, kicks=found.kicks, grade=graded, rating=rated.score)
             return black, filling
 
 
+class OutOfTime(KakuroError):
+    """The deadline passed inside a step of the generator (layout, repair, filling)."""
+
+
+def _seconds_left(deadline: Deadline) -> float | None:
+    """The seconds `deadline` leaves, as a positive `time_limit` (None without a deadline)."""
+    left = deadline.remaining()
+    return None if left is None else max(left, 1e-3)
+
+
+def _check_time(deadline: Deadline) -> None:
+    """Raise OutOfTime once `deadline` has passed."""
+    if deadline.expired():
+        raise OutOfTime("the time limit was reached")
+
+
 # --------------------------------------------------------------------- layout
-def layout(height: int, width: int, density: float, longest: int, rng: random.Random) -> list[list[bool]]:
+def layout(height: int, width: int, density: float, longest: int, rng: random.Random,
+           deadline: Deadline = Deadline()) -> list[list[bool]]:
     """A height x width interior of black (True) / white cells, symmetric under a half turn,
     every white cell in an across and a down run of 2..`longest` cells, white cells connected
     and in every row and column,
-    black share within DENSITY_TOLERANCE of `density` when the tries allow (else the closest)."""
+    black share within DENSITY_TOLERANCE of `density` when the tries allow (else the closest).
+    Raises OutOfTime once `deadline` passes (looked at in every loop)."""
     seed_rate = density / 2
     best: tuple[float, list[list[bool]]] | None = None
     for _ in range(LAYOUT_TRIES):
+        _check_time(deadline)
         black = [[False] * width for _ in range(height)]
         for r in range(height):
             for c in range(width):
                 if (r, c) <= (height - 1 - r, width - 1 - c) and rng.random() < seed_rate:
                     _blacken(black, (r, c))
-        repair_layout(black, longest, rng)
+        repair_layout(black, longest, rng, deadline)
         if not _keep_largest_region(black) or not _spans(black):
             continue
         share = black_share(black)
@@ -175,13 +204,16 @@ def layout(height: int, width: int, density: float, longest: int, rng: random.Ra
     return best[1]
 
 
-def repair_layout(black: list[list[bool]], longest: int, rng: random.Random) -> None:
+def repair_layout(black: list[list[bool]], longest: int, rng: random.Random,
+                  deadline: Deadline = Deadline()) -> None:
     """Blacken single white cells between black ones and cut runs longer than `longest` (with
-    mirror cells) until every white cell lies in two runs of 2..`longest` cells (in place)."""
+    mirror cells) until every white cell lies in two runs of 2..`longest` cells (in place).
+    Raises OutOfTime once `deadline` passes (looked at before every line of cells)."""
     changed = True
     while changed:
         changed = False
         for run in _segments(black):
+            _check_time(deadline)
             if len(run) == 1:
                 _blacken(black, run[0])
                 changed = True
@@ -293,9 +325,11 @@ def _keep_largest_region(black: list[list[bool]]) -> bool:
 
 
 # --------------------------------------------------------------------- filling
-def random_filling(black: list[list[bool]], rng: random.Random) -> dict[Cell, int] | None:
+def random_filling(black: list[list[bool]], rng: random.Random,
+                   deadline: Deadline = Deadline()) -> dict[Cell, int] | None:
     """Digits for every white cell, all different along each run; None when the randomized
-    depth-first search (cells in row-major order) exceeds FILL_NODES assignments."""
+    depth-first search (cells in row-major order) exceeds FILL_NODES assignments. Raises
+    OutOfTime once `deadline` passes (looked at every FILL_CHECK_EVERY assignments)."""
     runs = runs_of(black)
     member: dict[Cell, list[int]] = {}
     for index, run in enumerate(runs):
@@ -324,6 +358,8 @@ def random_filling(black: list[list[bool]], rng: random.Random) -> dict[Cell, in
         nodes += 1
         if nodes > FILL_NODES:
             return None
+        if nodes % FILL_CHECK_EVERY == 0:
+            _check_time(deadline)
         filling[cell] = digit
         for run in member[cell]:
             used[run] |= 1 << digit
@@ -376,12 +412,12 @@ def _check_parameters(rows: int, cols: int, density: float, count: int, seed: in
     if grade is not None and grade not in TARGET_GRADES:
         raise KakuroError(f"grade must be one of {', '.join(TARGET_GRADES)}, not {grade!r}")
     if grade is not None and not unique:
-        raise KakuroError("a grade needs a unique puzzle (unique=True, --unique)")
+        raise KakuroError("a grade needs a unique puzzle (unique=True; on the command line, not --no-unique)")
     if rating is not None:
         if not is_integer(rating) or rating not in TARGET_RATINGS:
             raise KakuroError(f"rating must be a level from {TARGET_RATINGS[0]} to {TARGET_RATINGS[-1]}, not {rating!r}")
         if not unique:
-            raise KakuroError("a rating needs a unique puzzle (unique=True, --unique)")
+            raise KakuroError("a rating needs a unique puzzle (unique=True; on the command line, not --no-unique)")
         if grade is not None and not LEVELS_OF_GRADE[grade][0] <= rating <= LEVELS_OF_GRADE[grade][1]:
             low, high = LEVELS_OF_GRADE[grade]
             raise KakuroError(f"a puzzle of grade {grade} rates {low} to {high}, never {rating}")

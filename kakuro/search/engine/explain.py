@@ -54,14 +54,16 @@ def refutations(st: State, found: np.ndarray) -> int:
     return count
 
 
-def refuted_values(puzzle: Puzzle, candidates: list[int], consistency: str = "gac") -> list[tuple[int, int, int]] | None:
+def refuted_values(puzzle: Puzzle, candidates: list[int], consistency: str = "gac",
+                   end: float | None = None) -> list[tuple[int, int, int]] | None:
     """(cell, value, domain changes before the wipe-out) of every candidate of an open cell
     whose assumption, propagated at `consistency` from `candidates` (bitmasks, cell order),
-    wipes out; None when `candidates` themselves propagate to a wipe-out. No time limit; raises
-    KeyboardInterrupt on Ctrl-C."""
+    wipes out; None when `candidates` themselves propagate to a wipe-out. Stops at `end` (a
+    `time.perf_counter` reading; None: no limit), when the list may be short (every entry is
+    still a true refutation); raises KeyboardInterrupt on Ctrl-C."""
     st = build_state(puzzle, consistency)
     load_domains(st, candidates)
-    arm(st, None, 0)
+    arm(st, end, 0)
     ok = root_propagate(st)
     raise_if_interrupted(st)
     if not ok:

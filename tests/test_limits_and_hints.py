@@ -1,0 +1,211 @@
+"""Every search honours a limit (issue 27, item 8) and explain/hint meet a person halfway (item
+13): Ctrl-C stops a CP-SAT solve or count at once; `generate classic --time-limit` stops in
+time at the largest size; `explain` and `hint` take a time limit and say they stopped, take
+`--all`, warn about a puzzle with several solutions, and `hint` gives graded help. Every test
+injects the fault (a signal, a search that would run for minutes, a file of several puzzles, a
+puzzle with many solutions) and fails without the change it guards."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+import kakuro
+import tests.test_interrupts as interrupts
+from kakuro.cli import main
+from kakuro.puzzle import Puzzle
+from tests.conftest import hard_for_gac
+
+SLACK = 1.0
+"""Seconds allowed beyond a promised stop, for a loaded machine (the promise is 0.5 s)."""
+
+
+# --------------------------------------------------------------------- Ctrl-C in CP-SAT
+@pytest.fixture(scope="module")
+def hard_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A puzzle CP-SAT works on for far longer than 30 s (no solution, sums that add up)."""
+    path = tmp_path_factory.mktemp("cpsat") / "hard.jsonl"
+    kakuro.write(hard_for_gac(), path)
+    return path
+
+
+@pytest.mark.parametrize("command", ["solve", "count"])
+def test_ctrl_c_stops_a_cpsat_solve_and_count_at_once(command: str, hard_file: Path) -> None:
+    """CP-SAT runs with its own SIGINT handling off, so Ctrl-C used to wait for its 30 s limit."""
+    script = (
+        "import kakuro\n"
+        "from kakuro.cli import main\n"
+        "kakuro.get_solver('cpsat').ensure_warm()\n"
+        "print('go', flush=True)\n"
+        f"sys.exit(main([{command!r}, {str(hard_file)!r}, '-b', 'cpsat', '--time-limit', '30']))\n"
+    )
+    seconds, done = interrupts.interrupt(script)
+    assert done.returncode == 130, done.stderr[-1500:]
+    assert done.stderr.strip() == "kakuro: interrupted"
+    assert seconds < 0.5 + SLACK
+
+
+# --------------------------------------------------------------------- generate classic
+def test_generate_classic_stops_at_its_time_limit_on_the_largest_grid(capsys: pytest.CaptureFixture[str]) -> None:
+    """A 120x120 layout at density 0.1 took the repair loop 40 s and more: it never looked at
+    the deadline (a 1 s limit ran 22 s at the issue's settings)."""
+    from kakuro.search.engine import compile
+
+    compile.ensure("root:gac", "shave:gac", "local")  # one-time costs are not in the limit
+    started = time.perf_counter()
+    code = main(["generate", "classic", "--rows", "120", "--cols", "120", "--density", "0.1", "--unique",
+                 "--time-limit", "1"])
+    seconds = time.perf_counter() - started
+    err = capsys.readouterr().err
+    assert code == 1 and "within the time limit" in err, err
+    assert seconds < 1 + 0.5 + SLACK
+
+
+# --------------------------------------------------------------------- explain and hint: limits
+@pytest.fixture(scope="module")
+def wide_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 62x62 Cazenave grid over 1..62 with half its cells empty: every run has 62 cells."""
+    path = tmp_path_factory.mktemp("wide") / "wide.jsonl"
+    assert main(["generate", "cazenave", "--size", "62", "--values", "62", "--holes", "50", "-o", str(path)]) == 0
+    return path
+
+
+def test_explain_stops_at_its_time_limit_and_prints_what_it_found(capsys: pytest.CaptureFixture[str],
+                                                                  wide_file: Path) -> None:
+    """Exact reasoning on a run of 31 open cells enumerated subsets of values (2^31 states); the
+    explanation of this grid ran for minutes with no limit to stop it."""
+    capsys.readouterr()
+    started = time.perf_counter()
+    code = main(["explain", str(wide_file), "--time-limit", "1"])
+    seconds = time.perf_counter() - started
+    out = capsys.readouterr().out
+    assert code == 4, out[-500:]
+    assert "stopped at the time limit after" in out.splitlines()[0] and "rating so far" in out.splitlines()[0]
+    assert seconds < 1 + 0.5 + SLACK
+
+
+def test_the_library_stops_explain_and_hint_at_time_limit(wide_file: Path) -> None:
+    from kakuro.deduction import STOPPED, explain, hint
+    from kakuro.deduction.hints import STOPPED as HINT_STOPPED
+
+    puzzle = kakuro.read(wide_file)[0]
+    started = time.perf_counter()
+    explanation = explain(puzzle, time_limit=0.5)
+    assert explanation.status == STOPPED and explanation.solution is None
+    assert time.perf_counter() - started < 0.5 + 0.5 + SLACK
+    started = time.perf_counter()
+    found = hint(puzzle, time_limit=0.3)
+    assert found.kind in (HINT_STOPPED, "step")  # a quick first step is fine; a long search is not
+    assert time.perf_counter() - started < 0.3 + 0.5 + SLACK
+    with pytest.raises(kakuro.KakuroError, match="time_limit"):
+        explain(puzzle, time_limit=0)
+
+
+def test_subset_rules_skip_cells_that_cannot_make_a_subset() -> None:
+    """The bounded enumeration keeps exactly the subsets a plain one keeps, in the same order."""
+    import random
+    from itertools import combinations
+
+    from kakuro.deduction.subsets import bounded_subsets
+
+    rng = random.Random(5)
+    for _ in range(300):
+        n, k = rng.randrange(1, 12), rng.randrange(2, 5)
+        masks = [rng.randrange(1, 1 << 9) for _ in range(n)]
+        items = list(range(100, 100 + n))
+        plain = []
+        for chosen in combinations(range(n), k):
+            union = 0
+            for i in chosen:
+                union |= masks[i]
+            if union.bit_count() <= k:
+                plain.append((tuple(items[i] for i in chosen), union))
+        assert list(bounded_subsets(items, masks, k)) == plain
+
+
+def test_exact_reasoning_on_a_wide_run_is_polynomial() -> None:
+    """`feasible_values` on one run of 40 open cells over 1..40 (every value used): the subset
+    layers of the old matching held up to C(40, 20) sets."""
+    from kakuro.combos import feasible_values, mask_of
+
+    values = list(range(1, 41))
+    domains = [mask_of(values)] * 40
+    domains[0] = mask_of([1, 2])
+    domains[1] = mask_of([1, 2])  # so no other cell can be 1 or 2
+    started = time.perf_counter()
+    support = feasible_values(sum(values), domains, (1, 40))
+    assert time.perf_counter() - started < 1.0
+    assert support[:2] == [mask_of([1, 2])] * 2 and support[2:] == [mask_of(values[2:])] * 38
+
+
+# --------------------------------------------------------------------- explain and hint: --all, warnings, levels
+@pytest.fixture(scope="module")
+def two_puzzles(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Puzzle]]:
+    """Two small unique classic puzzles in one file (their solutions in the metadata)."""
+    from kakuro.generate import classic
+
+    puzzles = classic(6, 6, seed=3, count=2, unique=True)
+    path = tmp_path_factory.mktemp("two") / "two.jsonl"
+    kakuro.write(puzzles, path)
+    return path, puzzles
+
+
+@pytest.mark.parametrize("command", ["explain", "hint"])
+def test_explain_and_hint_take_all_and_say_when_a_file_holds_more(
+    command: str, capsys: pytest.CaptureFixture[str], two_puzzles: tuple[Path, list[Puzzle]]
+) -> None:
+    path, puzzles = two_puzzles
+    capsys.readouterr()
+    assert main([command, str(path), "--all", "--format", "json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["id"] for r in records] == [p.id for p in puzzles]
+    assert main([command, str(path)]) == 0
+    captured = capsys.readouterr()
+    assert "puzzle 1 of 2" in captured.err and "--all" in captured.err
+    assert main([command, str(path), "--index", "2"]) == 0
+    assert "puzzle 1 of" not in capsys.readouterr().err
+
+
+def test_explain_and_hint_warn_about_a_puzzle_with_several_solutions(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from tests.conftest import TWO_SOLUTIONS
+
+    path = tmp_path / "two-solutions.txt"
+    path.write_text(TWO_SOLUTIONS)
+    capsys.readouterr()
+    for command in ("explain", "hint"):
+        assert main([command, str(path)]) == 0
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 1 and "is not unique" in err[0], err
+    unique = tmp_path / "unique.jsonl"
+    from kakuro.generate import classic
+
+    kakuro.write(classic(6, 6, seed=3, count=1, unique=True), unique)
+    for command in ("explain", "hint"):
+        assert main([command, str(unique)]) == 0
+        assert "not unique" not in capsys.readouterr().err
+
+
+def test_hint_is_graded_technique_then_cells_then_digit(
+    capsys: pytest.CaptureFixture[str], two_puzzles: tuple[Path, list[Puzzle]]
+) -> None:
+    from kakuro.deduction import hint
+    from kakuro.deduction.board import cell_name
+
+    path, puzzles = two_puzzles
+    found = hint(puzzles[0])
+    assert found.kind == "step" and found.technique and found.cells and found.value is not None
+    digit_line = f"{cell_name(puzzles[0], found.cell)} is {found.value}"  # type: ignore[arg-type]
+    cells = [cell_name(puzzles[0], c) for c in found.cells]
+    shown = {}
+    capsys.readouterr()
+    for level in ("1", "2", "3"):
+        assert main(["hint", str(path), "--index", "1", "--level", level]) == 0
+        shown[level] = capsys.readouterr().out
+    assert found.technique in shown["1"] and digit_line not in shown["1"] and cells[0] not in shown["1"]
+    assert found.technique in shown["2"] and all(c in shown["2"] for c in cells) and digit_line not in shown["2"]
+    assert digit_line in shown["3"]
