@@ -3,8 +3,10 @@ machines, limits, seeds, dates; and the notes a reader should not miss."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from kakuro.compare.results import Record
 from kakuro.report.runs import effective, repeats
@@ -34,6 +36,8 @@ class About:
     puzzles: int
     backends: tuple[BackendFacts, ...]
     machines: tuple[Mapping[str, object], ...]
+    """One per machine (every field of `machine_info` but the load); `load` holds every
+    load-average triple recorded on it (one per worker start), `[]` when none was."""
     time_limits: tuple[float, ...]
     graces: tuple[float, ...]
     memory_limits_mb: tuple[int, ...]
@@ -58,7 +62,7 @@ def about(records: Sequence[Record], *, title: str, files: Sequence[str]) -> Abo
         specs = tuple(sorted({r.spec for r in mine if r.spec}))
         engines = tuple(sorted({str(r.versions.get("engine")) for r in mine if r.versions.get("engine")}))
         facts.append(BackendFacts(name, specs, engines))
-    machines = list({tuple(sorted(r.machine.items())): dict(r.machine) for r in current if r.machine}.values())
+    machines = _machines(current)
     software = sorted({f"kakuro {r.versions['kakuro']}" for r in current if r.versions.get("kakuro")}
                       | {f"Python {r.versions['python']}" for r in current if r.versions.get("python")})
     finished = sorted(r.finished for r in current if r.finished)
@@ -80,6 +84,40 @@ def about(records: Sequence[Record], *, title: str, files: Sequence[str]) -> Abo
         last=finished[-1] if finished else "",
         notes=tuple(_notes(facts, current)),
     )
+
+
+def _machines(records: Sequence[Record]) -> list[dict[str, object]]:
+    found: dict[str, dict[str, object]] = {}
+    for record in records:
+        if not record.machine:
+            continue
+        fixed = {k: v for k, v in record.machine.items() if k != "load"}
+        entry = found.setdefault(json.dumps(fixed, sort_keys=True, default=str), {**fixed, "load": []})
+        load, seen = record.machine.get("load"), entry["load"]
+        if load is not None and isinstance(seen, list) and load not in seen:
+            seen.append(load)
+    return list(found.values())
+
+
+def describe_machine(machine: Mapping[str, object]) -> str:
+    """A machine of `About.machines` in one line: hostname, CPU model, logical CPUs and
+    physical cores, memory, load average when the workers started, platform; "not recorded"
+    for what its records lack (records made before these were recorded)."""
+    def known(key: str, show: Callable[[Any], str] = str) -> str:
+        value = machine.get(key)
+        return "not recorded" if value is None or value == [] else show(value)
+
+    loads = machine.get("load")
+    if isinstance(loads, list) and len(loads) > 1:
+        ones = [triple[0] for triple in loads if isinstance(triple, list) and triple]
+        load = f"{min(ones):g} to {max(ones):g} (1 min, at {len(loads)} worker starts)"
+    else:
+        load = known("load", lambda v: ", ".join(f"{x:g}" for x in v[0]) + " (1, 5, 15 min, at the worker's start)")
+    return "; ".join([
+        f"hostname: {known('hostname')}", f"CPU: {known('cpu_model')}", f"logical CPUs: {known('cpus')}",
+        f"physical cores: {known('cores')}", f"memory: {known('memory_mb', lambda v: f'{v / 1024:.1f} GiB')}",
+        f"load average: {load}", f"platform: {known('platform')}",
+    ])
 
 
 def _notes(facts: Sequence[BackendFacts], current: Sequence[Record]) -> list[str]:

@@ -61,6 +61,17 @@ class PuzzleResult:
     def answered_runs(self) -> int:
         return sum(run.status in ANSWERED for run in self.runs)
 
+    @property
+    def root_solved(self) -> bool | None:
+        """True when the answer was decided by root propagation, with no search (stats key
+        `root_solved` true in most of the answered runs that report it); None when no
+        answered run reports it (or the puzzle was not answered)."""
+        if not self.answered:
+            return None
+        said = [bool(run.stats["root_solved"]) for run in self.runs
+                if run.status in ANSWERED and "root_solved" in run.stats]
+        return 2 * sum(said) > len(said) if said else None
+
 
 def aggregate(records: Iterable[Record]) -> list[PuzzleResult]:
     """One result per (puzzle, backend, time limit), in the order first seen."""

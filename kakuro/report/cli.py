@@ -1,28 +1,36 @@
 """`python -m kakuro.report FILE...`: tables, PAR-2, per-puzzle tables, LaTeX, HTML and plots
-from compare results files. Returns 0, or 1 for unreadable input, a silent mix of time
-limits, or an output file that exists (never overwritten unless --force)."""
+from compare results files. Returns 0; 1 for unreadable input, a silent mix of time limits,
+an output file that exists (never overwritten unless --force; checked before anything is
+printed) or an output that cannot be written (then none is written); 2 when the backends ran
+no puzzle in common, so there is nothing to compare."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from kakuro.arguments import positive_seconds, run_command
 from kakuro.compare.results import Record, read_results
 from kakuro.errors import KakuroError
+from kakuro.files import refuse_existing, write_all
 from kakuro.report.about import about
 from kakuro.report.comparison import Section, sections
-from kakuro.files import refuse_existing, write_new
 from kakuro.report.html import html_report
 from kakuro.report.latex import per_puzzle_latex, summary_latex
-from kakuro.report.plots import cactus, render, safe_name, scatter
+from kakuro.report.plots import FORMATS, cactus, render, safe_name, scatter
 from kakuro.report.summary import GROUPINGS, ranking
 from kakuro.report.tables import puzzle_table
 from kakuro.report.text import markdown, markdown_report, per_puzzle_csv, print_sections, summary_csv
 
 PER_PUZZLE_FORMATS = (".csv", ".md", ".tex")
+EXIT_NOTHING_TO_COMPARE = 2
+"""The exit status when the backends ran no puzzle in common."""
+Output = tuple[Path, Callable[[], str | bytes]]
+"""A file asked for: its path, and how to make its content."""
 
 
 def parser() -> argparse.ArgumentParser:
@@ -31,7 +39,9 @@ def parser() -> argparse.ArgumentParser:
         description="Tables, PAR-2, per-puzzle tables, LaTeX, HTML and plots from kakuro.compare results files (JSON lines).",
         epilog="Backends are compared on the puzzles they all ran; repeats are aggregated per (puzzle, backend): median "
         "time, solved by majority, WRONG if any run is. PAR-2: mean over puzzles of the time when answered (SOLVED/UNSAT), "
-        "else 2x the time limit.",
+        "else 2x the time limit. Every output file is checked before anything is printed, and they are written all or "
+        "none. Exit status: 0 done; 1 unreadable input, mixed time limits, an output that exists or cannot be "
+        f"written; {EXIT_NOTHING_TO_COMPARE} the backends ran no puzzle in common (nothing to compare).",
     )
     p.add_argument("results", nargs="+", metavar="FILE", help="results files; records of several files are merged")
     p.add_argument("--group", choices=GROUPINGS, default="source", help="group by puzzle file (default) or grid size")
@@ -40,7 +50,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--by-limit", action="store_true", help="when the files mix time limits, a separate report per limit")
     p.add_argument("--puzzles", choices=("common", "each"), default="common",
                    help="compare backends on the puzzles they all ran (default), or each on all its own puzzles")
-    p.add_argument("--title", default=None, help="the campaign's title in plots and reports (default: the file names)")
+    p.add_argument("--title", default=None,
+                   help="the campaign's title in reports (default: the file names); plots have none: it is a caption's")
     p.add_argument("--csv", metavar="FILE", help="write every summary row (group 'all' first) as CSV")
     p.add_argument("--markdown", metavar="FILE", help="write the summary tables as Markdown")
     p.add_argument("--latex", metavar="FILE", help="write the summary tables as LaTeX (booktabs)")
@@ -48,7 +59,9 @@ def parser() -> argparse.ArgumentParser:
                    help="write the per-puzzle table (a row per puzzle, a column per backend, best time marked) as "
                    ".csv, .md or .tex (booktabs longtable), by the file's extension")
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML report (sortable tables, plots, campaign facts)")
-    p.add_argument("--plot", metavar="DIR", help="write cactus.png and scatter plots (PNG) into DIR")
+    p.add_argument("--plot", metavar="DIR", help="write the cactus plot and scatter plots into DIR, one column wide")
+    p.add_argument("--plot-format", choices=FORMATS, default="png",
+                   help="the plots' file format (default png, 300 dpi; pdf and svg are vector graphics)")
     p.add_argument("--scatter", nargs=2, metavar=("A", "B"),
                    help="the two backends of the scatter plot (default: the best against the next ones)")
     p.add_argument("--force", action="store_true", help="replace existing output files")
@@ -70,14 +83,30 @@ def _report(args: argparse.Namespace) -> int:
         records: list[Record] = [r for path in args.results for r in read_results(path, warn=warn)]
         title = args.title or ", ".join(Path(path).stem for path in args.results)
         parts = sections(records, time_limit=args.time_limit, by_limit=args.by_limit, scope=args.puzzles)
+        empty = [section for section in parts if section.empty]
+        if empty:
+            print(f"error: {_nothing_to_compare(empty, args.results)}", file=sys.stderr)
+            return EXIT_NOTHING_TO_COMPARE
         pairs = _pairs(parts, args.scatter)
+        outputs = _outputs(args, records, parts, title, pairs)
+        refuse_existing([path for path, _ in outputs], args.force)  # before anything is printed
         print_sections(parts, group_by=args.group, title=title)
-        for path, data in _outputs(args, records, parts, title, pairs):
-            print(f"wrote {write_new(path, data, overwrite=args.force)}")
+        for path in write_all([(path, make()) for path, make in outputs], overwrite=args.force):
+            print(f"wrote {path}")
     except KakuroError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def _nothing_to_compare(empty: Sequence[Section], files: Sequence[str]) -> str:
+    """The one-line message for sections whose backends ran no puzzle in common."""
+    counts = "; ".join(f"time limit {s.time_limit:g} s: " + ", ".join(f"{b} {n}" for b, n in s.own.items())
+                       for s in empty)
+    each = " and ".join(f"python -m kakuro.report {name}" for name in files) if len(files) > 1 else ""
+    return (f"nothing to compare: the backends ran no puzzle in common (puzzles per backend, {counts}); "
+            + (f"see each file with {each}, or " if each else "see ")
+            + "each backend on its own puzzles with --puzzles each (not comparable with each other)")
 
 
 def _pairs(parts: Sequence[Section], chosen: Sequence[str] | None) -> list[tuple[str, str]] | None:
@@ -95,37 +124,43 @@ def _pairs(parts: Sequence[Section], chosen: Sequence[str] | None) -> list[tuple
 def _outputs(
     args: argparse.Namespace, records: Sequence[Record], parts: Sequence[Section], title: str,
     pairs: list[tuple[str, str]] | None,
-) -> list[tuple[Path, str | bytes]]:
-    """Every file asked for, as (path, content), made before any is written."""
-    out: list[tuple[Path, str | bytes]] = []
+) -> list[Output]:
+    """Every file asked for, as (path, how to make it): the paths are known before any
+    content is made."""
+    out: list[Output] = []
+    group = args.group
     if args.csv:
-        out.append((Path(args.csv), summary_csv(parts, group_by=args.group)))
+        out.append((Path(args.csv), lambda: summary_csv(parts, group_by=group)))
     if args.markdown:
-        out.append((Path(args.markdown), markdown_report(parts, group_by=args.group, title=title)))
+        out.append((Path(args.markdown), lambda: markdown_report(parts, group_by=group, title=title)))
     if args.latex:
-        out.append((Path(args.latex), summary_latex(parts, group_by=args.group, title=title)))
+        out.append((Path(args.latex), lambda: summary_latex(parts, group_by=group, title=title)))
     if args.per_puzzle:
         path = Path(args.per_puzzle)
         kind = path.suffix.lower()
         if kind == ".csv":
-            text = per_puzzle_csv(parts)
+            out.append((path, lambda: per_puzzle_csv(parts)))
         elif kind == ".tex":
-            text = per_puzzle_latex(parts, title=title)
+            out.append((path, lambda: per_puzzle_latex(parts, title=title)))
         else:
-            text = "\n".join(markdown(puzzle_table(section, ranking(section))) for section in parts)
-        out.append((path, text))
+            out.append((path, lambda: "\n".join(markdown(puzzle_table(s, ranking(s))) for s in parts)))
     if args.html:
-        facts = about(records, title=title, files=args.results)
-        out.append((Path(args.html), html_report(parts, facts, group_by=args.group, pairs=pairs)))
+        files = args.results
+        out.append((Path(args.html),
+                    lambda: html_report(parts, about(records, title=title, files=files), group_by=group, pairs=pairs)))
     if args.plot:
-        folder = Path(args.plot)
+        folder, kind = Path(args.plot), args.plot_format
         for section in parts:
             suffix = f"-{section.time_limit:g}s".replace(".", "_") if len(parts) > 1 else ""
             order = ranking(section)
-            out.append((folder / f"cactus{suffix}.png", render(cactus(section, order, title=title), "png")))
+            out.append((folder / f"cactus{suffix}.{kind}", partial(_plot, cactus, section, order, kind=kind)))
             chosen = pairs if pairs is not None else [(order[0], b) for b in order[1:2]]
             for a, b in chosen:
-                name = f"scatter-{safe_name(a)}-vs-{safe_name(b)}{suffix}.png"
-                out.append((folder / name, render(scatter(section, a, b, title=title), "png")))
-    refuse_existing([path for path, _ in out], args.force)
+                name = f"scatter-{safe_name(a)}-vs-{safe_name(b)}{suffix}.{kind}"
+                out.append((folder / name, partial(_plot, scatter, section, a, b, kind=kind)))
     return out
+
+
+def _plot(draw: Callable[..., Any], *args: Any, kind: str) -> bytes:
+    """`draw(*args)` rendered as `kind` (png, pdf, svg)."""
+    return render(draw(*args), kind)

@@ -44,8 +44,17 @@ class Section:
         """True when every backend ran the same puzzles (nothing is left out)."""
         return len(set(self.own.values())) <= 1 and all(n == len(self.puzzles) for n in self.own.values())
 
+    @property
+    def empty(self) -> bool:
+        """True when there is nothing to compare: the backends ran no puzzle in common."""
+        return not self.results
+
     def note(self) -> str:
         """One sentence saying which puzzles the backends are compared on."""
+        if self.empty:
+            counts = ", ".join(f"{b} {n}" for b, n in self.own.items())
+            return (f"Nothing to compare: the {len(self.backends)} backends ran no puzzle in common (puzzles per "
+                    f"backend: {counts}); report each results file on its own, or pass --puzzles each.")
         if self.same_puzzles:
             return f"Every backend ran the same {len(self.puzzles)} puzzles."
         counts = ", ".join(f"{b} {n}" for b, n in self.own.items())
@@ -54,6 +63,36 @@ class Section:
                     "so their rows are not comparable.")
         return (f"Compared on the {len(self.puzzles)} puzzles all {len(self.backends)} backends ran; "
                 f"puzzles run by only some are left out (puzzles per backend: {counts}).")
+
+    def settings_note(self) -> str | None:
+        """A sentence naming the backends under each memory limit and each grace before the
+        kill, when the runs do not all share them (None when they do): MEMOUT and TIMEOUT
+        counts under different settings are not comparable."""
+        differ = []
+        for what, setting in (("memory limit", lambda r: _mib(r.memory_limit_mb)),
+                              ("grace before the kill", lambda r: _grace(r.grace))):
+            groups: dict[str, list[str]] = {}
+            for backend in self.backends:
+                for value in sorted({setting(r) for r in self.runs if r.backend == backend}):
+                    groups.setdefault(value, []).append(backend)
+            if len(groups) > 1:
+                differ.append(f"{what} ({'; '.join(f'{v}: ' + ', '.join(names) for v, names in groups.items())})")
+        if not differ:
+            return None
+        return (f"The runs differ in {' and in '.join(differ)}: MEMOUT and TIMEOUT counts under different settings "
+                "are not comparable.")
+
+    def notes(self) -> list[str]:
+        """Everything a reader of this section's tables must know: `note`, then `settings_note`."""
+        return [self.note(), *filter(None, [self.settings_note()])]
+
+
+def _mib(value: int | None) -> str:
+    return "none" if value is None else f"{value} MiB"
+
+
+def _grace(value: float | None) -> str:
+    return "not recorded" if value is None else f"{value:g} s"
 
 
 def sections(

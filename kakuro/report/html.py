@@ -14,7 +14,7 @@ import datetime as dt
 import html
 from collections.abc import Sequence
 
-from kakuro.report.about import About
+from kakuro.report.about import About, describe_machine
 from kakuro.report.comparison import Section
 from kakuro.report.plots import cactus, render, scatter
 from kakuro.report.summary import ranking
@@ -38,6 +38,7 @@ table.sortable th[aria-sort="ascending"]::after { content: " \\25B2"; }
 table.sortable th[aria-sort="descending"]::after { content: " \\25BC"; }
 td.best { font-weight: 700; background: #e7f4e4; }
 td.message { white-space: normal; text-align: left; max-width: 40em; }
+td.wrap { white-space: normal; overflow-wrap: anywhere; min-width: 12em; }
 table.facts th { text-align: left; background: none; position: static; border-bottom: 1px solid #e3e3e3; }
 table.facts td { text-align: left; white-space: normal; }
 .figures { display: flex; flex-wrap: wrap; gap: 1em; }
@@ -92,9 +93,14 @@ def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def table_html(table: Table, *, table_id: str, sortable: bool = True, message_column: int | None = None) -> str:
+def table_html(
+    table: Table, *, table_id: str, sortable: bool = True, message_column: int | None = None,
+    wrap: frozenset[int] = frozenset(),
+) -> str:
     """A `<table>` with a caption, numbers right-aligned, bold cells marked `best`, and a
-    `data-key` on cells that sort as numbers (empty: sorts last)."""
+    `data-key` on cells that sort as numbers (empty: sorts last). The cells of the `wrap`
+    columns break over lines (anywhere, if need be) so that a long value does not make the
+    table wider than the page; a table still too wide scrolls sideways."""
     head = "".join(f'<th scope="col"{_class(j in table.text_columns and "text")}>{_e(h)}</th>'
                    for j, h in enumerate(table.header))
     lines = []
@@ -103,7 +109,7 @@ def table_html(table: Table, *, table_id: str, sortable: bool = True, message_co
         for j, value in enumerate(row):
             key = table.keys[i][j] if table.keys is not None else value
             classes = [name for name, on in (("text", j in table.text_columns), ("best", (i, j) in table.bold),
-                                             ("message", j == message_column)) if on]
+                                             ("message", j == message_column), ("wrap", j in wrap)) if on]
             data = f' data-key="{"" if key is None else _e(repr(float(key)))}"' if key is None or _is_number(key) else ""
             cells.append(f"<td{_class(' '.join(classes))}{data}>{_e(show(value))}</td>")
         lines.append("<tr>" + "".join(cells) + "</tr>")
@@ -139,8 +145,8 @@ def _facts(about: About) -> str:
         ("software", ", ".join(about.software) or "not recorded"),
         ("jobs finished (UTC)", f"{about.first} to {about.last}" if about.first else "not recorded"),
     ]
-    for machine in about.machines:
-        rows.append(("machine", ", ".join(f"{k}: {v}" for k, v in machine.items())))
+    for machine in about.machines or [{}]:
+        rows.append(("machine", describe_machine(machine)))
     body = "".join(f'<tr><th scope="row">{_e(k)}</th><td>{_e(v)}</td></tr>' for k, v in rows)
     return f'<table class="facts" id="campaign-facts"><caption>Campaign</caption><tbody>{body}</tbody></table>'
 
@@ -150,23 +156,26 @@ def _backends(about: About) -> str:
     rows = tuple((b.name, "; ".join(b.specs) or "not recorded (schema 1)", ", ".join(b.engines) or "not recorded")
                  for b in about.backends)
     return table_html(Table("Backends as they ran", header, rows, text_columns=frozenset({0, 1, 2})),
-                      table_id="backends", sortable=True)
+                      table_id="backends", sortable=True, wrap=frozenset({1, 2}))
 
 
-def _section(section: Section, number: int, *, title: str, group_by: str,
+def _section(section: Section, number: int, *, group_by: str,
              pairs: Sequence[tuple[str, str]] | None) -> str:
     order = ranking(section)
     anchor = f"limit-{number}"
     parts = [f'<section id="{anchor}"><h2>Time limit {section.time_limit:g} s</h2>',
              f"<p>{_e(heading(section, ''))}.</p>",
-             f'<p class="{"" if section.same_puzzles else "note"}">{_e(section.note())}</p>']
+             f'<p class="{"" if section.same_puzzles else "note"}">{_e(section.note())}</p>',
+             *(f'<p class="note">{_e(note)}</p>' for note in section.notes()[1:])]
     for k, table in enumerate(section_tables(section, group_by)):
         parts.append(table_html(table, table_id=f"{anchor}-summary-{k}"))
-    figures = [_figure(render(cactus(section, order, title=title), "svg"),
+    if section.empty:  # nothing to compare: no winner, no plots (the note says how to see each)
+        return "\n".join([*parts, "</section>"])
+    figures = [_figure(render(cactus(section, order), "svg"),
                        f"Cactus plot, time limit {section.time_limit:g} s")]
     chosen = list(pairs) if pairs is not None else [(order[0], other) for other in order[1:1 + MAX_SCATTERS]]
     for a, b in chosen:
-        figures.append(_figure(render(scatter(section, a, b, title=title), "svg"), f"{a} against {b} per puzzle"))
+        figures.append(_figure(render(scatter(section, a, b), "svg"), f"{a} against {b} per puzzle"))
     parts.append('<h3>Plots</h3><div class="figures">' + "".join(figures) + "</div>")
     parts.append("<h3>Per puzzle</h3>")
     parts.append(table_html(puzzle_table(section, order), table_id=f"{anchor}-puzzles"))
@@ -196,7 +205,7 @@ def html_report(
         _facts(about),
         _backends(about),
         f'<div class="note"><strong>Notes</strong><ul>{notes}</ul></div>' if notes else "",
-        *(_section(section, n, title=about.title, group_by=group_by, pairs=pairs) for n, section in enumerate(parts)),
+        *(_section(section, n, group_by=group_by, pairs=pairs) for n, section in enumerate(parts)),
     ]
     return "\n".join([
         "<!doctype html>",

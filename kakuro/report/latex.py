@@ -12,13 +12,16 @@ from collections.abc import Sequence
 
 from kakuro.report.comparison import Section
 from kakuro.report.summary import ranking
-from kakuro.report.tables import Table, puzzle_table, show
+from kakuro.report.tables import ROOT_MARK, Table, puzzle_table, show
 from kakuro.report.text import heading, section_tables
 
 _SPECIAL = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": "$<$", ">": "$>$", "|": r"\textbar{}",
+    ROOT_MARK: r"\dag{}",
 }
+"""Characters LaTeX would not print as themselves; `<`, `>` and `|` print as other glyphs
+(`<` as an inverted exclamation mark) in the default OT1 font encoding."""
 _PATTERN = re.compile("|".join(re.escape(c) for c in _SPECIAL))
 
 
@@ -64,13 +67,25 @@ def _label(kind: str, section: Section, number: int) -> str:
     return f"tab:kakuro-{kind}-{section.time_limit:g}s-{number}".replace(".", "_")
 
 
+def _comment(lines: Sequence[str]) -> str:
+    """`lines` as LaTeX comments: what a caption leaves out, kept for the author."""
+    return "".join(f"% {' '.join(line.split())}\n" for line in lines)
+
+
+def _caption(title: str, text: str) -> str:
+    return f"{' '.join(title.split())}: {text}" if title.strip() else text
+
+
 def summary_latex(parts: Sequence[Section], *, group_by: str = "source", title: str = "") -> str:
-    """The summary tables of every section; PAR-2 best in bold, times in seconds."""
+    """The summary tables of every section; PAR-2 best in bold, times in seconds. Captions are
+    short (title, table, time limit); the campaign's facts and notes are comments above each
+    table."""
     out = [r"% kakuro report: needs \usepackage{booktabs}", ""]
     for section in parts:
         for number, table in enumerate(section_tables(section, group_by)):
-            caption = f"{table.title}. {heading(section, title)}. {section.note()} Times in seconds."
-            out.append(tabular(table, caption=caption, label=_label("summary", section, number)))
+            out.append(_comment([heading(section, title), *section.notes()])
+                       + tabular(table, caption=_caption(title, f"{table.title}; times in seconds."),
+                                 label=_label("summary", section, number)))
     return "\n".join(out)
 
 
@@ -79,6 +94,6 @@ def per_puzzle_latex(parts: Sequence[Section], *, title: str = "") -> str:
     out = [r"% kakuro report: needs \usepackage{booktabs} and \usepackage{longtable}", ""]
     for number, section in enumerate(parts):
         table = puzzle_table(section, ranking(section), spread=False)
-        caption = f"{table.title}. {heading(section, title)}."
-        out.append(longtable(table, caption=caption, label=_label("puzzles", section, number)))
+        out.append(_comment([heading(section, title), *section.notes()])
+                   + longtable(table, caption=_caption(title, table.title + "."), label=_label("puzzles", section, number)))
     return "\n".join(out)

@@ -1,4 +1,5 @@
-"""Plots of a section, titled by campaign, with the time limit drawn.
+"""Plots of a section, sized for one column of a paper (3.5 in wide), with the time limit
+drawn and no title (a title belongs in the caption; pass `title=` to draw one anyway).
 
 - cactus: for each backend, its answered puzzles sorted by (median) time: x the number of
   puzzles answered, y the time on a log scale; the time limit is a dashed line and the legend
@@ -14,6 +15,7 @@ import io
 from typing import Any
 
 from kakuro.compare.results import JobStatus
+from kakuro.errors import KakuroError
 from kakuro.report.aggregate import PuzzleResult
 from kakuro.report.comparison import Section
 
@@ -21,6 +23,15 @@ UNANSWERED_AT = 2.0
 """Where an unanswered puzzle is drawn, in multiples of the time limit."""
 SMALLEST = 1e-4
 """Seconds: shorter times are drawn at this time (log axes have no zero)."""
+LARGEST = 1e6
+"""Seconds: a longer time limit (compare accepts up to 1e300) is drawn at the larger of this
+and ten times the slowest answer, with its label giving the real limit."""
+FORMATS = ("png", "pdf", "svg")
+"""What `render` writes."""
+COLUMN_WIDTH = 3.5
+"""Inches: one column of a two-column paper."""
+FONT_SIZE = 8
+"""Points, for every text of a plot."""
 
 
 def _pyplot() -> Any:
@@ -33,14 +44,33 @@ def _pyplot() -> Any:
     return plt
 
 
-def cactus(section: Section, backends: list[str], *, title: str) -> Any:
-    """The cactus plot of `backends` (in legend order) over the section's puzzles."""
+def _subplots(height: float) -> tuple[Any, Any]:
+    """A figure one column wide and `height` inches high, every text `FONT_SIZE` points."""
     plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(COLUMN_WIDTH, height))
+    axes.tick_params(labelsize=FONT_SIZE)
+    return figure, axes
+
+
+def drawn_limit(limit: float, times: list[float]) -> float:
+    """Where a time limit (seconds) is drawn on a log axis: the limit itself, unless it is
+    beyond `LARGEST` and ten times the slowest of `times` (then that larger one)."""
+    return min(limit, max(LARGEST, 10 * max(times, default=0.0)))
+
+
+def _limit_text(limit: float, drawn: float) -> str:
+    return f"time limit {limit:g} s" + ("" if drawn == limit else f" (drawn at {drawn:g} s)")
+
+
+def cactus(section: Section, backends: list[str], *, title: str | None = None) -> Any:
+    """The cactus plot of `backends` (in legend order) over the section's puzzles; a time
+    limit too large to draw (see `drawn_limit`) is drawn lower with its real value in the label."""
     from matplotlib.ticker import MaxNLocator
 
-    figure, axes = plt.subplots(figsize=(6.4, 5.0))
-    limit = section.time_limit
+    figure, axes = _subplots(3.4)
     total = len(section.puzzles)
+    answered = [r.time for r in section.results if r.backend in backends and r.answered and r.time is not None]
+    limit = drawn_limit(section.time_limit, answered)
     lowest = limit
     for backend in backends:
         mine = [r for r in section.results if r.backend == backend]
@@ -52,29 +82,33 @@ def cactus(section: Section, backends: list[str], *, title: str) -> Any:
         else:
             axes.plot([], [], label=f"{backend} (0/{len(mine)} answered)")
     axes.axhline(limit, color="black", linestyle="--", linewidth=1)
-    axes.text(0.01, limit, f" time limit {limit:g} s", transform=axes.get_yaxis_transform(), va="bottom", fontsize=8)
+    axes.text(0.01, limit, " " + _limit_text(section.time_limit, limit), transform=axes.get_yaxis_transform(),
+              va="bottom", fontsize=FONT_SIZE - 1)
     axes.set_yscale("log")
     axes.set_ylim(lowest / 2, limit * 2)
     axes.set_xlim(0, max(total, 1) + 0.5)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.set_xlabel("puzzles answered (SOLVED or UNSAT)")
-    axes.set_ylabel("median time per puzzle (s, log scale)")
-    axes.set_title(f"{title}\ncactus plot: {total} puzzles, time limit {limit:g} s", fontsize=10)
+    axes.set_xlabel("puzzles answered (SOLVED or UNSAT)", fontsize=FONT_SIZE)
+    axes.set_ylabel("median time per puzzle (s, log scale)", fontsize=FONT_SIZE)
+    if title is not None:
+        axes.set_title(f"{title}\ncactus plot: {total} puzzles, {_limit_text(section.time_limit, limit)}",
+                       fontsize=FONT_SIZE)
     axes.grid(True, which="both", alpha=0.3)
     _legend_below(axes)
     figure.tight_layout()
     return figure
 
 
-def scatter(section: Section, a: str, b: str, *, title: str) -> Any:
-    """Backend `a`'s time (x) against `b`'s (y) on the puzzles both ran."""
-    plt = _pyplot()
-    limit = section.time_limit
+def scatter(section: Section, a: str, b: str, *, title: str | None = None) -> Any:
+    """Backend `a`'s time (x) against `b`'s (y) on the puzzles both ran; the time limit is
+    drawn as `drawn_limit` says."""
     mine: dict[str, dict[tuple[str, str], PuzzleResult]] = {a: {}, b: {}}
     for result in section.results:
         if result.backend in mine:
             mine[result.backend][result.puzzle] = result
     shared = [p for p in mine[a] if p in mine[b]]
+    answered = [t for n in (a, b) for p in shared if mine[n][p].answered and (t := mine[n][p].time) is not None]
+    limit = drawn_limit(section.time_limit, answered)
     out = limit * UNANSWERED_AT
     kinds: dict[str, tuple[list[float], list[float]]] = {"both answered": ([], []), "unanswered by one or both": ([], []),
                                                         "a wrong answer": ([], [])}
@@ -84,7 +118,7 @@ def scatter(section: Section, a: str, b: str, *, title: str) -> Any:
         kind = "a wrong answer" if wrong else "both answered" if x < out and y < out else "unanswered by one or both"
         kinds[kind][0].append(x)
         kinds[kind][1].append(y)
-    figure, axes = plt.subplots(figsize=(5.4, 6.0))
+    figure, axes = _subplots(4.0)
     times = [v for xs, ys in kinds.values() for v in xs + ys if v < out]
     low = min(times, default=limit / 10) / 2
     high = out * 1.4
@@ -99,16 +133,19 @@ def scatter(section: Section, a: str, b: str, *, title: str) -> Any:
         if xs:
             marker, color = styles[kind]
             axes.scatter(xs, ys, s=16, marker=marker, color=color, alpha=0.75, label=f"{kind} ({len(xs)})")
-    axes.text(out, low * 1.1, "unanswered", rotation=90, ha="center", va="bottom", fontsize=8)
-    axes.text(limit / 1.2, out, "unanswered", ha="right", va="center", fontsize=8)
-    axes.text(limit, low * 1.1, f" limit {limit:g} s", rotation=90, ha="right", va="bottom", fontsize=7)
+    axes.text(out, low * 1.1, "unanswered", rotation=90, ha="center", va="bottom", fontsize=FONT_SIZE)
+    axes.text(limit / 1.2, out, "unanswered", ha="right", va="center", fontsize=FONT_SIZE)
+    axes.text(limit, low * 1.1, " " + _limit_text(section.time_limit, limit).replace("time limit", "limit"),
+              rotation=90, ha="right", va="bottom", fontsize=FONT_SIZE - 1)
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.set_xlim(low, high)
     axes.set_ylim(low, high)
-    axes.set_xlabel(f"{a}: median time (s)")
-    axes.set_ylabel(f"{b}: median time (s)")
-    axes.set_title(f"{title}\n{a} vs {b}: {len(shared)} puzzles, time limit {limit:g} s", fontsize=10)
+    axes.set_xlabel(f"{a}: median time (s)", fontsize=FONT_SIZE)
+    axes.set_ylabel(f"{b}: median time (s)", fontsize=FONT_SIZE)
+    if title is not None:
+        axes.set_title(f"{title}\n{a} vs {b}: {len(shared)} puzzles, {_limit_text(section.time_limit, limit)}",
+                       fontsize=FONT_SIZE)
     axes.grid(True, which="both", alpha=0.3)
     if shared:
         _legend_below(axes)
@@ -118,7 +155,7 @@ def scatter(section: Section, a: str, b: str, *, title: str) -> Any:
 
 def _legend_below(axes: Any) -> None:
     """The legend under the plot, where it hides no point."""
-    axes.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
+    axes.legend(fontsize=FONT_SIZE, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1, frameon=False)
 
 
 def _position(result: PuzzleResult, out: float) -> float:
@@ -128,11 +165,16 @@ def _position(result: PuzzleResult, out: float) -> float:
 
 
 def render(figure: Any, kind: str) -> bytes:
-    """The figure as `png` (120 dpi) or `svg` bytes, then closes it."""
+    """The figure as `png` (300 dpi), `pdf` or `svg` bytes (the same figure gives the same
+    bytes: no dates are written), then closes it."""
     plt = _pyplot()
+    if kind not in FORMATS:
+        plt.close(figure)
+        raise KakuroError(f"plot format {kind!r}: use {', '.join(FORMATS)}")
+    dates = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": None}}.get(kind)
     buffer = io.BytesIO()
     try:
-        figure.savefig(buffer, format=kind, dpi=120, metadata={"Date": None} if kind == "svg" else None)
+        figure.savefig(buffer, format=kind, dpi=300, metadata=dates, bbox_inches="tight")
     finally:
         plt.close(figure)
     return buffer.getvalue()

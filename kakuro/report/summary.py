@@ -8,6 +8,7 @@ limit for any other. All times are seconds.
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -41,6 +42,9 @@ class Row:
     time_total: float
     time_median: float | None
     par2: float
+    root_solved: int | None = None
+    """Answered puzzles decided by root propagation, with no search; None when none of this
+    backend's answers reports it (stats key `root_solved`)."""
 
     @property
     def answered(self) -> int:
@@ -57,6 +61,16 @@ def group_of(result: PuzzleResult, group_by: str) -> str:
     raise KakuroError(f"unknown grouping {group_by!r}; use {' or '.join(GROUPINGS)}")
 
 
+def group_order(name: str) -> tuple[object, ...]:
+    """A sort key that puts groups in natural order: grid sizes `RxC` by area, then rows
+    (6x6 before 10x7), other names with their numbers compared as numbers (set2 before set10)."""
+    size = re.fullmatch(r"(\d+)x(\d+)", name)
+    if size:
+        rows, cols = int(size[1]), int(size[2])
+        return (0, rows * cols, rows, cols)
+    return (1, *((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name) if part))
+
+
 def summarize(section: Section, *, group_by: str = "source") -> list[Row]:
     """Rows for every backend over all compared puzzles (group `all`, best PAR-2 first, then
     most answered), then per group and backend in that order."""
@@ -66,7 +80,7 @@ def summarize(section: Section, *, group_by: str = "source") -> list[Row]:
         key=lambda row: (row.par2, -row.answered, row.backend),
     )
     order = [row.backend for row in overall]
-    groups = sorted({group_of(r, group_by) for r in results})
+    groups = sorted({group_of(r, group_by) for r in results}, key=group_order)
     out = list(overall)
     if len(groups) > 1:
         for g in groups:
@@ -88,4 +102,6 @@ def _row(group: str, backend: str, results: Sequence[PuzzleResult]) -> Row:
     par2 = sum(r.score for r in results) / len(results) if results else 0.0
     median = statistics.median(times) if times else None
     runs = sum(len(r.runs) for r in results)
-    return Row(group, backend, len(results), runs, counts, float(sum(times)), median, par2)
+    said = [r.root_solved for r in results if r.root_solved is not None]
+    root = sum(said) if said else None
+    return Row(group, backend, len(results), runs, counts, float(sum(times)), median, par2, root)

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kakuro.report.comparison import Section
+from kakuro.compare.results import JobStatus
 from kakuro.report.aggregate import PuzzleResult
+from kakuro.report.comparison import Section
 from kakuro.report.per_puzzle import per_puzzle
 from kakuro.report.summary import ALL, Row, summarize
 
@@ -31,9 +32,21 @@ class Table:
     """Columns of text (left-aligned); the others hold numbers."""
 
 
+HUGE = 1e7
+"""Seconds from which a time (a PAR-2 of twice a 1e300 s limit) is written in e-notation."""
+UNSAT_MARK = "unsat"
+"""Follows the time of an answer that there is no solution, in the per-puzzle table."""
+ROOT_MARK = "\u2020"
+"""A dagger: follows the time of an answer decided by root propagation, with no search."""
+MARKS_LEGEND = f"{UNSAT_MARK}: no solution; {ROOT_MARK}: decided by root propagation, no search"
+
+
 def seconds(value: float) -> str:
-    """Seconds with three decimals; a time too short for that is `<0.001`, not `0.000`."""
-    return "<0.001" if 0 < value < 0.0005 else f"{value:.3f}"
+    """Seconds with three decimals; a time too short for that is `<0.001`, not `0.000`, and
+    one of `HUGE` seconds or more is in e-notation (`2.000e+300`), not 301 digits."""
+    if 0 < value < 0.0005:
+        return "<0.001"
+    return f"{value:.3e}" if abs(value) >= HUGE else f"{value:.3f}"
 
 
 def show(value: Cell) -> str:
@@ -45,34 +58,43 @@ def show(value: Cell) -> str:
 
 def cell_text(result: PuzzleResult | None, *, spread: bool = True) -> str:
     """A per-puzzle cell: the median time (`0.012`, with the fastest and slowest answered run
-    as `0.012 [0.010, 0.015]` when there are several), else the status in lower case; `-` for
-    a puzzle the backend did not run."""
+    as `0.012 [0.010, 0.015]` when there are several), followed by `ROOT_MARK` when root
+    propagation decided it and by `UNSAT_MARK` for an answer of no solution; else the status
+    in lower case; `-` for a puzzle the backend did not run."""
     if result is None:
         return "-"
     if not result.answered or result.time is None:
         return result.status.value.lower()
     text = seconds(result.time)
+    if result.root_solved:
+        text += ROOT_MARK
     if spread and result.answered_runs > 1 and result.low is not None and result.high is not None:
         text += f" [{seconds(result.low)}, {seconds(result.high)}]"
+    if result.status is JobStatus.UNSAT:
+        text += f" {UNSAT_MARK}"
     return text
 
 
 def summary_table(section: Section, rows: Sequence[Row] | None = None) -> Table:
-    """One row per backend, best PAR-2 first (bold). Status columns that are zero for every
-    backend are left out, except solved and wrong."""
+    """One row per backend, best PAR-2 first (bold; no winner over no puzzles). Status columns
+    that are zero for every backend are left out, except solved and wrong; the `root-solved`
+    column (answers decided by root propagation, no search; empty where not reported) is
+    there when a backend reports it."""
     rows = [row for row in (rows if rows is not None else summarize(section)) if row.group == ALL]
     nonzero = [n for n in ("unsat", "timeout", "memout", "crash", "error") if any(row.counts[n] for row in rows)]
     before = ["solved"] + [n for n in nonzero if n == "unsat"]
     after = ["wrong"] + [n for n in nonzero if n != "unsat"]
     repeated = any(row.runs != row.puzzles for row in rows)
-    header = ("backend", *before, "puzzles", *(["runs"] if repeated else []), *after, "time (s)", "median (s)", "PAR-2 (s)")
+    root = any(row.root_solved is not None for row in rows)
+    header = ("backend", *before, *(["root-solved"] if root else []), "puzzles", *(["runs"] if repeated else []),
+              *after, "time (s)", "median (s)", "PAR-2 (s)")
     body = tuple(
-        (row.backend, *(row.counts[n] for n in before), row.puzzles, *([row.runs] if repeated else []),
-         *(row.counts[n] for n in after), row.time_total, row.time_median, row.par2)
+        (row.backend, *(row.counts[n] for n in before), *([row.root_solved] if root else []), row.puzzles,
+         *([row.runs] if repeated else []), *(row.counts[n] for n in after), row.time_total, row.time_median, row.par2)
         for row in rows
     )
-    best = min((row.par2 for row in rows), default=None)
-    bold = frozenset((i, len(header) - 1) for i, row in enumerate(rows) if row.par2 == best)
+    best = min((row.par2 for row in rows if row.puzzles), default=None)
+    bold = frozenset((i, len(header) - 1) for i, row in enumerate(rows) if row.puzzles and row.par2 == best)
     return Table(f"Backends, time limit {section.time_limit:g} s", header, body, bold)
 
 
@@ -92,13 +114,16 @@ def puzzle_table(section: Section, backends: Sequence[str], *, spread: bool = Tr
     the status; the best time of each row in bold. Sort keys are PAR-2 scores."""
     rows = per_puzzle(section, backends)
     header = ("puzzle", "source", *backends)
-    body, keys, bold = [], [], set()
+    body: list[tuple[Cell, ...]] = []
+    keys: list[tuple[Any, ...]] = []
+    bold: set[tuple[int, int]] = set()
     for i, row in enumerate(rows):
         results = [row.results[b] for b in backends]
         body.append((row.instance, Path(row.source).stem, *(cell_text(r, spread=spread) for r in results)))
         keys.append((row.instance, Path(row.source).stem, *(None if r is None else r.score for r in results)))
         bold.update((i, 2 + j) for j, b in enumerate(backends) if b in row.best)
-    return Table(f"Per puzzle, time limit {section.time_limit:g} s (median time in seconds, best in bold)",
+    return Table(f"Per puzzle, time limit {section.time_limit:g} s (median time in seconds, best in bold; "
+                 f"{MARKS_LEGEND})",
                  header, tuple(body), frozenset(bold), tuple(keys), frozenset({0, 1}))
 
 

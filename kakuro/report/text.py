@@ -46,7 +46,10 @@ def _runs_text(counts: Any) -> str:
 
 
 def section_tables(section: Section, group_by: str) -> list[Table]:
-    """The summary tables of a section: per backend, then per group when there are several."""
+    """The summary tables of a section: per backend, then per group when there are several;
+    none when there is nothing to compare (`Section.empty`: its note says so)."""
+    if section.empty:
+        return []
     rows = summarize(section, group_by=group_by)
     grouped = group_table(section, rows, group_by)
     return [summary_table(section, rows)] + ([grouped] if grouped else [])
@@ -56,7 +59,7 @@ def markdown_report(parts: Sequence[Section], *, group_by: str = "source", title
     """Every section's heading, note and summary tables as Markdown."""
     out = []
     for section in parts:
-        out.append(heading(section, title) + "\n\n" + section.note() + "\n")
+        out.append(heading(section, title) + "\n\n" + "\n\n".join(section.notes()) + "\n")
         out.extend(markdown(table) for table in section_tables(section, group_by))
     return "\n".join(out)
 
@@ -94,12 +97,13 @@ def print_sections(
         tables = section_tables(section, group_by)
         widths = [sum(max([len(h), *(len(show(row[i])) for row in t.rows)]) + 3 for i, h in enumerate(t.header))
                   for t in tables]
-        if not console.is_terminal or max(widths) > console.width:  # too wide to draw: plain text stays whole
-            print(heading(section, title) + "\n\n" + section.note() + "\n", file=stream)
+        if not console.is_terminal or max(widths, default=0) > console.width:  # too wide: plain text stays whole
+            print(heading(section, title) + "\n\n" + "\n\n".join(section.notes()) + "\n", file=stream)
             print("\n".join(markdown(t) for t in tables), file=stream)
             continue
         console.print(heading(section, title), highlight=False)
-        console.print(section.note(), highlight=False)
+        for note in section.notes():
+            console.print(note, highlight=False)
         for table in tables:
             drawn = RichTable(title=table.title, box=box.SIMPLE_HEAD)
             for j, column in enumerate(table.header):
@@ -109,7 +113,9 @@ def print_sections(
             console.print(drawn)
 
 
-SUMMARY_COLUMNS = ("time limit (s)", "group", "backend", "puzzles", "runs", *COUNTED, "time (s)", "median (s)", "PAR-2 (s)")
+SUMMARY_COLUMNS = ("time limit (s)", "group", "backend", "puzzles", "runs", *COUNTED, "time (s)", "median (s)", "PAR-2 (s)",
+                   "root solved")
+"""`root solved`: answers decided by root propagation, no search (empty: not reported)."""
 
 
 def summary_csv(parts: Sequence[Section], *, group_by: str = "source") -> str:
@@ -125,27 +131,30 @@ def summary_csv(parts: Sequence[Section], *, group_by: str = "source") -> str:
 
 def _csv_row(section: Section, row: Row) -> list[Any]:
     return [f"{section.time_limit:g}", row.group, row.backend, row.puzzles, row.runs,
-            *(row.counts[name] for name in COUNTED), row.time_total, "" if row.time_median is None else row.time_median,
-            row.par2]
+            *(row.counts[name] for name in COUNTED), row.time_total, _blank(row.time_median), row.par2,
+            _blank(row.root_solved)]
 
 
 def per_puzzle_csv(parts: Sequence[Section]) -> str:
     """The per-puzzle table of every section as CSV (a header per section, backends best
     PAR-2 first): for each backend its aggregated status, median time, fastest and slowest
-    answered run (seconds) and number of runs; then the best backends."""
+    answered run (seconds), number of runs and whether root propagation decided the answer
+    (true, false, or empty: not reported); then the best backends."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     for section in parts:
         backends = ranking(section)
         writer.writerow(["time limit (s)", "puzzle", "source", "digest", "rows", "cols",
-                         *(f"{b}: {field}" for b in backends for field in ("status", "time (s)", "min (s)", "max (s)", "runs")),
+                         *(f"{b}: {field}" for b in backends
+                           for field in ("status", "time (s)", "min (s)", "max (s)", "runs", "root solved")),
                          "best"])
         for row in per_puzzle(section, backends):
             cells: list[Any] = []
             for b in backends:
                 r = row.results[b]
-                cells += ["", "", "", "", 0] if r is None else [r.status.value, _blank(r.time), _blank(r.low),
-                                                                 _blank(r.high), len(r.runs)]
+                cells += ["", "", "", "", 0, ""] if r is None else [
+                    r.status.value, _blank(r.time), _blank(r.low), _blank(r.high), len(r.runs),
+                    "" if r.root_solved is None else str(r.root_solved).lower()]
             writer.writerow([f"{section.time_limit:g}", row.instance, row.source, row.digest, _blank(row.rows),
                              _blank(row.cols), *cells, " ".join(b for b in backends if b in row.best)])
     return buffer.getvalue()
