@@ -14,12 +14,15 @@ from collections.abc import Callable
 
 EXIT_INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+EXIT_BROKEN_PIPE = 141
+"""Exit status when the reader of the output went away (`| head`): 128 + SIGPIPE, what a
+shell reports for a program the closed pipe stopped (`yes | head -1`), and no error message."""
 
 
 def run_command(prog: str, body: Callable[[], int]) -> int:
     """`body()`'s exit status. Output streams never fail on a character their encoding lacks
     (the undecodable bytes of a file name are shown escaped); Ctrl-C prints `prog: interrupted`
-    and returns 130; a reader that went away (`| head`) ends the command quietly."""
+    and returns 130; a reader that went away (`| head`) ends the command quietly with 141."""
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(AttributeError, ValueError, OSError):
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
@@ -31,7 +34,7 @@ def run_command(prog: str, body: Callable[[], int]) -> int:
     except BrokenPipeError:
         with contextlib.suppress(OSError, ValueError):  # no flush at exit into the closed pipe
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        return EXIT_BROKEN_PIPE
 
 
 def number_where(accept: Callable[[float], bool], requirement: str) -> Callable[[str], float]:
@@ -53,6 +56,25 @@ def number_where(accept: Callable[[float], bool], requirement: str) -> Callable[
 
 
 positive_seconds = number_where(lambda v: v > 0, "a positive number of seconds")
+
+
+def seconds_or_none(text: str) -> float | None:
+    """An argparse type for `--time-limit`: seconds (a positive number), or `none` (any case)
+    for no limit."""
+    return None if text.strip().lower() == "none" else positive_seconds(text)
+
+
+def seconds_required(why: str) -> Callable[[str], float]:
+    """An argparse type for a `--time-limit` that cannot be lifted: `seconds_or_none`'s
+    seconds, and `none` refused with `why` (completing "needs a time limit: ...")."""
+
+    def parse(text: str) -> float:
+        seconds = seconds_or_none(text)
+        if seconds is None:
+            raise argparse.ArgumentTypeError(f"{text!r}: this command needs a time limit: {why}")
+        return seconds
+
+    return parse
 non_negative_seconds = number_where(lambda v: v >= 0, "a number of seconds, 0 or more")
 
 

@@ -4,7 +4,8 @@ generate.
 Each subcommand is one `_add_*` function that declares its arguments and one `_run_*`
 function that does the work; `generate` has its own subcommands (one per generator).
 Exit codes: 0 solved (or done), 1 error (bad input, an invalid solution), 2 usage,
-3 unsatisfiable, 4 limit reached, 130 interrupted (Ctrl-C). Errors print one line, never a
+3 unsatisfiable, 4 limit reached, 5 wrong answer (the backend's solution failed the checker),
+130 interrupted (Ctrl-C). Errors print one line, never a
 traceback. Every solve has a
 time limit (DEFAULT_TIME_LIMIT unless `--time-limit` says otherwise), and no file is replaced
 without `--force`.
@@ -13,6 +14,7 @@ without `--force`.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import sys
@@ -21,13 +23,14 @@ from pathlib import Path
 from typing import Any
 
 import kakuro
-from kakuro.arguments import at_least, number_where, run_command
-from kakuro.errors import KakuroError
+from kakuro.arguments import at_least, number_where, run_command, seconds_or_none
+from kakuro.errors import KakuroError, UnknownBackendError
 from kakuro.files import refuse_existing, write_new
 from kakuro.formats import FORMATS, dumps, text
 from kakuro.formats.solution import read_solution
 from kakuro.puzzle import GridCell, Puzzle
-from kakuro.solver import BackendInfo, Count, Option, Result, Solver, Status
+from kakuro.render import CELL, MAX_CELL_SIZE
+from kakuro.solver import KIND_WORDS, BackendInfo, Count, Option, Result, Solver, Status
 
 DEFAULT_TIME_LIMIT = 60.0
 """Seconds per puzzle for solve, count and render unless --time-limit is given."""
@@ -39,14 +42,17 @@ EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_UNSATISFIABLE = 3
 EXIT_LIMIT = 4
+EXIT_WRONG = 5
+"""The backend returned a solution that `puzzle.check` rejected (`Status.WRONG`): a bug in it."""
 
 _EXIT_CODES = {
     Status.SOLVED: EXIT_OK,
     Status.UNSATISFIABLE: EXIT_UNSATISFIABLE,
     Status.UNKNOWN: EXIT_LIMIT,
     Status.ERROR: EXIT_ERROR,
+    Status.WRONG: EXIT_WRONG,
 }
-_SEVERITY = (EXIT_ERROR, EXIT_LIMIT, EXIT_UNSATISFIABLE, EXIT_OK)
+_SEVERITY = (EXIT_WRONG, EXIT_ERROR, EXIT_LIMIT, EXIT_UNSATISFIABLE, EXIT_OK)
 """Exit codes from worst to best: solving several puzzles exits with the worst."""
 
 
@@ -61,6 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     def body() -> int:
         try:
             return int(args.run(args))
+        except UnknownBackendError as exc:  # a misspelt -b is a usage error, as a misspelt flag is
+            print(f"kakuro: {exc}", file=sys.stderr)
+            return EXIT_USAGE
         except KakuroError as exc:
             print(f"kakuro: {exc}", file=sys.stderr)
             return EXIT_ERROR
@@ -68,15 +77,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_command("kakuro", body)
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """An argument parser that refuses an argument it does not know itself, so that a typo in
+    a subcommand's flag prints that subcommand's usage (argparse would hand the leftover to the
+    top-level parser, which prints the top-level usage)."""
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
         prog="kakuro",
         description="Solve, check, convert and generate Kakuro puzzles with interchangeable backends.",
-        epilog="exit codes: 0 solved, 1 error, 2 usage, 3 unsatisfiable, 4 limit reached",
+        epilog="exit codes: 0 solved, 1 error, 2 usage, 3 unsatisfiable, 4 limit reached, 5 wrong answer (a backend bug)",
     )
     parser.add_argument("--version", action="version", version=f"kakuro {kakuro.__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_CommandParser)
     _add_solve(commands)
     _add_count(commands)
     _add_check(commands)
@@ -90,18 +112,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # --------------------------------------------------------------------- argument types
-_positive_float = number_where(lambda v: v > 0, "a positive number")  # number_where refuses inf and nan
 _percentage = number_where(lambda v: 0 <= v <= 100, "a percentage from 0 to 100")
 
 
-def _time_limit(text: str) -> float | None:
-    """An argparse type: seconds (a positive number), or `none` for no limit (refused by the
-    incomplete backends, which could search forever)."""
-    return None if text.strip().lower() == "none" else _positive_float(text)
-
-
 def _add_time_limit(command: argparse.ArgumentParser, default: float, what: str) -> None:
-    command.add_argument("--time-limit", type=_time_limit, default=default, metavar="S",
+    """--time-limit S: seconds, or 'none' (which the incomplete backends refuse: they could
+    search forever)."""
+    command.add_argument("--time-limit", type=seconds_or_none, default=default, metavar="S",
                          help=f"{what} (default: %(default)g; 'none' for no limit)")
 
 
@@ -161,18 +178,33 @@ def _add_per_puzzle(command: argparse.ArgumentParser, verb: str, backend_help: s
     command.add_argument("--seed", type=at_least(0), metavar="N", help="random seed (non-negative)")
     command.add_argument("--format", choices=("text", "json"), default="text", help=format_help)
     which = command.add_mutually_exclusive_group()
-    which.add_argument("--index", type=at_least(1), default=1, metavar="K", help=f"{verb} the K-th puzzle (default 1)")
+    which.add_argument("--index", type=at_least(1), metavar="K", help=f"{verb} the K-th puzzle (default 1)")
     which.add_argument("--all", action="store_true", help=f"{verb} every puzzle of the file")
 
 
-def _for_each_puzzle(args: argparse.Namespace, handle: Callable[[Solver, Puzzle], Status]) -> int:
-    """Run `handle` on the chosen puzzles of FILE (it prints and returns the status); the exit
-    code is the worst over them."""
-    puzzles = _read(args.file)
-    chosen = puzzles if args.all else [_pick(puzzles, args.index, args.file)]
-    solver = _warm(kakuro.get_solver(args.backend))
-    codes = [_EXIT_CODES[handle(solver, puzzle)] for puzzle in chosen]
+def _for_each_puzzle(args: argparse.Namespace, handle: Callable[[Solver, Puzzle, str], Status]) -> int:
+    """Run `handle(solver, puzzle, name)` on the chosen puzzles of FILE (it prints and returns
+    the status); the exit code is the worst over them. The backend spec is checked before the
+    file is read."""
+    solver = kakuro.get_solver(args.backend)
+    chosen = _pick_puzzles(args, _read(args.file))
+    solver = _warm(solver)
+    codes = [_EXIT_CODES[handle(solver, puzzle, name)] for name, puzzle in chosen]
     return min(codes, key=_SEVERITY.index)
+
+
+def _pick_puzzles(args: argparse.Namespace, puzzles: list[Puzzle]) -> list[tuple[str, Puzzle]]:
+    """(name, puzzle) of the puzzles of `args.file` that `--all` / `--index K` choose: all, or
+    the K-th (default the first, with a note on stderr when the file holds more). A puzzle's
+    name is its id, or `FILE#K` (K 1-based) when it has none."""
+    every = getattr(args, "all", False)
+    if not every and args.index is None and len(puzzles) > 1:
+        print(f"kakuro: puzzle 1 of {len(puzzles)} in {args.file}; --all for every puzzle or --index K",
+              file=sys.stderr)
+    numbers = range(1, len(puzzles) + 1) if every else [args.index or 1]
+    if not every:
+        _pick(puzzles, numbers[0], args.file)  # refuses an index past the end
+    return [(puzzles[k - 1].id or f"{args.file}#{k}", puzzles[k - 1]) for k in numbers]
 
 
 def _add_solve(commands: Any) -> None:
@@ -183,12 +215,12 @@ def _add_solve(commands: Any) -> None:
 
 
 def _run_solve(args: argparse.Namespace) -> int:
-    def handle(solver: Solver, puzzle: Puzzle) -> Status:
+    def handle(solver: Solver, puzzle: Puzzle, name: str) -> Status:
         result = solver.solve(puzzle, time_limit=args.time_limit, seed=args.seed)
         if args.format == "json":
-            print(json.dumps(_result_record(puzzle, result)))
+            print(json.dumps(_result_record(name, result)))
         else:
-            _print_result(puzzle, result)
+            _print_result(name, puzzle, result)
         return result.status
 
     return _for_each_puzzle(args, handle)
@@ -214,9 +246,9 @@ def _solved_grid(puzzle: Puzzle, result: Result) -> list[list[GridCell]]:
     return grid
 
 
-def _result_record(puzzle: Puzzle, result: Result) -> dict[str, Any]:
+def _result_record(name: str, result: Result) -> dict[str, Any]:
     return {
-        "id": puzzle.id,
+        "id": name,
         "status": result.status.value,
         "time": result.time,
         "backend": result.backend,
@@ -226,8 +258,7 @@ def _result_record(puzzle: Puzzle, result: Result) -> dict[str, Any]:
     }
 
 
-def _print_result(puzzle: Puzzle, result: Result) -> None:
-    name = puzzle.id or "puzzle"
+def _print_result(name: str, puzzle: Puzzle, result: Result) -> None:
     summary = f"{name}: {result.status.value} in {result.time:.3f} s ({result.backend})"
     if result.message:
         summary += f": {result.message}"
@@ -292,22 +323,21 @@ def _add_count(commands: Any) -> None:
 
 
 def _run_count(args: argparse.Namespace) -> int:
-    def handle(solver: Solver, puzzle: Puzzle) -> Status:
+    def handle(solver: Solver, puzzle: Puzzle, name: str) -> Status:
         found = solver.count_solutions(puzzle, limit=args.limit, time_limit=args.time_limit, seed=args.seed)
         if args.format == "json":
-            print(json.dumps(_count_record(puzzle, found)))
+            print(json.dumps(_count_record(name, found)))
         else:
-            print(_count_line(puzzle, found, args.limit))
+            print(_count_line(name, found, args.limit))
         return found.status
 
     return _for_each_puzzle(args, handle)
 
 
-def _count_line(puzzle: Puzzle, found: Count, limit: int) -> str:
-    name = puzzle.id or "puzzle"
+def _count_line(name: str, found: Count, limit: int) -> str:
     noun = "solution" if found.count == 1 else "solutions"
-    if found.status is Status.ERROR:
-        return f"{name}: error ({found.backend}): {found.message}"
+    if found.status in (Status.ERROR, Status.WRONG):
+        return f"{name}: {found.status.value} ({found.backend}): {found.message}"
     if found.exhausted:
         verdict = {0: "no solution", 1: "exactly 1 solution: unique"}.get(found.count, f"exactly {found.count} {noun}")
     elif found.count >= limit:
@@ -319,9 +349,9 @@ def _count_line(puzzle: Puzzle, found: Count, limit: int) -> str:
     return f"{name}: {verdict} in {found.time:.3f} s ({found.backend})"
 
 
-def _count_record(puzzle: Puzzle, found: Count) -> dict[str, Any]:
+def _count_record(name: str, found: Count) -> dict[str, Any]:
     return {
-        "id": puzzle.id,
+        "id": name,
         "status": found.status.value,
         "count": found.count,
         "exhausted": found.exhausted,
@@ -404,8 +434,13 @@ def _add_render(commands: Any) -> None:
     command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
                          help="backend that solves the puzzle for --solution without FILE (default: %(default)s)")
     _add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds for that solve")
+    command.add_argument("--cell-size", type=_cell_size, default=CELL, metavar="PX",
+                         help="side of one grid cell in pixels (default: %(default)s)")
     command.add_argument("--force", action="store_true", help="replace OUT if it exists")
     command.set_defaults(run=_run_render)
+
+
+_cell_size = number_where(lambda v: 0 < v <= MAX_CELL_SIZE, f"a number of pixels above 0 and at most {MAX_CELL_SIZE}")
 
 
 def _run_render(args: argparse.Namespace) -> int:
@@ -427,7 +462,7 @@ def _run_render(args: argparse.Namespace) -> int:
                   "no solution to draw", file=sys.stderr)
             return _EXIT_CODES[result.status]
         solution = result.solution
-    path = render(puzzle, args.output, solution=solution, overwrite=args.force)
+    path = render(puzzle, args.output, solution=solution, overwrite=args.force, cell_size=args.cell_size)
     print(f"wrote {path}")
     return EXIT_OK
 
@@ -444,9 +479,11 @@ def _add_explain(commands: Any) -> None:
         description="Solves the puzzle as a person would, simplest technique first, and prints every step "
         "(technique, cells, removed candidates, one sentence) with the rating (hardest level needed, and how "
         "often). --format svg or png draws one step (--step, default the first at the hardest level); html "
-        "writes a page that steps through the whole trace. Exit 3 when the puzzle has no solution.",
+        "writes a page that steps through the whole trace. A puzzle with several solutions gets a warning. "
+        "Exit 3 when the puzzle has no solution, 4 when the time limit came first (the steps found so far "
+        "are printed).",
     )
-    _add_one_puzzle(command, "explain")
+    _add_deduction_input(command, "explain")
     command.add_argument("--format", choices=("text", "json", "svg", "png", "html"),
                          help="output (default: from the extension of -o, else text)")
     command.add_argument("-o", "--output", metavar="OUT", help="write here instead of printing (png needs it)")
@@ -455,8 +492,22 @@ def _add_explain(commands: Any) -> None:
     command.set_defaults(run=_run_explain)
 
 
+def _add_deduction_input(command: argparse.ArgumentParser, verb: str) -> None:
+    """PUZZLE, --index K / --all and --time-limit, for explain and hint."""
+    command.add_argument("file", metavar="PUZZLE", help="a puzzle file (any format) or a puzz.link URL")
+    which = command.add_mutually_exclusive_group()
+    which.add_argument("--index", type=at_least(1), metavar="K", help=f"{verb} the K-th puzzle (default 1)")
+    which.add_argument("--all", action="store_true", help=f"{verb} every puzzle of the file")
+    _add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds per puzzle")
+
+
+def _warn_not_unique(name: str, what: str) -> None:
+    """One line on stderr: the puzzle has several solutions, and what that means for `what`."""
+    print(f"kakuro: warning: {name} is not unique (it has more than one solution); {what}", file=sys.stderr)
+
+
 def _run_explain(args: argparse.Namespace) -> int:
-    from kakuro.deduction import UNSATISFIABLE, explain
+    from kakuro.deduction import SEVERAL, STOPPED, UNSATISFIABLE, explain
     from kakuro.deduction.page import page
     from kakuro.deduction.picture import hardest_step, render_step, step_marks
     from kakuro.deduction.text import explanation_lines
@@ -468,26 +519,35 @@ def _run_explain(args: argparse.Namespace) -> int:
         raise KakuroError("--format png needs -o OUT.png")
     if kind in ("svg", "png") and args.output is not None and Path(args.output).suffix.lower() != f".{kind}":
         raise KakuroError(f"{args.output}: --format {kind} draws a .{kind} file")
+    if args.all and kind not in ("text", "json"):
+        raise KakuroError(f"--all writes text or json; --format {kind} shows one puzzle (--index K)")
     _refuse_output(args)
-    explanation = explain(_one_puzzle(args))
-    code = EXIT_UNSATISFIABLE if explanation.status == UNSATISFIABLE else EXIT_OK
-    if kind in ("svg", "png"):
-        index = args.step - 1 if args.step is not None else hardest_step(explanation)
-        if args.output is not None:
-            print(f"wrote {render_step(explanation, index, args.output, overwrite=args.force)}")
-            return code
-        sys.stdout.write(to_svg(explanation.puzzle, marks=step_marks(explanation, index)))
-        return code
-    content = {
-        "text": lambda: "\n".join(explanation_lines(explanation)) + "\n",
-        "json": lambda: json.dumps(explanation.to_dict()) + "\n",
-        "html": lambda: page(explanation),
-    }[kind]()
-    if args.output is None:
-        sys.stdout.write(content)
-        return code
-    print(f"wrote {write_new(args.output, content, overwrite=args.force)}")
-    return code
+    codes, contents = [], []
+    for name, puzzle in _pick_puzzles(args, _read(args.file)):
+        explanation = explain(puzzle, time_limit=args.time_limit)
+        if explanation.status == SEVERAL:
+            _warn_not_unique(name, "the trace chose one solution at its search step")
+        codes.append({UNSATISFIABLE: EXIT_UNSATISFIABLE, STOPPED: EXIT_LIMIT}.get(explanation.status, EXIT_OK))
+        if kind in ("svg", "png"):
+            index = args.step - 1 if args.step is not None else hardest_step(explanation)
+            if args.output is not None:
+                print(f"wrote {render_step(explanation, index, args.output, overwrite=args.force)}")
+            else:
+                sys.stdout.write(to_svg(explanation.puzzle, marks=step_marks(explanation, index)))
+            return codes[0]
+        if kind == "text":
+            content = "\n".join(explanation_lines(explanation)) + "\n"
+        elif kind == "json":
+            content = json.dumps({**explanation.to_dict(), "id": name}) + "\n"
+        else:
+            content = page(explanation)
+        if args.output is None:
+            sys.stdout.write(content)
+            sys.stdout.flush()
+        contents.append(content)
+    if args.output is not None:
+        print(f"wrote {write_new(args.output, ''.join(contents), overwrite=args.force)}")
+    return min(codes, key=_SEVERITY.index)
 
 
 def _add_hint(commands: Any) -> None:
@@ -497,27 +557,40 @@ def _add_hint(commands: Any) -> None:
         description="PROGRESS is the grid filled so far, in the layouts `kakuro check` reads (a JSON grid, "
         "or a text grid with _ for empty cells); without it, the empty grid. Prints the first mistake (a "
         "digit out of range, a broken rule, or the first digit in reading order that no solution shares with "
-        "the ones before it), or the next digit the deduction places with the steps that lead to it. Exit 0 "
-        "for a step or a finished grid, 1 for a mistake, 3 when the puzzle has no solution.",
+        "the ones before it), or help towards the next digit the deduction places, graded by --level: 1 the "
+        "technique to use, 2 also where, 3 the digit with the steps that lead to it. A puzzle with several "
+        "solutions gets a warning. Exit 0 for a step or a finished grid, 1 for a mistake, 3 when the puzzle "
+        "has no solution, 4 when the time limit came first.",
     )
-    _add_one_puzzle(command, "give a hint for")
-    command.add_argument("--progress", metavar="FILE", help="the partly filled grid (JSON or text)")
-    command.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+    _add_deduction_input(command, "give a hint for")
+    command.add_argument("--progress", metavar="FILE", help="the partly filled grid (JSON or text; one puzzle only)")
+    command.add_argument("--level", type=int, choices=(1, 2, 3), default=1,
+                         help="how much to show: 1 the technique (default), 2 also the cells, 3 also the digit")
+    command.add_argument("--format", choices=("text", "json"), default="text",
+                         help="text (default) or json (everything, whatever --level)")
     command.set_defaults(run=_run_hint)
 
 
 def _run_hint(args: argparse.Namespace) -> int:
-    from kakuro.deduction.hints import MISTAKE, UNSOLVABLE, hint, hint_to_dict
+    from kakuro.deduction import hint
+    from kakuro.deduction.hints import MISTAKE, STOPPED, UNSOLVABLE, hint_to_dict
     from kakuro.deduction.text import hint_lines
 
-    puzzle = _one_puzzle(args)
+    if args.all and args.progress is not None:
+        raise KakuroError("--progress is one puzzle's grid: use --index K, not --all")
     progress = read_solution(Path(args.progress)) if args.progress is not None else None
-    found = hint(puzzle, progress, source=args.progress)
-    if args.format == "json":
-        print(json.dumps(hint_to_dict(puzzle, found)))
-    else:
-        print("\n".join(hint_lines(found)))
-    return {MISTAKE: EXIT_ERROR, UNSOLVABLE: EXIT_UNSATISFIABLE}.get(found.kind, EXIT_OK)
+    codes = []
+    for name, puzzle in _pick_puzzles(args, _read(args.file)):
+        found = hint(puzzle, progress, source=args.progress, time_limit=args.time_limit)
+        if found.unique is False:
+            _warn_not_unique(name, "the hint follows one of its solutions")
+        if args.format == "json":
+            print(json.dumps({**hint_to_dict(puzzle, found), "id": name}), flush=True)
+        else:
+            lines = hint_lines(found, puzzle, args.level)
+            print("\n".join([f"{name}: {lines[0]}", *lines[1:]]) if args.all else "\n".join(lines), flush=True)
+        codes.append({MISTAKE: EXIT_ERROR, UNSOLVABLE: EXIT_UNSATISFIABLE, STOPPED: EXIT_LIMIT}.get(found.kind, EXIT_OK))
+    return min(codes, key=_SEVERITY.index)
 
 
 # --------------------------------------------------------------------- backends
@@ -588,7 +661,7 @@ def _accepted(option: Option) -> str:
     """The values an option accepts, in words."""
     if option.choices is not None:
         return "one of " + ", ".join(_shown(choice) for choice in option.choices)
-    kind = {bool: "true or false", int: "an integer", float: "a number", str: "a text"}[type(option.default)]
+    kind = KIND_WORDS[type(option.default)]
     if option.minimum is not None and option.maximum is not None:
         return f"{kind} from {_shown(option.minimum)} to {_shown(option.maximum)}"
     if option.minimum is not None:
@@ -658,7 +731,9 @@ def _add_generate_classic(kinds: Any) -> None:
     command.add_argument("--density", type=number_where(lambda x: 0.1 <= x <= 0.6, "a black share from 0.1 to 0.6"),
                          default=0.3, metavar="D", help="share of black interior cells (default 0.3)")
     command.add_argument("--longest", type=at_least(4), default=5, metavar="L", help="longest run, 4..9 (default 5)")
-    command.add_argument("--unique", action="store_true", help="search until the solution is unique")
+    command.add_argument("--unique", action=argparse.BooleanOptionalAction,
+                         help="search until the solution is unique (the default, as in kakuro.generate.classic); "
+                         "--no-unique writes the random filling's clues as they are, often with many solutions")
     command.add_argument("--grade", type=_target_grade, metavar="G",
                          help="the difficulty grade wanted (implies --unique): rdv (Panov and Koceski's rules solve "
                          "it), gac (arc consistency does) or gac+shaving (shaving is needed too)")
@@ -678,7 +753,7 @@ def _run_generate_classic(args: argparse.Namespace) -> int:
 
     _refuse_output(args)
 
-    unique = args.unique or args.grade is not None or args.rate is not None
+    unique = inspect.signature(classic).parameters["unique"].default if args.unique is None else args.unique
     if unique and sys.stderr.isatty() and compile.is_cold("root:gac", "shave:gac", "local"):
         print("kakuro: compiling the generator's native search (once per install, a few seconds)...",
               file=sys.stderr, flush=True)

@@ -62,7 +62,12 @@ class InvalidSolutionError(KakuroError, ValueError):
 
 
 class UnknownBackendError(KakuroError, ValueError):
-    """A backend name that is not registered; the message lists the known ones."""
+    """A backend name that is not registered; the message lists the known ones, or names the
+    likeliest meant one (`suggestion`, None when nothing is close)."""
+
+    def __init__(self, message: str, *, suggestion: str | None = None) -> None:
+        self.suggestion = suggestion
+        super().__init__(message)
 
 
 class BackendOptionError(KakuroError, ValueError):
@@ -71,6 +76,11 @@ class BackendOptionError(KakuroError, ValueError):
 
 class BackendUnavailableError(KakuroError, ImportError):
     """A registered backend whose engine is not installed; the message gives the pip command."""
+
+
+class TablesTooLargeError(KakuroError):
+    """A puzzle whose combination tables would be too large for table-based propagation
+    (`consistency=gac`): its value range is too wide. Other models still solve it."""
 
 
 class UnsupportedOperationError(KakuroError):

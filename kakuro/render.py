@@ -191,17 +191,30 @@ def _marks_of(puzzle: Puzzle, cell: int, marks: Marks) -> list[Shape]:
     return out
 
 
-def to_svg(puzzle: Puzzle, solution: Solution | None = None, marks: Marks | None = None) -> str:
-    """The picture as an SVG document."""
+def to_svg(puzzle: Puzzle, solution: Solution | None = None, marks: Marks | None = None,
+           cell_size: float = CELL) -> str:
+    """The picture as an SVG document, each grid cell `cell_size` pixels wide at 100% zoom."""
     width, height, shapes = layout(puzzle, solution, marks)
-    return svg_document(width, height, shapes, puzzle.id)
+    return svg_document(width, height, shapes, puzzle.id, scale=_scale(cell_size))
 
 
-def svg_document(width: float, height: float, shapes: list[Shape], title: str | None = None) -> str:
-    """An SVG document drawing `shapes` (a `layout`, perhaps with shapes added) in order."""
+def _scale(cell_size: float) -> float:
+    """The drawing's scale for `cell_size` pixels per cell (the layout is in `CELL` units)."""
+    if isinstance(cell_size, bool) or not isinstance(cell_size, (int, float)) or not 0 < cell_size <= MAX_CELL_SIZE:
+        raise KakuroError(f"a cell size must be a number of pixels above 0 and at most {MAX_CELL_SIZE}, not {cell_size!r}")
+    return cell_size / CELL
+
+
+MAX_CELL_SIZE = 1000
+"""Largest cell side in pixels that `render` accepts (a bigger picture is a typo, not a wish)."""
+
+
+def svg_document(width: float, height: float, shapes: list[Shape], title: str | None = None, scale: float = 1.0) -> str:
+    """An SVG document drawing `shapes` (a `layout`, perhaps with shapes added) in order, its
+    size on screen `scale` times the layout's units."""
     margin = 2
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width + 2 * margin}" height="{height + 2 * margin}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{(width + 2 * margin) * scale:g}" height="{(height + 2 * margin) * scale:g}" '
         f'viewBox="{-margin} {-margin} {width + 2 * margin} {height + 2 * margin}" font-family="DejaVu Sans, Arial, sans-serif">'
     ]
     if title:
@@ -225,8 +238,11 @@ def svg_document(width: float, height: float, shapes: list[Shape], title: str | 
     return "\n".join(parts) + "\n"
 
 
-def to_png(puzzle: Puzzle, solution: Solution | None = None, dpi: int = 100, marks: Marks | None = None) -> bytes:
-    """The picture drawn with matplotlib (Agg), as PNG bytes."""
+def to_png(puzzle: Puzzle, solution: Solution | None = None, dpi: int = 100, marks: Marks | None = None,
+           cell_size: float = CELL) -> bytes:
+    """The picture drawn with matplotlib (Agg), as PNG bytes, each grid cell about `cell_size`
+    pixels wide."""
+    scale = _scale(cell_size)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -234,17 +250,17 @@ def to_png(puzzle: Puzzle, solution: Solution | None = None, dpi: int = 100, mar
     from matplotlib.patches import Rectangle
 
     width, height, shapes = layout(puzzle, solution, marks)
-    figure = pyplot.figure(figsize=(width / dpi, height / dpi), dpi=dpi)
+    figure = pyplot.figure(figsize=(width * scale / dpi, height * scale / dpi), dpi=dpi)
     axes = figure.add_axes((0, 0, 1, 1))
     axes.set_xlim(-1, width + 1)
     axes.set_ylim(height + 1, -1)
     axes.set_axis_off()
-    points_per_unit = 72 / dpi
+    points_per_unit = 72 / dpi * scale
     for shape in shapes:
         if isinstance(shape, Box):
             axes.add_patch(Rectangle((shape.x, shape.y), shape.size, shape.size, facecolor=shape.fill, edgecolor="none"))
         elif isinstance(shape, Line):
-            axes.plot([shape.x1, shape.x2], [shape.y1, shape.y2], color=shape.colour, linewidth=0.8 * shape.width)
+            axes.plot([shape.x1, shape.x2], [shape.y1, shape.y2], color=shape.colour, linewidth=0.8 * shape.width * scale)
         else:
             axes.text(
                 shape.x, shape.y, shape.text, fontsize=shape.size * points_per_unit, color=shape.colour,
@@ -263,13 +279,19 @@ def render(
     solution: Solution | None = None,
     overwrite: bool = False,
     marks: Marks | None = None,
+    cell_size: float = CELL,
 ) -> Path:
-    """Write the picture to `path` (.svg or .png); never replaces a file unless `overwrite`.
-    `marks` draws a deduction step over the grid (see `Marks`)."""
+    """Write the picture to `path` (.svg or .png), each grid cell `cell_size` pixels wide;
+    never replaces a file unless `overwrite`. `marks` draws a deduction step over the grid
+    (see `Marks`)."""
     target = Path(path)
     kind = target.suffix.lower()
     if kind not in (".svg", ".png"):
         raise KakuroError(f"{target}: a picture is .svg or .png, not {kind or 'no extension'}")
+    _scale(cell_size)  # a bad size is refused before anything else
     refuse_existing(target, overwrite)  # before drawing
-    data = to_svg(puzzle, solution, marks) if kind == ".svg" else to_png(puzzle, solution, marks=marks)
+    if kind == ".svg":
+        data: str | bytes = to_svg(puzzle, solution, marks, cell_size=cell_size)
+    else:
+        data = to_png(puzzle, solution, marks=marks, cell_size=cell_size)
     return write_new(target, data, overwrite=overwrite)

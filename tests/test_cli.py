@@ -43,7 +43,7 @@ def test_solve_prints_the_unique_solution_of_the_puzzlink_vector(
     code, out, _ = run(capsys, "solve", puzzlink_url)
     assert code == 0
     first, *grid = out.splitlines()
-    assert first.startswith("puzzle: solved in ") and first.endswith(f"({kakuro.DEFAULT_BACKEND})")
+    assert first.startswith(f"{puzzlink_url}#1: solved in ") and first.endswith(f"({kakuro.DEFAULT_BACKEND})")
     assert grid[1].split() == ["#", "23\\12", "3", "9", "17\\4", "3", "1"]
     solution = read_solution(write_text(tmp_path, "solution.txt", "\n".join(grid) + "\n"))
     assert puzzlink.check(solution) == []
@@ -113,7 +113,6 @@ def test_bad_input_exits_1_with_the_position(capsys: pytest.CaptureFixture[str],
 @pytest.mark.parametrize(
     "argv",
     [
-        ["solve", "x.txt", "-b", "no-such-backend"],
         ["solve", "x.txt", "-b", "cpsat:colour=blue"],
         ["solve", "missing.txt"],
         ["solve", "mistyped.txtt"],

@@ -108,7 +108,7 @@ def test_backends_name_shows_each_option(capsys: pytest.CaptureFixture[str]) -> 
     code, out, _ = run(capsys, "backends", "cpsat")
     assert code == 0 and re.search(r"engine:\s+available, version \d", out)
     code, _, err = run(capsys, "backends", "nope")
-    assert code == 1 and "known backends" in err
+    assert code == 2 and "known backends" in err  # a usage error, as a misspelt flag
 
 
 def test_every_option_of_every_backend_says_what_it_means() -> None:

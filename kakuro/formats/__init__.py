@@ -11,6 +11,7 @@ Detection when reading: a given `format=` wins; then an extension that belongs t
 
 from __future__ import annotations
 
+import json
 import os
 import warnings
 from collections.abc import Iterable
@@ -19,7 +20,16 @@ from types import ModuleType
 
 from kakuro.errors import KakuroError, PuzzleFormatError
 from kakuro.files import refuse_existing, write_new
-from kakuro.formats import course, dimacs, jsonl, minizinc, puzzlink, simonis, text, xcsp
+from kakuro.formats import (
+    course,
+    dimacs,
+    jsonl,
+    minizinc,
+    puzzlink,
+    simonis,
+    text,
+    xcsp,
+)
 from kakuro.formats.base import BadPuzzle, line_column
 from kakuro.puzzle import Puzzle
 
@@ -61,7 +71,43 @@ def read(
     name, data = load_source(source)
     content = decode_text(data, name)
     module = _choose(format, name, content)
-    return module.parse(content, name, on_bad=_bad_handler(skip_bad))
+    try:
+        return module.parse(content, name, on_bad=_bad_handler(skip_bad))
+    except PuzzleFormatError as exc:
+        if format is None:
+            _refuse_other_file(exc, module, name, content)
+        raise
+
+
+RESULTS_KEYS = ("backend", "status", "digest")
+"""Keys of every record of a compare results file (`kakuro.compare.results`), none of a puzzle's."""
+
+
+def _refuse_other_file(error: PuzzleFormatError, module: ModuleType, name: str | None, content: str) -> None:
+    """Raise a PuzzleFormatError that says what the file is instead, when the format reader
+    `module` failed (`error`) on a file that is not a puzzle file at all: a compare results
+    file, or a file whose extension no format has whose content no format recognises."""
+    first = next((line for line in content.splitlines() if line.strip()), "")
+    if module is jsonl:
+        try:
+            record = json.loads(first)
+        except ValueError:
+            record = None
+        if isinstance(record, dict) and "grid" not in record and all(key in record for key in RESULTS_KEYS):
+            raise PuzzleFormatError(
+                'looks like a compare results file (records with "backend"/"status"), not puzzles; '
+                "give it to `python -m kakuro.report`", file=name) from None
+    if module is text and name is not None and _foreign(name):
+        known = " ".join(sorted({ext for m in FORMATS.values() for ext in m.EXTENSIONS if _can_read(m)}))
+        raise PuzzleFormatError(
+            f"not a puzzle file (no known format matches: {Path(name).suffix} is none of the puzzle extensions "
+            f"{known}, and as text it fails at line {error.line}: {error.message})", file=name) from None
+
+
+def _foreign(name: str) -> bool:
+    """True for a file name whose extension no format lists and that is not generic (`.md`, `.py`)."""
+    suffix = Path(name).suffix.lower()
+    return suffix not in GENERIC_EXTENSIONS and all(suffix not in m.EXTENSIONS for m in FORMATS.values())
 
 
 def _bad_handler(skip_bad: bool | BadPuzzle) -> BadPuzzle | None:
@@ -123,8 +169,8 @@ def _choose(format: str | None, name: str | None, content: str | None) -> Module
     if content is None:
         raise KakuroError(f"cannot tell the format of {name!r} from its extension; pass format=")
     for module in FORMATS.values():
-        if not _can_read(module) and module.sniff(content):
-            _readable(module, name)  # an exported file given back: say so
+        if not _can_read(module) and module.sniff(content) and not (name is not None and _foreign(name)):
+            _readable(module, name)  # an exported file given back (not, say, a README that mentions it): say so
     for module in FORMATS.values():
         if module is not text and _can_read(module) and module.sniff(content):
             return module

@@ -50,7 +50,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
 from kakuro.combos import MAX_COMBINATIONS, count_combinations, range_mask, run_tables
-from kakuro.errors import KakuroError
+from kakuro.errors import KakuroError, TablesTooLargeError
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, instance_of
 
@@ -781,21 +781,22 @@ def load_domains(st: State, domains: list[int] | tuple[int, ...] | np.ndarray) -
 
 
 def _gac_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
-    hint = "; use consistency=fc, which works for every value range"
+    hint = ("; the default backend (auto) hands such puzzles to cpsat, and a backend with a consistency "
+            "option accepts every range with consistency=fc")
     sizes = {(len(run), run.total): count_combinations(len(run), run.total, puzzle.values) for run in puzzle.runs}
     largest = max(sizes.values(), default=0)
     if largest > MAX_COMBINATIONS:
-        raise KakuroError(
+        raise TablesTooLargeError(
             f"consistency=gac cannot tabulate this puzzle: a run has {largest:,} combinations "
             f"(more than {MAX_COMBINATIONS:,}){hint}"
         )
     total = sum(sizes[(len(run), run.total)] for run in puzzle.runs)
     if total > MAX_TABLE:
-        raise KakuroError(f"consistency=gac would tabulate {total:,} combinations (more than {MAX_TABLE:,}){hint}")
+        raise TablesTooLargeError(f"consistency=gac would tabulate {total:,} combinations (more than {MAX_TABLE:,}){hint}")
     try:
         offsets, masks = run_tables(puzzle)
-    except KakuroError as exc:
-        raise KakuroError(f"consistency=gac cannot tabulate this puzzle: {exc}{hint}") from None
+    except KakuroError as exc:  # run_tables' own limit
+        raise TablesTooLargeError(f"consistency=gac cannot tabulate this puzzle: {exc}{hint}") from None
     return offsets, masks
 
 
