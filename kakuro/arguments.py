@@ -64,17 +64,6 @@ def seconds_or_none(text: str) -> float | None:
     return None if text.strip().lower() == "none" else positive_seconds(text)
 
 
-def seconds_required(why: str) -> Callable[[str], float]:
-    """An argparse type for a `--time-limit` that cannot be lifted: `seconds_or_none`'s
-    seconds, and `none` refused with `why` (completing "needs a time limit: ...")."""
-
-    def parse(text: str) -> float:
-        seconds = seconds_or_none(text)
-        if seconds is None:
-            raise argparse.ArgumentTypeError(f"{text!r}: this command needs a time limit: {why}")
-        return seconds
-
-    return parse
 non_negative_seconds = number_where(lambda v: v >= 0, "a number of seconds, 0 or more")
 
 

@@ -16,11 +16,14 @@ import pytest
 
 import kakuro
 from kakuro.cli import main
+from kakuro.compare.cli import main as compare_main
 from kakuro.compare.cli import parser as compare_parser
+from kakuro.compare.results import read_results
 from kakuro.errors import BackendOptionError, UnknownBackendError
 from kakuro.formats import text
 from kakuro.formats.solution import read_solution
 from kakuro.generate import cazenave
+from kakuro.solver import MAX_TIME_LIMIT
 
 ROOT = Path(__file__).resolve().parent.parent
 SIX = ROOT / "instances" / "classic" / "unique-6x6.jsonl"
@@ -82,15 +85,19 @@ def test_options_separated_by_colons_get_the_comma_spelling() -> None:
     assert "options are separated by commas: nmcs:level=2,workers=2" in str(caught.value)
 
 
-def test_compare_parses_time_limit_none_as_solve_does(capsys: pytest.CaptureFixture[str]) -> None:
-    """`none` means the same to both parsers; a campaign says why it needs a limit instead of
-    "'none' is not a number"."""
+def test_compare_takes_time_limit_none_as_solve_does(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`none` means the same to both parsers: no limit, which a campaign runs as the library
+    does (the longest limit, MAX_TIME_LIMIT), and refuses for an incomplete backend."""
     assert compare_parser().parse_args(["x", "--time-limit", " 2.5 "]).time_limit == 2.5
-    with pytest.raises(SystemExit) as stop:
-        compare_parser().parse_args(["x", "--time-limit", "None"])
-    assert stop.value.code == 2
+    assert compare_parser().parse_args(["x", "--time-limit", "None"]).time_limit is None
+    out = tmp_path / "r.jsonl"
+    code = compare_main([str(SIX), "-b", "cpsat", "--time-limit", "none", "-j", "1", "-o", str(out), "--no-progress"])
+    assert code == 0
+    assert [r.time_limit for r in read_results(out)] == [MAX_TIME_LIMIT] * 5
+    capsys.readouterr()
+    code = compare_main([str(SIX), "-b", "nmcs", "--time-limit", "none", "-o", str(tmp_path / "n.jsonl")])
     err = capsys.readouterr().err
-    assert "needs a time limit" in err and "is not a number" not in err
+    assert code == 1 and "nmcs could search forever" in err and not (tmp_path / "n.jsonl").exists()
 
 
 # --------------------------------------------------------------------- which puzzles, named how

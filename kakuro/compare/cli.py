@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from kakuro.arguments import at_least, non_negative_seconds, run_command, seconds_required
+from kakuro.arguments import at_least, non_negative_seconds, run_command, seconds_or_none
 from kakuro.compare.campaign import Campaign, run_campaign
 from kakuro.compare.jobs import (
     DEFAULT_BACKENDS,
@@ -34,9 +34,8 @@ from kakuro.compare.results import FINAL, JobStatus, ResultsFile, default_result
 from kakuro.compare.verdict import Witnesses, overrule
 from kakuro.compare.worker import WorkerConfig, import_user_module
 from kakuro.errors import KakuroError
+from kakuro.solver import MAX_TIME_LIMIT, get_solver
 
-_WHY_A_LIMIT = ("a job still running at the limit plus --grace is killed and recorded as TIMEOUT, and the "
-                "report scores timeouts against the limit (PAR-2); give seconds, e.g. --time-limit 3600")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -45,7 +44,7 @@ def parser() -> argparse.ArgumentParser:
         description="Run backends head to head on puzzle files and folders; every answer is verified by "
         "puzzle.check and each finished job is appended to a JSON-lines results file.",
         epilog="Statuses: SOLVED, UNSAT, TIMEOUT, MEMOUT, CRASH, ERROR, WRONG. Exit status: 0 done, 1 bad input, "
-        "2 usage error, 3 some result is WRONG, 130 interrupted. Tables, plots, HTML and LaTeX from a results file: "
+        "2 usage error, 3 some result is WRONG, 128 + the signal when interrupted (130 Ctrl-C). Tables, plots, HTML and LaTeX from a results file: "
         "python -m kakuro.report FILE",
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files, or folders walked recursively for puzzle files")
@@ -53,8 +52,9 @@ def parser() -> argparse.ArgumentParser:
                    help="backend spec such as cpsat or nmcs:level=2 (repeatable), named in the results as written; "
                    "'all' = every available backend; "
                    f"default: {', '.join(DEFAULT_BACKENDS[:1])} plus those of {', '.join(DEFAULT_BACKENDS[1:])} that are available")
-    p.add_argument("--time-limit", type=seconds_required(_WHY_A_LIMIT), default=DEFAULT_TIME_LIMIT, metavar="S",
-                   help=f"seconds per job (default {DEFAULT_TIME_LIMIT:g})")
+    p.add_argument("--time-limit", type=seconds_or_none, default=DEFAULT_TIME_LIMIT, metavar="S",
+                   help=f"seconds per job (default {DEFAULT_TIME_LIMIT:g}); 'none' for the longest limit "
+                   f"({MAX_TIME_LIMIT:g} s, as in the library), refused for incomplete backends, which could run forever")
     p.add_argument("--grace", type=non_negative_seconds, default=DEFAULT_GRACE, metavar="S",
                    help=f"seconds past the limit before the worker is killed (default {DEFAULT_GRACE:g})")
     p.add_argument("--memory", type=at_least(1), default=None, metavar="MB",
@@ -99,6 +99,7 @@ def _compare(args: argparse.Namespace, argv: list[str]) -> int:
             raise KakuroError("--resume needs -o FILE, the results file to continue")
         _import_modules(args.imports)
         backends = resolve_backends(args.backend, warn=_say)
+        args.time_limit = _time_limit(args.time_limit, backends)
         instances = collect(args.paths, skip_bad=args.skip_bad, warn=_say)
         out = Path(args.out) if args.out else default_results_path()
         _refuse_input_as_output(out, args.paths, instances)
@@ -126,6 +127,19 @@ def _compare(args: argparse.Namespace, argv: list[str]) -> int:
         return campaign.exit_status  # 128 + the signal that stopped it
     wrong = any(r.status is JobStatus.WRONG for r in overrule(latest(records)))
     return 3 if wrong else 0
+
+
+def _time_limit(asked: float | None, backends: Sequence[Backend]) -> float:
+    """Seconds per job: `asked`, or for `--time-limit none` the longest limit (`MAX_TIME_LIMIT`,
+    which the library also takes for no limit); KakuroError when then some backend is
+    incomplete (a search that restarts until it finds a solution never ends on its own)."""
+    if asked is not None:
+        return asked
+    endless = [b.label for b in backends if not get_solver(b.spec).complete]
+    if endless:
+        raise KakuroError(f"--time-limit none: {', '.join(endless)} could search forever (incomplete); "
+                          "give seconds, e.g. --time-limit 3600")
+    return MAX_TIME_LIMIT
 
 
 def _refuse_input_as_output(out: Path, paths: Sequence[str], instances: Sequence[Instance]) -> None:
