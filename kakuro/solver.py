@@ -38,7 +38,6 @@ import from it live in modules of their own and stay importable from here: the r
 engine availability (`kakuro.engines`) and the registry (`kakuro.registry`).
 """
 
-
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence

@@ -139,3 +139,18 @@ def test_every_name_kakuro_solver_exported_is_still_importable_from_it_and_is_it
         assert found or name in ("Solver", "EnumeratingSolver"), name
     with pytest.raises(AttributeError):
         kakuro.solver.no_such_name  # noqa: B018
+
+
+def test_time_registered_as_not_solving_is_taken_off_the_clock_and_moves_a_deadline() -> None:
+    from kakuro import clock
+
+    spent = [0.0]
+    clock.exclude(lambda: spent[0])  # only grows; constant after this test, so it moves no later clock
+    watch = clock.Stopwatch()
+    deadline = clock.Deadline.after(10.0)
+    time.sleep(0.2)
+    spent[0] += 0.2  # as if all of it had been compiling
+    assert watch.elapsed() < 0.1
+    assert watch.off_clock() == pytest.approx(0.2)
+    assert deadline.postponed(watch).end == pytest.approx(deadline.end + 0.2)
+    assert clock.Deadline().postponed(watch) == clock.Deadline()
