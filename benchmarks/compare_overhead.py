@@ -40,10 +40,14 @@ from pathlib import Path
 from typing import Any
 
 import kakuro
+from kakuro.clock import Deadline
 from kakuro.compare import cli
 from kakuro.compare.results import Record, read_results
+from kakuro.options import Option
+from kakuro.outcome import Outcome, Status
 from kakuro.puzzle import Puzzle
-from kakuro.solver import Deadline, Option, Outcome, Solver, Status, backend_class, register
+from kakuro.registry import backend_class, register
+from kakuro.solver import Solver
 
 ROOT = Path(__file__).resolve().parent.parent
 _cache: dict[str, list[int]] = {}

@@ -26,17 +26,10 @@ from kakuro.errors import (
     UnsupportedOperationError,
 )
 from kakuro.formats import read, write
+from kakuro.outcome import Count, Result, Status
 from kakuro.puzzle import Puzzle, Run, Solution
-from kakuro.solver import (
-    Count,
-    Result,
-    Solver,
-    Status,
-    backend_info,
-    backends,
-    get_solver,
-    register,
-)
+from kakuro.registry import backend_info, backends, get_solver, register
+from kakuro.solver import Solver
 
 __version__ = "0.1.0"
 
@@ -79,7 +72,7 @@ def solve(
             (`message`).
     `time` is the solving time in seconds (`time.perf_counter`), `backend` the spec string
     with its non-default options, and `stats` a mapping in one vocabulary
-    (`kakuro.solver.STATS`): `nodes`, `fails`, `assignments`, `propagations`, `samples`,
+    (`kakuro.outcome.STATS`): `nodes`, `fails`, `assignments`, `propagations`, `samples`,
     `restarts`, `root_solved`, `branches`, `conflicts`, `decisions`, `num_vars`,
     `num_clauses`, `num_constraints`, `num_tuples`, `build_time`, plus backend-specific keys;
     a missing key means "not reported", never 0.

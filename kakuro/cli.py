@@ -247,15 +247,7 @@ def _solved_grid(puzzle: Puzzle, result: Result) -> list[list[GridCell]]:
 
 
 def _result_record(name: str, result: Result) -> dict[str, Any]:
-    return {
-        "id": name,
-        "status": result.status.value,
-        "time": result.time,
-        "backend": result.backend,
-        "stats": dict(result.stats),
-        "solution": result.solution.to_grid() if result.solution is not None else None,
-        "message": result.message,
-    }
+    return {"id": name, **result.to_dict()}
 
 
 def _print_result(name: str, puzzle: Puzzle, result: Result) -> None:
@@ -350,17 +342,7 @@ def _count_line(name: str, found: Count, limit: int) -> str:
 
 
 def _count_record(name: str, found: Count) -> dict[str, Any]:
-    return {
-        "id": name,
-        "status": found.status.value,
-        "count": found.count,
-        "exhausted": found.exhausted,
-        "bound": found.bound,
-        "time": found.time,
-        "backend": found.backend,
-        "stats": dict(found.stats),
-        "message": found.message,
-    }
+    return {"id": name, **found.to_dict()}
 
 
 # --------------------------------------------------------------------- check
@@ -749,12 +731,12 @@ def _add_generate_classic(kinds: Any) -> None:
 
 def _run_generate_classic(args: argparse.Namespace) -> int:
     from kakuro.generate import classic
-    from kakuro.search.engine import compile
+    from kakuro.generate import unique as unique_search
 
     _refuse_output(args)
 
     unique = inspect.signature(classic).parameters["unique"].default if args.unique is None else args.unique
-    if unique and sys.stderr.isatty() and compile.is_cold("root:gac", "shave:gac", "local"):
+    if unique and sys.stderr.isatty() and unique_search.is_cold():
         print("kakuro: compiling the generator's native search (once per install, a few seconds)...",
               file=sys.stderr, flush=True)
     puzzles = classic(args.rows, args.cols, density=args.density, count=args.count, seed=args.seed,

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
-from kakuro.solver import Deadline
+from kakuro.clock import Deadline
 
 T = TypeVar("T")
 

@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import Any, Literal, Union
 
 from kakuro.errors import InvalidPuzzleError, InvalidSolutionError
+from kakuro.values import is_integer
 
 Direction = Literal["across", "down"]
 Position = tuple[int, int]
@@ -409,7 +410,7 @@ def _grid_cell_kind(item: Any, pos: Position) -> str:
         return "white"
     if isinstance(item, Sequence) and not isinstance(item, (str, bytes)) and len(item) == 2:
         for part in item:
-            if part is not None and (isinstance(part, bool) or not isinstance(part, int) or part < 0):
+            if part is not None and (not is_integer(part) or part < 0):
                 raise InvalidPuzzleError(f"cell {pos}: clue {list(item)!r} must hold sums or null", cell=pos)
         if item[0] is None and item[1] is None:
             return "black"
@@ -453,7 +454,7 @@ def _find_runs(p: Puzzle) -> tuple[Run, ...]:
 def _validate(p: Puzzle) -> None:
     """The rules of a well-formed puzzle; raises InvalidPuzzleError on the first broken one."""
     lo, hi = p.values
-    if isinstance(lo, bool) or isinstance(hi, bool) or not isinstance(lo, int) or not isinstance(hi, int):
+    if not is_integer(lo) or not is_integer(hi):
         raise InvalidPuzzleError(f"the value range {p.values!r} must be two integers")
     if not 0 <= lo <= hi <= MAX_VALUE:
         raise InvalidPuzzleError(f"the value range {lo}..{hi} must satisfy 0 <= lo <= hi <= {MAX_VALUE}")

@@ -22,6 +22,7 @@ from xml.sax.saxutils import escape
 from kakuro.errors import KakuroError
 from kakuro.files import refuse_existing, write_new
 from kakuro.puzzle import Puzzle, Solution
+from kakuro.values import is_number
 
 CELL = 40
 """Side of one grid cell in SVG user units (pixels at 100% zoom)."""
@@ -200,7 +201,7 @@ def to_svg(puzzle: Puzzle, solution: Solution | None = None, marks: Marks | None
 
 def _scale(cell_size: float) -> float:
     """The drawing's scale for `cell_size` pixels per cell (the layout is in `CELL` units)."""
-    if isinstance(cell_size, bool) or not isinstance(cell_size, (int, float)) or not 0 < cell_size <= MAX_CELL_SIZE:
+    if not is_number(cell_size) or not 0 < cell_size <= MAX_CELL_SIZE:
         raise KakuroError(f"a cell size must be a number of pixels above 0 and at most {MAX_CELL_SIZE}, not {cell_size!r}")
     return cell_size / CELL
 

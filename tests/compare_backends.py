@@ -32,9 +32,13 @@ import types
 from collections.abc import Mapping
 from typing import Any
 
+from kakuro.clock import Deadline
 from kakuro.models.cpsat import CpSat
+from kakuro.options import Option
+from kakuro.outcome import Outcome, Result, Status
 from kakuro.puzzle import Puzzle, Solution
-from kakuro.solver import Deadline, Option, Outcome, Result, Solver, Status, register
+from kakuro.registry import register
+from kakuro.solver import Solver
 
 
 @register("test-nap")

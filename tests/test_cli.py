@@ -15,9 +15,12 @@ import pytest
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.cli import main
+from kakuro.clock import Deadline
 from kakuro.formats import dumps
 from kakuro.formats.solution import read_solution
-from kakuro.solver import Deadline, Outcome, Solver, register, registry_restored
+from kakuro.outcome import Outcome
+from kakuro.registry import register, registry_restored
+from kakuro.solver import Solver
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "instances" / "examples"

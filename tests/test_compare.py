@@ -22,14 +22,22 @@ import pytest
 
 import kakuro
 from kakuro.compare import cli
-from kakuro.compare.jobs import Backend, Instance, Limits, Job, keep_names, make_jobs, resolve_backends
+from kakuro.compare.jobs import (
+    Backend,
+    Instance,
+    Job,
+    Limits,
+    keep_names,
+    make_jobs,
+    resolve_backends,
+)
 from kakuro.compare.progress import Eta, ProgressBar
 from kakuro.compare.results import FINAL, SCHEMA, JobStatus, Record, read_results
 from kakuro.compare.verdict import Attempt, Witnesses, judge
 from kakuro.compare.worker import Reply
+from kakuro.outcome import Status
+from kakuro.registry import registry_restored
 from kakuro.report import effective
-from kakuro.solver import Status, registry_restored
-
 from tests.conftest import EXAMPLES, ROOT, TWO_SOLUTIONS, UNSATISFIABLE
 
 BACKENDS_FILE = str(ROOT / "tests" / "compare_backends.py")

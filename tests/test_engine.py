@@ -12,7 +12,13 @@ import pytest
 
 import kakuro
 from kakuro import KakuroError, Puzzle
-from kakuro.combos import combinations, count_combinations, feasible_values, range_mask, values_of
+from kakuro.combos import (
+    combinations,
+    count_combinations,
+    feasible_values,
+    range_mask,
+    values_of,
+)
 from kakuro.generate import cazenave
 from kakuro.search.engine import compile, montecarlo, propagate, state, tree
 from kakuro.search.engine.compile import callable_from_python
@@ -23,9 +29,14 @@ select_variable = callable_from_python(state.select_variable)
 random_value = callable_from_python(state.random_value)
 revise_run = callable_from_python(propagate.revise_run)
 revise_sum = callable_from_python(propagate.revise_sum)
+from kakuro.clock import Deadline
+from tests.conftest import (
+    TWO_SOLUTIONS,
+    UNSATISFIABLE,
+    hard_for_gac,
+    shared_data_or_skip,
+)
 from tests.reference import gac_fixpoint, initial_domains
-from tests.conftest import TWO_SOLUTIONS, UNSATISFIABLE, hard_for_gac, shared_data_or_skip
-from kakuro.solver import Deadline
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -34,13 +34,17 @@ from kakuro import Puzzle
 from kakuro.cli import main as kakuro_main
 from kakuro.compare import cli as compare_cli
 from kakuro.compare.results import MAX_MESSAGE, JobStatus, Record, read_results
-from kakuro.errors import InvalidPuzzleError, InvalidSolutionError, KakuroError, PuzzleFormatError
+from kakuro.errors import (
+    InvalidPuzzleError,
+    InvalidSolutionError,
+    KakuroError,
+    PuzzleFormatError,
+)
 from kakuro.formats import FORMATS, dumps, text
 from kakuro.formats.solution import read_solution
-from kakuro.puzzle import min_sum, max_sum
+from kakuro.outcome import Status
+from kakuro.puzzle import max_sum, min_sum
 from kakuro.report.cli import main as report_main
-from kakuro.solver import Status
-
 from tests.conftest import AVAILABLE, EXAMPLES, ROOT, TWO_SOLUTIONS, UNSATISFIABLE
 from tests.test_compare import BACKENDS_FILE, restore_registry, run  # noqa: F401 (restore_registry: a fixture)
 

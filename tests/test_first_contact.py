@@ -18,7 +18,7 @@ from kakuro import BackendOptionError, Puzzle
 from kakuro.cli import DEFAULT_GENERATE_LIMIT, DEFAULT_TIME_LIMIT, main
 from kakuro.errors import OutputExistsError
 from kakuro.formats import dumps
-from kakuro.solver import STATS, Count
+from kakuro.outcome import STATS, Count
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "instances" / "examples"

@@ -10,8 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from kakuro.isolation import ChildProcessFailed, DeadlineReached, call_with_deadline, collect, fork_child, stream_with_deadline
-from kakuro.solver import Deadline
+from kakuro.clock import Deadline
+from kakuro.isolation import (
+    ChildProcessFailed,
+    DeadlineReached,
+    call_with_deadline,
+    collect,
+    fork_child,
+    stream_with_deadline,
+)
 
 
 def spin() -> None:

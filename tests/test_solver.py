@@ -15,7 +15,11 @@ from kakuro import (
     UnknownBackendError,
     UnsupportedOperationError,
 )
-from kakuro.solver import Engine, Option, Outcome, Solver, parse_spec, register, registry_restored
+from kakuro.engines import Engine
+from kakuro.options import Option, parse_spec
+from kakuro.outcome import Outcome
+from kakuro.registry import register, registry_restored
+from kakuro.solver import Solver
 
 
 @pytest.fixture
@@ -121,3 +125,32 @@ def test_result_is_frozen(cazenave: Puzzle) -> None:
         result.status = Status.ERROR  # type: ignore[misc]
     with pytest.raises(TypeError):
         result.stats["nodes"] = 1  # type: ignore[index]
+
+
+def test_every_name_kakuro_solver_exported_is_still_importable_from_it_and_is_its_homes() -> None:
+    import importlib
+
+    import kakuro.solver
+
+    homes = [importlib.import_module(f"kakuro.{m}") for m in ("clock", "outcome", "options", "engines", "registry")]
+    for name in kakuro.solver.__all__:
+        value = getattr(kakuro.solver, name)
+        found = [home for home in homes if getattr(home, name, None) is value]
+        assert found or name in ("Solver", "EnumeratingSolver"), name
+    with pytest.raises(AttributeError):
+        kakuro.solver.no_such_name  # noqa: B018
+
+
+def test_time_registered_as_not_solving_is_taken_off_the_clock_and_moves_a_deadline() -> None:
+    from kakuro import clock
+
+    spent = [0.0]
+    clock.exclude(lambda: spent[0])  # only grows; constant after this test, so it moves no later clock
+    watch = clock.Stopwatch()
+    deadline = clock.Deadline.after(10.0)
+    time.sleep(0.2)
+    spent[0] += 0.2  # as if all of it had been compiling
+    assert watch.elapsed() < 0.1
+    assert watch.off_clock() == pytest.approx(0.2)
+    assert deadline.postponed(watch).end == pytest.approx(deadline.end + 0.2)
+    assert clock.Deadline().postponed(watch) == clock.Deadline()

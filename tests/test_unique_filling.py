@@ -11,12 +11,12 @@ import pytest
 
 import kakuro
 from kakuro import KakuroError
+from kakuro.clock import Deadline
 from kakuro.combos import combination_library, combinations, range_mask
 from kakuro.generate.classic_grids import layout, puzzle_of, random_filling
 from kakuro.generate.unique import UniqueFilling, unique_filling, warm_up
 from kakuro.search.engine import local, propagate, state
 from kakuro.search.engine.compile import callable_from_python
-from kakuro.solver import Deadline
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -18,10 +18,11 @@ from kakuro.compare.jobs import Backend, Instance, Job, Limits
 from kakuro.compare.results import JobStatus, read_results
 from kakuro.compare.verdict import Attempt, Witnesses, judge
 from kakuro.compare.worker import Reply, import_user_module
+from kakuro.outcome import Enumeration, Status
 from kakuro.puzzle import Puzzle, Solution
+from kakuro.registry import register, registry_restored
 from kakuro.report import ALL, sections, summarize
-from kakuro.solver import EnumeratingSolver, Enumeration, Status, register, registry_restored
-
+from kakuro.solver import EnumeratingSolver
 from tests.conftest import UNSATISFIABLE
 from tests.test_compare import BACKENDS_FILE, restore_registry, run  # noqa: F401 (restore_registry: a fixture)
 

@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from kakuro.clock import Deadline
 from kakuro.deduction.techniques import LEVEL_NAMES, TECHNIQUES, Technique
 from kakuro.deduction.trace import (
     SEVERAL,
@@ -29,7 +30,7 @@ from kakuro.deduction.trace import (
 )
 from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle, Solution
-from kakuro.solver import Deadline
+from kakuro.values import is_number
 
 if TYPE_CHECKING:
     from kakuro.deduction.hints import Hint
@@ -67,8 +68,7 @@ def hint(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None = N
 def deadline_after(time_limit: float | None) -> Deadline:
     """The deadline `time_limit` seconds from now (None: none); KakuroError unless it is a
     positive number or None."""
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or math.isnan(time_limit) or not time_limit > 0):
+    if time_limit is not None and (not is_number(time_limit) or math.isnan(time_limit) or not time_limit > 0):
         raise KakuroError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
     return Deadline.after(time_limit)
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections import deque
 
+from kakuro.clock import Deadline
 from kakuro.combos import feasible_values
 from kakuro.deduction.board import Board, and_list, is_single, single_value
 from kakuro.deduction.finding import Finding
 from kakuro.deduction.trace import Placement
 from kakuro.puzzle import Puzzle
-from kakuro.solver import Deadline
 
 SHOWN_PLACEMENTS = 6
 """A contradiction's sentence names at most this many of the cells its chain places."""

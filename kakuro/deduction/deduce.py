@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kakuro.clock import Deadline
 from kakuro.deduction.assumptions import contradiction, search
 from kakuro.deduction.board import Board
 from kakuro.deduction.combination_rules import (
@@ -30,13 +31,19 @@ from kakuro.deduction.combination_rules import (
 from kakuro.deduction.finding import Finding, to_step
 from kakuro.deduction.rating import rate
 from kakuro.deduction.regions import region_arithmetic
-from kakuro.implied import RegionSum, region_sums
 from kakuro.deduction.singles import last_cell, naked_single
 from kakuro.deduction.subsets import hidden_subset, naked_subset
 from kakuro.deduction.techniques import level_of
-from kakuro.deduction.trace import SEVERAL, SOLVED, STOPPED, UNSATISFIABLE, Explanation, Step
+from kakuro.deduction.trace import (
+    SEVERAL,
+    SOLVED,
+    STOPPED,
+    UNSATISFIABLE,
+    Explanation,
+    Step,
+)
+from kakuro.implied import RegionSum, region_sums
 from kakuro.puzzle import Puzzle
-from kakuro.solver import Deadline
 
 RUN, CELL, REGION, BOARD = "run", "cell", "region", "board"
 """What a technique looks at once: one run, one cell, one region sum, or the whole board."""

@@ -16,13 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kakuro.clock import Deadline
 from kakuro.deduction.assumptions import solutions
 from kakuro.deduction.board import Board, cell_name, initial_candidates, run_name
 from kakuro.deduction.deduce import Deduction
 from kakuro.deduction.trace import Step, step_to_dict
 from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle, Solution
-from kakuro.solver import Deadline
+from kakuro.values import is_integer
 
 MISTAKE = "mistake"
 STEP = "step"
@@ -127,7 +128,7 @@ def _digits(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None,
         value = progress[r][c]
         if value is None or value == 0:
             continue
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_integer(value):
             raise KakuroError(f"{where}the grid holds {value!r} at row {r}, column {c}, where the puzzle has a white cell")
         filled[cell] = value
     for cell, digit in puzzle.givens.items():

@@ -19,6 +19,7 @@ from typing import Any
 from kakuro.errors import KakuroError, PuzzleFormatError
 from kakuro.formats.base import BadPuzzle, building, gather
 from kakuro.puzzle import DEFAULT_VALUES, Puzzle
+from kakuro.values import is_integer
 
 NAME = "jsonl"
 EXTENSIONS = (".jsonl", ".ndjson")
@@ -102,7 +103,7 @@ def _values(raw: Any, fail: Any) -> tuple[int, int]:
     ok = (
         isinstance(raw, (list, tuple))
         and len(raw) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in raw)
+        and all(is_integer(v) for v in raw)
     )
     if not ok:
         raise fail(f'"values" must be [lo, hi], not {raw!r}', 1)
@@ -114,7 +115,7 @@ def _is_grid(value: Any) -> bool:
 
 
 def _matches(count: Any, grid: Any, key: str) -> bool:
-    if not isinstance(count, int) or isinstance(count, bool) or not _is_grid(grid) or not grid:
+    if not is_integer(count) or not _is_grid(grid) or not grid:
         return True  # the grid itself is validated by Puzzle.from_grid
     return count == (len(grid) if key == "rows" else len(grid[0]))
 

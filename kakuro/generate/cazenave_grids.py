@@ -16,7 +16,8 @@ from __future__ import annotations
 import random
 
 from kakuro.errors import KakuroError
-from kakuro.generate.checks import check_count_and_seed, is_integer, is_number
+from kakuro.generate.checks import check_count_and_seed
+from kakuro.values import is_integer, is_number
 from kakuro.puzzle import BLACK, MAX_VALUE, Puzzle
 
 MAX_GRID_NODES = 200_000

@@ -3,16 +3,7 @@
 from __future__ import annotations
 
 from kakuro.errors import KakuroError
-
-
-def is_integer(x: object) -> bool:
-    """An int that is not a bool."""
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def is_number(x: object) -> bool:
-    """An int or float that is not a bool."""
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
+from kakuro.values import is_integer
 
 
 def check_count_and_seed(count: object, seed: object) -> None:

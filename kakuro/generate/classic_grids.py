@@ -24,14 +24,15 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from kakuro.clock import Deadline
 from kakuro.deduction import STOPPED, explain
 from kakuro.errors import KakuroError
-from kakuro.generate.checks import check_count_and_seed, is_integer, is_number
+from kakuro.generate.checks import check_count_and_seed
+from kakuro.values import is_integer, is_number
 from kakuro.generate.grade import grade as grade_of
 from kakuro.generate.unique import unique_filling
 from kakuro.puzzle import BLACK, DEFAULT_VALUES, GridCell, Puzzle
 from kakuro.search.engine import compile
-from kakuro.solver import Deadline
 
 Cell = tuple[int, int]
 """An interior position (row, column), 0-based; grid position (row + 1, column + 1)."""

@@ -31,10 +31,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kakuro.clock import Deadline
 from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine import compile, local
-from kakuro.solver import Deadline
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,15 @@ def unique_filling(
     return UniqueFilling(tuple(int(v) for v in fill), moves, kicks)
 
 
+KERNELS = ("root:gac", "shave:gac", "local")
+"""The engine kernels the search runs (names of `kakuro.search.engine.compile.KERNELS`)."""
+
+
 def warm_up() -> None:
     """Compile (or load from the disk cache) the search's kernels."""
-    compile.ensure("root:gac", "shave:gac", "local")
+    compile.ensure(*KERNELS)
+
+
+def is_cold() -> bool:
+    """True when `warm_up` will compile (the first use after an install or an engine change)."""
+    return compile.is_cold(*KERNELS)

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from kakuro.clock import Deadline, Stopwatch
 from kakuro.errors import BackendUnavailableError, KakuroError, TablesTooLargeError
 from kakuro.isolation import collect, discard, fork_child
 from kakuro.models.gac import prepare, root_answer
@@ -43,8 +44,10 @@ from kakuro.models.sat import (
     enumeration_of,
     sat_items,
 )
+from kakuro.options import Option
+from kakuro.outcome import Enumeration, Status
 from kakuro.puzzle import Puzzle
-from kakuro.search.engine.compile import seconds_spent
+from kakuro.registry import get_solver, register
 from kakuro.search.engine.state import (
     State,
     arm,
@@ -61,7 +64,6 @@ from kakuro.search.native import (
     search,
     tree_kernels,
 )
-from kakuro.solver import Deadline, Enumeration, Option, Status, get_solver, register
 
 SEARCHES = ("race", "native", "sat")
 NATIVE_STATS = ("nodes", "fails", "propagations")
@@ -165,12 +167,12 @@ def _head_start(st: State, plan: Plan, limit: int, deadline: Deadline, seconds: 
     """The native search alone until its first restart `seconds` from now (at most to
     `deadline`), paused there so that the race goes on with the very search `gac` makes; and
     the deadline moved later by the search kernel's first compilation meanwhile (not solving)."""
-    compiled = seconds_spent()
+    watch = Stopwatch()
     resume(st, deadline.end)
     pause_at(plan, time.perf_counter() + seconds)
     found = _native(st, limit, plan)
     pause_at(plan, None)
-    return found, deadline if deadline.end is None else Deadline(deadline.end + seconds_spent() - compiled)
+    return found, deadline.postponed(watch)
 
 
 def _race(st: State, plan: Plan, limit: int, head: Enumeration, sat_job: tuple[Any, ...],

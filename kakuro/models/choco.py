@@ -54,11 +54,16 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from kakuro.clock import Deadline
 from kakuro.combos import combinations, permutation_table, range_mask, subset_automaton
+from kakuro.engines import Engine
 from kakuro.errors import UnsupportedOperationError
 from kakuro.isolation import DeadlineReached, call_with_deadline
+from kakuro.options import Option
+from kakuro.outcome import Enumeration, Outcome, Stat, Status
 from kakuro.puzzle import Puzzle, Run
-from kakuro.solver import Deadline, Engine, Enumeration, Option, Outcome, Solver, Stat, Status, register
+from kakuro.registry import register
+from kakuro.solver import Solver
 
 T = TypeVar("T")
 MODELS = ("decomposition", "table", "regular", "mdd")

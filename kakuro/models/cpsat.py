@@ -11,11 +11,15 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from kakuro.clock import Deadline
 from kakuro.combos import permutations, range_mask, subset_automaton, values_of
+from kakuro.engines import Engine
+from kakuro.options import Option, seed_below
+from kakuro.outcome import Enumeration, Outcome, Status
 from kakuro.puzzle import Puzzle
+from kakuro.registry import register
 from kakuro.search.rdv import reduce_domains
-from kakuro.solver import Deadline, Engine, Enumeration, Option, Outcome, Solver, Status, register, seed_below
-
+from kakuro.solver import Solver
 
 MODELS = ("decomposition", "table", "automaton")
 BUILD_CHECK_EVERY = 64

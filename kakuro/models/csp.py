@@ -13,10 +13,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from kakuro.clock import Deadline
+from kakuro.engines import Engine
 from kakuro.errors import BackendOptionError
 from kakuro.isolation import stream_with_deadline
+from kakuro.options import Option
+from kakuro.outcome import Enumeration, Outcome, Stat, Status
 from kakuro.puzzle import Puzzle
-from kakuro.solver import Deadline, Engine, Enumeration, Option, Outcome, Solver, Stat, Status, register
+from kakuro.registry import register
+from kakuro.solver import Solver
 
 SEARCHES = ("backtracking", "optimized")
 """python-constraint's complete searches: BacktrackingSolver (the default: picks the next

@@ -38,14 +38,39 @@ from typing import Any
 
 import numpy as np
 
+from kakuro.clock import Deadline
 from kakuro.combos import fixed_values
+from kakuro.options import Option
+from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle
-from kakuro.search.engine.propagate import PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
-from kakuro.search.engine.state import (
-    PROPAGATIONS, STOP, BuildStopped, State, arm, build_state, domain_summary, raise_if_interrupted, stats_of,
+from kakuro.registry import register
+from kakuro.search.engine.propagate import (
+    PROBES,
+    SHAVE_COUNTERS,
+    SWEEPS,
+    root_propagate,
+    shave,
 )
-from kakuro.search.native import TREE_OPTIONS, TreeSearchSolver, learning_state, learns, search, tree_kernels, tree_settings
-from kakuro.solver import Deadline, Enumeration, Option, register
+from kakuro.search.engine.state import (
+    PROPAGATIONS,
+    STOP,
+    BuildStopped,
+    State,
+    arm,
+    build_state,
+    domain_summary,
+    raise_if_interrupted,
+    stats_of,
+)
+from kakuro.search.native import (
+    TREE_OPTIONS,
+    TreeSearchSolver,
+    learning_state,
+    learns,
+    search,
+    tree_kernels,
+    tree_settings,
+)
 
 SHAVING = ("none", "once", "fixpoint")
 SEARCH_STATS = ("nodes", "fails", "propagations")

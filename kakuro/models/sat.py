@@ -41,11 +41,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from kakuro.clock import Deadline
 from kakuro.combos import combinations, range_mask, union_of
+from kakuro.engines import Engine
 from kakuro.errors import BackendOptionError, BackendUnavailableError, KakuroError
 from kakuro.isolation import stream_with_deadline
+from kakuro.options import Option
+from kakuro.outcome import Enumeration, Outcome, Stat, Status
 from kakuro.puzzle import Puzzle
-from kakuro.solver import Deadline, Engine, Enumeration, Option, Outcome, Solver, Stat, Status, register
+from kakuro.registry import register
+from kakuro.solver import Solver
 
 ENCODINGS = ("combinations", "pb")
 

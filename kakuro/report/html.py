@@ -20,6 +20,7 @@ from kakuro.report.plots import cactus, render, scatter
 from kakuro.report.summary import ranking
 from kakuro.report.tables import Table, puzzle_table, runs_table, show
 from kakuro.report.text import heading, section_tables
+from kakuro.values import is_number
 
 MAX_SCATTERS = 4
 """Scatter plots per section by default: the best backend against each of the next ones."""
@@ -110,16 +111,12 @@ def table_html(
             key = table.keys[i][j] if table.keys is not None else value
             classes = [name for name, on in (("text", j in table.text_columns), ("best", (i, j) in table.bold),
                                              ("message", j == message_column), ("wrap", j in wrap)) if on]
-            data = f' data-key="{"" if key is None else _e(repr(float(key)))}"' if key is None or _is_number(key) else ""
+            data = f' data-key="{"" if key is None else _e(repr(float(key)))}"' if key is None or is_number(key) else ""
             cells.append(f"<td{_class(' '.join(classes))}{data}>{_e(show(value))}</td>")
         lines.append("<tr>" + "".join(cells) + "</tr>")
     kind = ' class="sortable"' if sortable else ""
     return (f'<div class="scroll"><table id="{_e(table_id)}"{kind}><caption>{_e(table.title)}</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(lines) + "\n</tbody></table></div>")
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _class(names: str | bool) -> str:

@@ -25,11 +25,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kakuro.clock import Deadline
+from kakuro.options import Option
+from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle
+from kakuro.registry import register
 from kakuro.search.engine.tree import free_cells
-from kakuro.search.native import search, start
+from kakuro.search.native import NativeEngine, search, start
 from kakuro.search.rdv import run_intersections
-from kakuro.solver import Deadline, Enumeration, EnumeratingSolver, Option, register
+from kakuro.solver import EnumeratingSolver
 
 VARIANTS = ("plain", "run-ordering", "value-ordering", "decisive", "projected-pruning")
 STATS = ("nodes", "fails")
@@ -50,7 +54,7 @@ def _strength(variant: str) -> str:
 
 
 @register("backtrack")
-class Backtracking(EnumeratingSolver):
+class Backtracking(NativeEngine, EnumeratingSolver):
     """Stack-based backtracking, row-major, checks only (the variants of Davies' solvers)."""
 
     description = "stack-based backtracking and its variants (Panov & Koceski 2013, Davies 2009)"

@@ -10,9 +10,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kakuro.clock import Deadline
+from kakuro.options import Option
+from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle
-from kakuro.search.native import TREE_OPTIONS, TreeSearchSolver, enumerate_solutions, tree_kernels, tree_settings
-from kakuro.solver import Deadline, Enumeration, Option, register
+from kakuro.registry import register
+from kakuro.search.native import (
+    TREE_OPTIONS,
+    TreeSearchSolver,
+    enumerate_solutions,
+    tree_kernels,
+    tree_settings,
+)
 
 CONSISTENCY = Option("gac", "propagation after each assignment: gac (exact run-level reasoning, the strongest; refuses value ranges too wide to tabulate) or fc (the paper's forward checking, any range)", choices=("gac", "fc"))
 STATS = ("nodes", "fails", "assignments", "propagations")

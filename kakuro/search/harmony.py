@@ -30,11 +30,15 @@ from typing import Any
 
 import numpy as np
 
+from kakuro.clock import Deadline
 from kakuro.combos import values_of
+from kakuro.options import Option
+from kakuro.outcome import Outcome, Status
 from kakuro.puzzle import Puzzle
+from kakuro.registry import register
 from kakuro.search.engine import harmony as kernels
+from kakuro.search.native import NativeEngine
 from kakuro.search.rdv import STOPPED, reduce_domains
-from kakuro.solver import Deadline, Option, Outcome, Solver, Status, register
 
 HMCR = 0.9
 PAR_RANGE = (0.05, 0.5)
@@ -44,7 +48,7 @@ CHUNK_SECONDS = 0.01
 
 
 @register("sahs")
-class HarmonySearch(Solver):
+class HarmonySearch(NativeEngine):
     """Self-Adaptive Harmony Search on the RDV-reduced domains (incomplete)."""
 
     description = "Self-Adaptive Harmony Search after RDV pre-filtering (Panov & Koceski 2014)"

@@ -29,13 +29,23 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from kakuro import isolation
+from kakuro.clock import Deadline
+from kakuro.options import Option
+from kakuro.outcome import Outcome, Status
 from kakuro.puzzle import Puzzle
+from kakuro.registry import register
 from kakuro.search.engine import montecarlo as engine
 from kakuro.search.engine.playout import SELECTIONS, STRATEGIES, configure
-from kakuro.search.engine.state import RNG, SOLVED, State, rng_state, solution_values, stats_of
+from kakuro.search.engine.state import (
+    RNG,
+    SOLVED,
+    State,
+    rng_state,
+    solution_values,
+    stats_of,
+)
 from kakuro.search.fc import CONSISTENCY
-from kakuro.search.native import TIME_LIMIT_REACHED, start
-from kakuro.solver import Deadline, Option, Outcome, Solver, Status, register
+from kakuro.search.native import TIME_LIMIT_REACHED, NativeEngine, start
 
 STATS = ("samples", "assignments", "restarts", "propagations")
 STRATEGY = Option("priority", "playing strategy: priority (always play in a smallest-domain cell, Cazenave's), naive (the chosen move only) or max-inference (then every cell left with one value)", choices=tuple(STRATEGIES))
@@ -51,7 +61,7 @@ def _finish(st: State, code: int) -> Outcome:
     return Outcome(Status.UNKNOWN, None, stats, TIME_LIMIT_REACHED)
 
 
-class MonteCarloSolver(Solver):
+class MonteCarloSolver(NativeEngine):
     """What the Monte-Carlo backends share: the compiled kernels (warm-up), incompleteness,
     the `consistency`, `strategy` and `selection` options, and a root-propagated state handed
     to `_search` unless root propagation already decided the puzzle."""

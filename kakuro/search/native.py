@@ -1,5 +1,5 @@
 """What the native backends share on top of the compiled engine (`kakuro.search.engine`):
-starting a search (build, arm, root propagation), the options of the complete tree search
+its one-time costs paid before the clock (`NativeEngine`: the kernels a backend runs), starting a search (build, arm, root propagation), the options of the complete tree search
 (`TREE_OPTIONS`), and running it, each answered in the `Solver` contract's terms.
 
 The tree search at `consistency=gac` is the engine's modern search (restarts, dom/wdeg,
@@ -16,17 +16,42 @@ from typing import Any
 
 import numpy as np
 
+from kakuro.clock import Deadline, Stopwatch
 from kakuro.combos import fixed_values
 from kakuro.implied import region_sums
+from kakuro.options import Option
+from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle
+from kakuro.search.engine.compile import ensure, is_cold
 from kakuro.search.engine.propagate import root_propagate
 from kakuro.search.engine.state import (
-    EXHAUSTED, FULL, MAX_SUM_TOTAL, NFREE, ROOT_SOLVED, STOP, STOPPED, BuildStopped, LearningState, State, all_fixed, arm, build_state,
-    load_domains, postpone, raise_if_interrupted, stats_of, with_learning,
+    EXHAUSTED,
+    FULL,
+    MAX_SUM_TOTAL,
+    NFREE,
+    ROOT_SOLVED,
+    STOP,
+    STOPPED,
+    BuildStopped,
+    LearningState,
+    State,
+    all_fixed,
+    arm,
+    build_state,
+    load_domains,
+    postpone,
+    raise_if_interrupted,
+    stats_of,
+    with_learning,
 )
-from kakuro.search.engine.compile import ensure
-from kakuro.search.engine.tree import NO_CELLS, Plan, plan_for, run_depth_first, run_modern_search
-from kakuro.solver import Deadline, EnumeratingSolver, Enumeration, Option
+from kakuro.search.engine.tree import (
+    NO_CELLS,
+    Plan,
+    plan_for,
+    run_depth_first,
+    run_modern_search,
+)
+from kakuro.solver import EnumeratingSolver, Solver
 
 TIME_LIMIT_REACHED = "time limit reached"
 TREE_OPTIONS: dict[str, Option] = {
@@ -55,7 +80,40 @@ PLAIN = {"restarts": "none", "learning": False, "order": "dom", "phase": False, 
 MODERN_STATS = ("restarts", "learned", "deleted")
 
 
-class TreeSearchSolver(EnumeratingSolver):
+class NativeEngine(Solver):
+    """A backend that runs the compiled engine. It names the kernels a solve with given
+    settings runs (`engine_kernels`: names of `kakuro.search.engine.compile.KERNELS`) and
+    those of them compiled only when a puzzle needs them (`lazy_kernels`); the `Solver` hook
+    `prepare_engine` compiles (or loads from the disk cache) the others before the clock."""
+
+    def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        """The compiled engine kernels a solve with `settings` runs."""
+        return ()
+
+    def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        """The kernels (of `engine_kernels`) a solve compiles only when a puzzle needs them,
+        off its clock: the complete search after root propagation, which most published
+        puzzles never reach (seconds of compilation saved on a first solve)."""
+        return ()
+
+    def prepare_engine(self, settings: Mapping[str, Any], everything: bool = True) -> None:
+        kernels = self._kernels(settings, everything)
+        if kernels:
+            ensure(*kernels)
+
+    def is_cold(self, settings: Mapping[str, Any] | None = None) -> bool:
+        kernels = self._kernels(self.settings if settings is None else settings, everything=False)
+        return bool(kernels) and is_cold(*kernels)
+
+    def _kernels(self, settings: Mapping[str, Any], everything: bool) -> tuple[str, ...]:
+        kernels = self.engine_kernels(settings)
+        if everything:
+            return kernels
+        lazy = self.lazy_kernels(settings)
+        return tuple(k for k in kernels if k not in lazy)
+
+
+class TreeSearchSolver(NativeEngine, EnumeratingSolver):
     """A native backend whose `engine_kernels` end with its tree search's (`tree_kernels`):
     that one is compiled when a puzzle first needs a search, off the clock."""
 
@@ -79,7 +137,7 @@ def is_plain(consistency: str, tree: Mapping[str, Any]) -> bool:
 def tree_kernels(consistency: str, tree: Mapping[str, Any], stages: tuple[str, ...] = ("root",)) -> tuple[str, ...]:
     """The engine kernels of `stages` ("root", "shave") at `consistency` and, last, of the
     tree search (on a learning state when it learns: see `with_learning`). `search` compiles
-    the last one when a puzzle first needs it (Solver.lazy_kernels)."""
+    the last one when a puzzle first needs it (NativeEngine.lazy_kernels)."""
     strength = "learn" if learns(consistency, tree) else consistency
     search = "depth_first" if is_plain(consistency, tree) else "modern"
     return tuple(f"{stage}:{consistency}" for stage in stages) + (f"{search}:{strength}",)
@@ -142,7 +200,9 @@ def search(
     search with the `tree` options (TREE_OPTIONS) and the counters MODERN_STATS too; given
     `plan` (`modern_plan`), the modern search resumes with its weights and phases."""
     if tree is not None:  # compiled when first needed (a puzzle the root decides never needs it), off the clock
-        postpone(st, ensure(tree_kernels(consistency, tree)[-1]))
+        watch = Stopwatch()
+        ensure(tree_kernels(consistency, tree)[-1])
+        postpone(st, watch.off_clock())
     if tree is None or is_plain(consistency, tree):
         code, found = run_depth_first(st, value_order, limit, cells)
     else:

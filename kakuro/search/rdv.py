@@ -20,10 +20,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kakuro.combos import fixed_values, combinations, range_mask, union_of
+from kakuro.clock import Deadline
+from kakuro.combos import combinations, fixed_values, range_mask, union_of
+from kakuro.options import Option
+from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle
-from kakuro.search.native import TREE_OPTIONS, TreeSearchSolver, enumerate_solutions, tree_kernels, tree_settings
-from kakuro.solver import Deadline, Enumeration, Option, register
+from kakuro.registry import register
+from kakuro.search.native import (
+    TREE_OPTIONS,
+    TreeSearchSolver,
+    enumerate_solutions,
+    tree_kernels,
+    tree_settings,
+)
 
 SEARCH_STATS = ("nodes", "fails", "propagations")
 

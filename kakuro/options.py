@@ -1,0 +1,103 @@
+"""Backend options and spec strings: an `Option` declares one (default, type, accepted values)
+and parses its values, from Python or from the text of a spec string `name[:key=value,...]`
+(`parse_spec`, `spec_value`); and the seed every backend gets (`SEED_BITS`, `seed_below`)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from kakuro.errors import BackendOptionError, UnknownBackendError
+from kakuro.values import is_integer
+
+
+@dataclass(frozen=True)
+class Option:
+    """A backend option: its default, its type, and optionally the accepted values or bounds."""
+
+    default: Any
+    help: str = ""
+    choices: tuple[Any, ...] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def parse(self, name: str, raw: Any) -> Any:
+        """Convert `raw` (a value or a spec-string text) to this option's type, or raise."""
+        kind = type(self.default)
+        value = raw
+        if isinstance(raw, str) and kind is not str:
+            value = _parse_text(name, raw, kind)
+        elif kind is float and is_integer(raw):
+            value = float(raw)
+        if type(value) is not kind:
+            raise BackendOptionError(f"option {name!r} takes {KIND_WORDS.get(kind, kind.__name__)}, not {raw!r}")
+        if self.choices is not None and value not in self.choices:
+            raise BackendOptionError(
+                f"option {name!r} accepts {', '.join(map(str, self.choices))}; got {raw!r}"
+            )
+        if self.minimum is not None and value < self.minimum:
+            raise BackendOptionError(f"option {name!r} must be at least {self.minimum}; got {raw!r}")
+        if self.maximum is not None and value > self.maximum:
+            raise BackendOptionError(f"option {name!r} must be at most {self.maximum}; got {raw!r}")
+        return value
+
+
+_ASCII_INT = re.compile(r"-?[0-9]+")
+_ASCII_FLOAT = re.compile(r"-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
+
+
+def _parse_text(name: str, text: str, kind: type) -> Any:
+    if kind is bool:
+        lowered = text.strip().lower()
+        if lowered in ("true", "yes", "on", "1"):
+            return True
+        if lowered in ("false", "no", "off", "0"):
+            return False
+        raise BackendOptionError(f"option {name!r} takes true or false, not {text!r}")
+    pattern = _ASCII_INT if kind is int else _ASCII_FLOAT
+    if not pattern.fullmatch(text.strip()):
+        raise BackendOptionError(f"option {name!r} takes {KIND_WORDS.get(kind, kind.__name__)}, not {text!r}")
+    return kind(text.strip())
+
+
+KIND_WORDS = {bool: "true or false", int: "an integer", float: "a number", str: "a text"}
+"""An option's type in the words of its messages ("takes an integer")."""
+
+
+def spec_value(value: Any) -> str:
+    """An option's value as a spec string writes it (a bool as true or false)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split `name[:key=value,...]` into the name and its raw option texts."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise UnknownBackendError(f"a backend spec must be a non-empty string like 'cpsat' or 'nmcs:level=2', not {spec!r}")
+    name, _, rest = spec.strip().partition(":")
+    options: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise BackendOptionError(f"in backend spec {spec!r}: {part!r} is not key=value")
+        if ":" in value and "=" in value:  # name:a=1:b=2, the separator mistaken
+            fixed = f"{name.strip()}:{rest.strip().replace(':', ',')}"
+            raise BackendOptionError(f"in backend spec {spec!r}: options are separated by commas: {fixed}")
+        options[key.strip()] = value.strip()
+    return name.strip(), options
+
+
+SEED_BITS = 63
+"""Every backend's `_solve` gets a seed below 2**63 (a signed 64-bit integer: numpy, Java);
+larger ones are folded (`seed_below`), and engines with a narrower range fold further."""
+
+
+def seed_below(seed: int, bits: int) -> int:
+    """`seed` folded into an engine's range 0 .. 2**bits - 1: unchanged when it fits (so small
+    seeds mean what they always meant), else a hash of it, so that distinct large seeds stay
+    distinct with high probability (`seed % 2**bits` would make 2**31 replay seed 0)."""
+    if 0 <= seed < 1 << bits:
+        return seed
+    digest = hashlib.blake2b(str(seed).encode(), digest_size=16).digest()
+    return int.from_bytes(digest, "big") >> (128 - bits)
