@@ -34,7 +34,8 @@ from kakuro.compare.results import FINAL, JobStatus, ResultsFile, default_result
 from kakuro.compare.verdict import Witnesses, overrule
 from kakuro.compare.worker import WorkerConfig, import_user_module
 from kakuro.errors import KakuroError
-from kakuro.solver import MAX_TIME_LIMIT, get_solver
+from kakuro.clock import MAX_TIME_LIMIT
+from kakuro.registry import get_solver
 
 
 
