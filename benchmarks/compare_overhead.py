@@ -41,8 +41,9 @@ from typing import Any
 
 import kakuro
 from kakuro.compare import cli
-from kakuro.compare.results import Record, read_results
 from kakuro.puzzle import Puzzle
+from kakuro.records.files import read_results
+from kakuro.records.record import Record
 from kakuro.solver import Deadline, Option, Outcome, Solver, Status, backend_class, register
 
 ROOT = Path(__file__).resolve().parent.parent

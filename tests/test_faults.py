@@ -33,11 +33,12 @@ import kakuro
 from kakuro import Puzzle
 from kakuro.cli import main as kakuro_main
 from kakuro.compare import cli as compare_cli
-from kakuro.compare.results import MAX_MESSAGE, JobStatus, Record, read_results
 from kakuro.errors import InvalidPuzzleError, InvalidSolutionError, KakuroError, PuzzleFormatError
 from kakuro.formats import FORMATS, dumps, text
 from kakuro.formats.solution import read_solution
 from kakuro.puzzle import min_sum, max_sum
+from kakuro.records.files import read_results
+from kakuro.records.record import MAX_MESSAGE, JobStatus, Record
 from kakuro.report.cli import main as report_main
 from kakuro.solver import Status
 

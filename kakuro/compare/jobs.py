@@ -103,7 +103,7 @@ class Job:
     @property
     def key(self) -> tuple[Any, ...]:
         """Same tuple as `Record.key`: (index, digest, backend, seed, repeat); the path the
-        puzzle was read through is not part of it (`kakuro.compare.results.KEY_FIELDS`)."""
+        puzzle was read through is not part of it (`kakuro.records.record.KEY_FIELDS`)."""
         inst = self.instance
         return (inst.index, inst.digest, self.backend.label, self.seed, self.repeat)
 

@@ -34,11 +34,11 @@ from pathlib import Path
 from typing import Any
 
 from kakuro.compare.jobs import Job
-from kakuro.compare.results import clipped, is_non_negative
 from kakuro.compare.watch import report_job, set_worker_reports
 from kakuro.errors import KakuroError
-from kakuro.puzzle import shown
 from kakuro.isolation import ChildProcessFailed, become_subreaper, die_with_parent, fork_child, iterate_child
+from kakuro.puzzle import shown
+from kakuro.records.record import clipped, is_non_negative
 from kakuro.solver import Result, Solver, Stat, Status, backend_class, get_solver
 
 try:  # POSIX only; the harness degrades (no memory limit) without it
