@@ -19,8 +19,6 @@ from kakuro.solver import Solver, Status
 
 DEFAULT_TIME_LIMIT = 60.0
 """Seconds per puzzle for solve, count and render unless --time-limit is given."""
-
-
 DEFAULT_GENERATE_LIMIT = 600.0
 """Seconds per unique puzzle for `generate classic` unless --time-limit is given."""
 
