@@ -42,10 +42,11 @@ from typing import Any
 import kakuro
 from kakuro.clock import Deadline
 from kakuro.compare import cli
-from kakuro.compare.results import Record, read_results
 from kakuro.options import Option
 from kakuro.outcome import Outcome, Status
 from kakuro.puzzle import Puzzle
+from kakuro.records.files import read_results
+from kakuro.records.record import Record
 from kakuro.registry import backend_class, register
 from kakuro.solver import Solver
 

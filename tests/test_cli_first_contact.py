@@ -16,14 +16,14 @@ import pytest
 
 import kakuro
 from kakuro.cli import main
+from kakuro.clock import MAX_TIME_LIMIT
 from kakuro.compare.cli import main as compare_main
 from kakuro.compare.cli import parser as compare_parser
-from kakuro.compare.results import read_results
 from kakuro.errors import BackendOptionError, UnknownBackendError
 from kakuro.formats import text
 from kakuro.formats.solution import read_solution
 from kakuro.generate import cazenave
-from kakuro.solver import MAX_TIME_LIMIT
+from kakuro.records.files import read_results
 
 ROOT = Path(__file__).resolve().parent.parent
 SIX = ROOT / "instances" / "classic" / "unique-6x6.jsonl"

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kakuro.compare.results import JobStatus, Record, read_results
+from kakuro.records.files import read_results
+from kakuro.records.record import JobStatus, Record
 from kakuro.report import ALL, aggregate, effective, sections, summarize
 from kakuro.report.about import about
 from kakuro.report.cli import main

@@ -22,8 +22,9 @@ import pytest
 import kakuro
 from kakuro.compare import cli
 from kakuro.compare.jobs import Backend, Instance, make_jobs
-from kakuro.compare.results import JobStatus, Record, ResultsFile, read_results
 from kakuro.formats import MAX_INPUT_BYTES
+from kakuro.records.files import ResultsFile, read_results
+from kakuro.records.record import JobStatus, Record
 from kakuro.report import cli as report_cli
 from kakuro.report import effective
 from tests.conftest import EXAMPLES, ROOT, TWO_SOLUTIONS
@@ -226,7 +227,7 @@ def _read_in_child(path: Path) -> subprocess.CompletedProcess[str]:
     """`read_results(path)` in a child limited to 1 GiB of address space beyond its start and
     60 s: a reader without a bound fails these limits instead of the machine."""
     code = ("import resource, sys\n"
-            "from kakuro.compare.results import read_results\n"
+            "from kakuro.records.files import read_results\n"
             "soft, hard = resource.getrlimit(resource.RLIMIT_AS)\n"
             "used = int(open('/proc/self/statm').read().split()[0]) * resource.getpagesize()\n"
             "resource.setrlimit(resource.RLIMIT_AS, (used + 2**30, hard))\n"

@@ -18,7 +18,8 @@ import psutil
 import pytest
 
 import kakuro
-from kakuro.compare.results import JobStatus, read_results
+from kakuro.records.files import read_results
+from kakuro.records.record import JobStatus
 from tests.conftest import EXAMPLES, ROOT
 from tests.test_compare import BACKENDS_FILE, restore_registry, run  # noqa: F401 (restore_registry: a fixture)
 

@@ -14,12 +14,14 @@ import pytest
 
 import kakuro
 from kakuro import cli as kakuro_cli
+from kakuro.compare.attempt import Attempt
 from kakuro.compare.jobs import Backend, Instance, Job, Limits
-from kakuro.compare.results import JobStatus, read_results
-from kakuro.compare.verdict import Attempt, Witnesses, judge
 from kakuro.compare.worker import Reply, import_user_module
 from kakuro.outcome import Enumeration, Status
 from kakuro.puzzle import Puzzle, Solution
+from kakuro.records.files import read_results
+from kakuro.records.record import JobStatus
+from kakuro.records.verdict import Witnesses, judge
 from kakuro.registry import register, registry_restored
 from kakuro.report import ALL, sections, summarize
 from kakuro.solver import EnumeratingSolver

@@ -8,17 +8,19 @@ Dask cluster whose workers keep warm job processes of their own.
 
 Modules, bottom up:
 
-    results   Record (the typed, versioned results line), JobStatus, reading and appending
     jobs      Instance, Backend (name as asked + full spec), Limits, Job; collect, make_jobs
     worker    WorkerConfig, Reply; the worker process's set-up and run_job
-    verdict   Attempt, Witnesses, judge, overrule: the one home of every status, WRONG included
+    attempt   Attempt: how a job ended as its runner saw it
     runners   JobPool (pebble: per-job limits, kill on timeout), run_local
     cluster   the Dask runner: a JobPool per Dask worker (imported only with --dask)
     progress  the progress bar and its ETA
     campaign  run_campaign: run, judge, record
     cli       the command line (`main`)
 
-`kakuro.report` reads results through `results` and `verdict` only.
+The results record, results files and the verdict rules (`judge`, `overrule`: the one home of
+every status, WRONG included) live below this package in `kakuro.records`, which the report
+reads too; this package never imports `kakuro.report`. `results` and `verdict` here are
+deprecated aliases of their new homes.
 """
 
 from __future__ import annotations
@@ -27,14 +29,16 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "results": ("ANSWERED", "FINAL", "KEY_FIELDS", "SCHEMA", "JobStatus", "Record", "ResultsFile", "latest", "read_results"),
-    "jobs": ("DEFAULT_BACKENDS", "DEFAULT_GRACE", "DEFAULT_TIME_LIMIT", "Backend", "Instance", "Job", "Limits", "collect",
-             "make_jobs", "resolve_backends"),
-    "worker": ("Reply", "WorkerConfig"),
-    "verdict": ("Attempt", "Witnesses", "judge", "overrule"),
-    "runners": ("JobPool",),
-    "campaign": ("Campaign", "run_campaign"),
-    "cli": ("main",),
+    "kakuro.records.record": ("ANSWERED", "FINAL", "KEY_FIELDS", "SCHEMA", "JobStatus", "Record", "latest"),
+    "kakuro.records.files": ("ResultsFile", "read_results"),
+    "kakuro.records.verdict": ("Witnesses", "judge", "overrule"),
+    "kakuro.compare.attempt": ("Attempt",),
+    "kakuro.compare.jobs": ("DEFAULT_BACKENDS", "DEFAULT_GRACE", "DEFAULT_TIME_LIMIT", "Backend", "Instance", "Job",
+                            "Limits", "collect", "make_jobs", "resolve_backends"),
+    "kakuro.compare.worker": ("Reply", "WorkerConfig"),
+    "kakuro.compare.runners": ("JobPool",),
+    "kakuro.compare.campaign": ("Campaign", "run_campaign"),
+    "kakuro.compare.cli": ("main",),
 }
 _HOME = {name: module for module, names in _EXPORTS.items() for name in names}
 __all__ = sorted(_HOME)
@@ -42,11 +46,11 @@ __all__ = sorted(_HOME)
 
 def __getattr__(name: str) -> Any:
     """The public names, each loaded from its module on first use: importing one module of
-    this package (as `kakuro.report` imports `results` and `verdict`) loads no other."""
+    this package loads no other."""
     module = _HOME.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    return getattr(importlib.import_module(module), name)
 
 
 def __dir__() -> list[str]:

@@ -16,13 +16,15 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kakuro.compare.attempt import Attempt
 from kakuro.compare.jobs import Job
 from kakuro.compare.progress import ProgressBar
-from kakuro.compare.results import SCHEMA, JobStatus, Record, ResultsFile, clipped
 from kakuro.compare.runners import JobPool, run_local
-from kakuro.compare.verdict import Attempt, Witnesses, judge
 from kakuro.compare.worker import WorkerConfig, machine_info, versions
 from kakuro.errors import KakuroError
+from kakuro.records.files import ResultsFile
+from kakuro.records.record import SCHEMA, JobStatus, Record, clipped
+from kakuro.records.verdict import Witnesses, judge
 
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 """Signals that stop a campaign cleanly (`Campaign.exit_status` is 128 + the signal)."""

@@ -4,6 +4,11 @@
 
 Exit status: 0 when every job ran, 1 for bad input (or a results file it will not touch),
 2 for a usage error, 3 when any result is WRONG, 130 when interrupted.
+
+This module never imports `kakuro.report`: the summary printed at the end is the `summary`
+given to `main` (`kakuro compare` and `python -m kakuro.compare` give the report's
+`print_summary`, see `kakuro.cli.campaigns`), else the short per-backend count of
+`kakuro.records.tally`.
 """
 
 from __future__ import annotations
@@ -14,8 +19,15 @@ import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Protocol
 
-from kakuro.arguments import at_least, non_negative_seconds, run_command, seconds_or_none
+from kakuro.arguments import (
+    at_least,
+    non_negative_seconds,
+    run_command,
+    seconds_or_none,
+)
+from kakuro.clock import MAX_TIME_LIMIT
 from kakuro.compare.campaign import Campaign, run_campaign
 from kakuro.compare.jobs import (
     DEFAULT_BACKENDS,
@@ -30,18 +42,29 @@ from kakuro.compare.jobs import (
     make_jobs,
     resolve_backends,
 )
-from kakuro.compare.results import FINAL, JobStatus, ResultsFile, default_results_path, latest, read_results
-from kakuro.compare.verdict import Witnesses, overrule
 from kakuro.compare.worker import WorkerConfig, import_user_module
 from kakuro.errors import KakuroError
-from kakuro.clock import MAX_TIME_LIMIT
+from kakuro.records.files import ResultsFile, default_results_path, read_results
+from kakuro.records.record import FINAL, JobStatus, Record, latest
+from kakuro.records.tally import print_tally
+from kakuro.records.verdict import Witnesses, overrule
 from kakuro.registry import get_solver
 
+PROG = "python -m kakuro.compare"
+"""The program's name in usage lines and messages unless `main` is given another."""
 
 
-def parser() -> argparse.ArgumentParser:
+class SummaryPrinter(Protocol):
+    """Prints the summary of a campaign's records (`kakuro.report.print_summary` is one):
+    rows grouped by `group_by` (source or size), under `title` (the results file)."""
+
+    def __call__(self, records: Sequence[Record], *, group_by: str, title: str) -> object: ...
+
+
+def parser(prog: str = PROG) -> argparse.ArgumentParser:
+    """The argument parser of `python -m kakuro.compare` (named `prog` in its usage)."""
     p = argparse.ArgumentParser(
-        prog="python -m kakuro.compare",
+        prog=prog,
         description="Run backends head to head on puzzle files and folders; every answer is verified by "
         "puzzle.check and each finished job is appended to a JSON-lines results file.",
         epilog="Statuses: SOLVED, UNSAT, TIMEOUT, MEMOUT, CRASH, ERROR, WRONG. Exit status: 0 done, 1 bad input, "
@@ -83,18 +106,20 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m kakuro.compare`; returns the exit status (see the module docstring)."""
+def main(argv: Sequence[str] | None = None, *, prog: str = PROG, summary: SummaryPrinter | None = None) -> int:
+    """`python -m kakuro.compare ARGV`; returns the exit status (see the module docstring).
+    `summary` prints the records at the end (default: `kakuro.records.tally.print_tally`);
+    `prog` names the program in usage lines and in the command that resumes a campaign."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = parser().parse_args(argv)
-    return run_command("kakuro.compare", lambda: _compare(args, argv))
+    args = parser(prog).parse_args(argv)
+    return run_command("kakuro.compare", lambda: _compare(args, argv, prog, summary or print_tally))
 
 
 def _say(text: str) -> None:
     print(text, file=sys.stderr)
 
 
-def _compare(args: argparse.Namespace, argv: list[str]) -> int:
+def _compare(args: argparse.Namespace, argv: list[str], prog: str, summary: SummaryPrinter) -> int:
     try:
         if args.resume and args.out is None:
             raise KakuroError("--resume needs -o FILE, the results file to continue")
@@ -116,15 +141,13 @@ def _compare(args: argparse.Namespace, argv: list[str]) -> int:
             if results.created and out.stat().st_size == 0:  # made by this run, and nothing in it
                 out.unlink()
             return 1
-    from kakuro.report import print_summary
-
     records = read_results(out, warn=_say)
-    print_summary(records, group_by=args.group, title=str(out))
+    summary(records, group_by=args.group, title=str(out))
     print(f"results: {out}")
     if campaign.interrupted:
         again = [a for a in argv if a != "--resume"] + ["--resume"] + ([] if args.out else ["-o", str(out)])
         _say(f"interrupted: {campaign.recorded} of {len(todo)} jobs finished and recorded in {out}; "
-             f"continue with: python -m kakuro.compare {shlex.join(again)}")
+             f"continue with: {prog} {shlex.join(again)}")
         return campaign.exit_status  # 128 + the signal that stopped it
     wrong = any(r.status is JobStatus.WRONG for r in overrule(latest(records)))
     return 3 if wrong else 0

@@ -32,9 +32,9 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from kakuro.compare.attempt import Attempt
 from kakuro.compare.jobs import Job
 from kakuro.compare.runners import JobPool
-from kakuro.compare.verdict import Attempt
 from kakuro.compare.worker import WorkerConfig
 from kakuro.errors import KakuroError
 

@@ -16,8 +16,10 @@ from typing import Any
 
 from kakuro.errors import KakuroError
 from kakuro.formats import FORMATS, read
+from kakuro.options import parse_spec
 from kakuro.puzzle import Puzzle
-from kakuro.solver import backend_info, backends as registered, get_solver, parse_spec
+from kakuro.registry import backend_info, get_solver
+from kakuro.registry import backends as registered
 
 DEFAULT_TIME_LIMIT = 10.0
 """Seconds a backend gets per job unless `--time-limit` says otherwise."""
@@ -103,7 +105,7 @@ class Job:
     @property
     def key(self) -> tuple[Any, ...]:
         """Same tuple as `Record.key`: (index, digest, backend, seed, repeat); the path the
-        puzzle was read through is not part of it (`kakuro.compare.results.KEY_FIELDS`)."""
+        puzzle was read through is not part of it (`kakuro.records.record.KEY_FIELDS`)."""
         inst = self.instance
         return (inst.index, inst.digest, self.backend.label, self.seed, self.repeat)
 

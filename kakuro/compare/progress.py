@@ -20,7 +20,7 @@ from rich.progress import ProgressColumn
 from rich.text import Text
 
 from kakuro.compare.jobs import Job
-from kakuro.compare.results import JobStatus, Record
+from kakuro.records.record import JobStatus, Record
 
 
 class Eta:

@@ -29,8 +29,8 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, wait
 from typing import Any
 
+from kakuro.compare.attempt import Attempt
 from kakuro.compare.jobs import Job
-from kakuro.compare.verdict import Attempt
 from kakuro.compare.watch import WorkerWatch, run_reported
 from kakuro.compare.worker import (
     WorkerConfig,

@@ -1,167 +1,27 @@
-"""How a job ended: the one place that decides a `JobStatus`, WRONG included.
-
-    SOLVED   a solution that passed the parent's own `puzzle.check`
-    UNSAT    the backend proved unsatisfiability (and nothing contradicts it)
-    TIMEOUT  killed at the wall-clock limit, or the backend answered UNKNOWN (its limit was
-             reached or an incomplete search gave up; the message says which)
-    MEMOUT   killed past the memory limit (resident memory), a MemoryError, or a worker death
-             near the limit
-    CRASH    the worker died (abort, segfault, ...) or the harness lost the job
-    ERROR    the backend reported an error
-    WRONG    the checker rejected the solution (the parent's own `puzzle.check`, or the
-             worker's `Solver.solve`, which answers `Status.WRONG`), or an UNSAT claim on a
-             puzzle that has a verified solution (a witness: a SOLVED record of the same
-             puzzle, or the puzzle file's own solution)
-
-The harness judges each job as it ends (`judge`, with the witnesses known so far); a report
-applies the same UNSAT rule over whole results files (`overrule`), since a solution found
-later, or in another file, also refutes an earlier claim.
-"""
+"""Deprecated: the verdict rules moved to `kakuro.records.verdict`, and `Attempt` to
+`kakuro.compare.attempt`. This module re-exports them, with a DeprecationWarning, for one
+release."""
 
 from __future__ import annotations
 
-import signal
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal
+import importlib
+import warnings
+from typing import Any
 
-from kakuro.compare.results import JobStatus, Record
-from kakuro.errors import InvalidSolutionError
-from kakuro.puzzle import Solution
-from kakuro.solver import Status, rejection
-
-if TYPE_CHECKING:
-    from kakuro.compare.jobs import Instance, Job
-    from kakuro.compare.worker import Reply
-
-MEMOUT_FRACTION = 0.9
-"""A worker that dies, not killed by the pool, while its job uses at least this share of the
-memory limit is MEMOUT (the system ran out of memory first), not CRASH."""
+_MOVED = {
+    **dict.fromkeys(("MEMOUT_FRACTION", "Witnesses", "judge", "overrule", "refuted"), "kakuro.records.verdict"),
+    "Attempt": "kakuro.compare.attempt",
+}
 
 
-@dataclass(frozen=True)
-class Attempt:
-    """How a job ended as its runner saw it: a `reply` from the worker, a `timeout` (killed at
-    the wall-clock limit), a `memout` (killed past the memory limit), a worker that `died`
-    (exit code), or `lost` (the harness failed; `message` says how). `memory_mb` is what the
-    job used (MiB) at the last look, when measured."""
-
-    kind: Literal["reply", "timeout", "memout", "died", "lost"]
-    reply: Reply | None = None
-    exitcode: int | None = None
-    memory_mb: float | None = None
-    message: str = ""
+def __getattr__(name: str) -> Any:
+    """A moved name from its new home, with a DeprecationWarning naming that home."""
+    home = _MOVED.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(f"{__name__}.{name} moved to {home}; import it from there", DeprecationWarning, stacklevel=2)
+    return getattr(importlib.import_module(home), name)
 
 
-class Witnesses:
-    """Who holds a verified solution of each puzzle, by puzzle digest."""
-
-    def __init__(self) -> None:
-        self._holders: dict[str, str] = {}
-
-    def add(self, digest: str, holder: str) -> None:
-        """Record `holder` (a backend name, or a file) unless the puzzle already has one."""
-        self._holders.setdefault(digest, holder)
-
-    def holder(self, digest: str) -> str | None:
-        return self._holders.get(digest)
-
-    @classmethod
-    def of(
-        cls, instances: Iterable[Instance], records: Iterable[Record], *, warn: Callable[[str], None] | None = None
-    ) -> Witnesses:
-        """The SOLVED records, then the solutions the puzzle files carry (checked here). A
-        recorded solution that breaks the rules is no witness, and `warn` is told so."""
-        found = cls()
-        for record in records:
-            if record.status is JobStatus.SOLVED:
-                found.add(record.digest, record.backend)
-        for inst in instances:
-            solution = inst.puzzle.meta.get("solution")
-            if solution is None:
-                continue
-            problems = inst.puzzle.check(solution)
-            if not problems:
-                found.add(inst.digest, f"the solution in {inst.source}")
-            elif warn is not None:
-                warn(f"warning: {inst.source}: puzzle {inst.index + 1} ({inst.name}): its recorded solution breaks "
-                     f"the rules ({problems[0]}); it is not used to judge answers")
-        return found
-
-
-def refuted(holder: str) -> str:
-    """The message of an UNSAT claim refuted by `holder`'s solution."""
-    return f"claimed unsatisfiable, but {holder} has a verified solution"
-
-
-def judge(job: Job, attempt: Attempt, witnesses: Witnesses) -> tuple[JobStatus, str]:
-    """The status of a finished job and its message. A solution is checked against the
-    parent's own puzzle (`job.instance.puzzle`), never trusted."""
-    limits = job.limits
-    if attempt.kind == "timeout":
-        return JobStatus.TIMEOUT, f"killed at the wall-clock limit ({limits.time_limit:g} s + {limits.grace:g} s grace)"
-    if attempt.kind == "lost":
-        return JobStatus.CRASH, attempt.message or "the harness lost this job"
-    memory = limits.memory_mb
-    if attempt.kind == "memout":
-        used = f"{attempt.memory_mb:.0f} MiB" if attempt.memory_mb is not None else "more"
-        return JobStatus.MEMOUT, f"killed at the memory limit: the job used {used} of resident memory, the limit is {memory} MiB"
-    if attempt.kind == "died":
-        how = _exit_text(attempt.exitcode)
-        if memory is not None and attempt.memory_mb is not None and attempt.memory_mb >= MEMOUT_FRACTION * memory:
-            return JobStatus.MEMOUT, f"the worker {how} while the job used {attempt.memory_mb:.0f} MiB of its {memory} MiB limit"
-        return JobStatus.CRASH, f"the worker {how}" + (f": {attempt.message}" if attempt.message else "")
-    reply = attempt.reply
-    if reply is None:
-        return JobStatus.CRASH, "the worker sent no reply"
-    if reply.status is Status.WRONG:  # the worker's check rejected it; the parent's words when it can check too
-        problems = _problems(job, reply.values) if reply.values is not None else []
-        return JobStatus.WRONG, rejection(problems) if problems else reply.message or rejection(["(no reason given)"])
-    if reply.status is Status.SOLVED:
-        problems = _problems(job, reply.values or ())
-        if problems:
-            return JobStatus.WRONG, rejection(problems)
-        return JobStatus.SOLVED, reply.message
-    if reply.status is Status.UNSATISFIABLE:
-        holder = witnesses.holder(job.instance.digest)
-        if holder is not None:
-            return JobStatus.WRONG, refuted(holder)
-        return JobStatus.UNSAT, reply.message
-    if reply.status is Status.UNKNOWN:
-        return JobStatus.TIMEOUT, reply.message or "the backend stopped without an answer"
-    if reply.memout:
-        return JobStatus.MEMOUT, reply.message
-    if reply.status is Status.ERROR:
-        return JobStatus.ERROR, reply.message
-    return JobStatus.ERROR, f"the backend answered an unknown status {reply.status!r}"
-
-
-def _problems(job: Job, values: Iterable[Any]) -> list[str]:
-    """The rules `values` break as a solution of the parent's own puzzle (empty: valid)."""
-    puzzle = job.instance.puzzle
-    try:
-        return puzzle.check(Solution(puzzle, tuple(values)))
-    except (InvalidSolutionError, TypeError, ValueError) as exc:
-        return [str(exc)]
-
-
-def overrule(records: Iterable[Record]) -> list[Record]:
-    """`records` with every UNSAT claim on a puzzle that has a SOLVED record turned WRONG."""
-    current = list(records)
-    witnesses = Witnesses.of((), current)
-    out = []
-    for record in current:
-        holder = witnesses.holder(record.digest) if record.status is JobStatus.UNSAT else None
-        out.append(record if holder is None else replace(record, status=JobStatus.WRONG, message=refuted(holder)))
-    return out
-
-
-def _exit_text(code: int | None) -> str:
-    if code is None:
-        return "died"
-    if code < 0:
-        try:
-            return f"died of {signal.Signals(-code).name}"
-        except ValueError:
-            return f"died of signal {-code}"
-    return f"exited with code {code}"
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_MOVED))

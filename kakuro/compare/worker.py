@@ -34,12 +34,20 @@ from pathlib import Path
 from typing import Any
 
 from kakuro.compare.jobs import Job
-from kakuro.compare.results import clipped, is_non_negative
 from kakuro.compare.watch import report_job, set_worker_reports
 from kakuro.errors import KakuroError
+from kakuro.isolation import (
+    ChildProcessFailed,
+    become_subreaper,
+    die_with_parent,
+    fork_child,
+    iterate_child,
+)
+from kakuro.outcome import Result, Stat, Status
 from kakuro.puzzle import shown
-from kakuro.isolation import ChildProcessFailed, become_subreaper, die_with_parent, fork_child, iterate_child
-from kakuro.solver import Result, Solver, Stat, Status, backend_class, get_solver
+from kakuro.records.record import clipped, is_non_negative
+from kakuro.registry import backend_class, get_solver
+from kakuro.solver import Solver
 
 try:  # POSIX only; the harness degrades (no memory limit) without it
     import resource

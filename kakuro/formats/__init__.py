@@ -80,7 +80,7 @@ def read(
 
 
 RESULTS_KEYS = ("backend", "status", "digest")
-"""Keys of every record of a compare results file (`kakuro.compare.results`), none of a puzzle's."""
+"""Keys of every record of a compare results file (`kakuro.records.record`), none of a puzzle's."""
 
 
 def _refuse_other_file(error: PuzzleFormatError, module: ModuleType, name: str | None, content: str) -> None:

@@ -2,13 +2,13 @@
 
 Reading rules: the last record of each job counts (a re-run after a crash replaces it); an
 UNSAT claim on a puzzle that any backend solved (verified) in the records read becomes WRONG
-(`kakuro.compare.verdict`); time limits are never mixed silently; backends are compared on the
+(`kakuro.records.verdict`); time limits are never mixed silently; backends are compared on the
 puzzles they all ran; repeats are aggregated per (puzzle, backend).
 
 Modules: runs (which records count, per time limit), aggregate (repeats), comparison (sections),
 summary (PAR-2 rows), per_puzzle, tables (table data), text (Markdown, CSV, terminal), latex,
-html, plots, about (campaign facts), files, cli. This package imports only
-`kakuro.compare.results` and `kakuro.compare.verdict` of the harness.
+html, plots, about (campaign facts), files, cli. Of the campaign machinery this package imports
+only `kakuro.records` (the results record and the verdict rules), never `kakuro.compare`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""`python -m kakuro.report`."""
+"""`python -m kakuro.report`: the same program as `kakuro report`."""
 
 import sys
 
-from kakuro.report.cli import main
+from kakuro.cli.campaigns import report_main
 
-sys.exit(main())
+sys.exit(report_main(prog="python -m kakuro.report"))

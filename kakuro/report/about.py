@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kakuro.compare.results import Record
+from kakuro.records.record import Record
 from kakuro.report.runs import effective, repeats
 
 

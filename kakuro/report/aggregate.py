@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kakuro.compare.results import ANSWERED, JobStatus, Record
+from kakuro.records.record import ANSWERED, JobStatus, Record
 
 PuzzleId = tuple[str, str]
 """(instance name, digest)."""

@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from kakuro.arguments import positive_seconds, run_command
-from kakuro.compare.results import Record, read_results
 from kakuro.errors import KakuroError
 from kakuro.files import refuse_existing, write_all
+from kakuro.records.files import read_results
+from kakuro.records.record import Record
 from kakuro.report.about import about
 from kakuro.report.comparison import Section, sections
 from kakuro.report.html import html_report
@@ -33,9 +34,14 @@ Output = tuple[Path, Callable[[], str | bytes]]
 """A file asked for: its path, and how to make its content."""
 
 
-def parser() -> argparse.ArgumentParser:
+PROG = "python -m kakuro.report"
+"""The program's name in usage lines unless `main` is given another."""
+
+
+def parser(prog: str = PROG) -> argparse.ArgumentParser:
+    """The argument parser of `python -m kakuro.report` (named `prog` in its usage)."""
     p = argparse.ArgumentParser(
-        prog="python -m kakuro.report",
+        prog=prog,
         description="Tables, PAR-2, per-puzzle tables, LaTeX, HTML and plots from kakuro.compare results files (JSON lines).",
         epilog="Backends are compared on the puzzles they all ran; repeats are aggregated per (puzzle, backend): median "
         "time, solved by majority, WRONG if any run is. PAR-2: mean over puzzles of the time when answered (SOLVED/UNSAT), "
@@ -69,9 +75,10 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m kakuro.report`; returns the exit status (see the module docstring)."""
-    args = parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
+    """`python -m kakuro.report ARGV`; returns the exit status (see the module docstring).
+    `prog` names the program in usage lines (`kakuro report`)."""
+    args = parser(prog).parse_args(argv)
     return run_command("kakuro.report", lambda: _report(args))
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from kakuro.compare.results import Record
+from kakuro.records.record import Record
 from kakuro.report.aggregate import PuzzleId, PuzzleResult, aggregate
 from kakuro.report.runs import by_time_limit, effective
 

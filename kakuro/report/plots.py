@@ -14,8 +14,8 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from kakuro.compare.results import JobStatus
 from kakuro.errors import KakuroError
+from kakuro.records.record import JobStatus
 from kakuro.report.aggregate import PuzzleResult
 from kakuro.report.comparison import Section
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from kakuro.compare.results import Record, latest
-from kakuro.compare.verdict import overrule
 from kakuro.errors import KakuroError
+from kakuro.records.record import Record, latest
+from kakuro.records.verdict import overrule
 
 
 def effective(records: Iterable[Record]) -> list[Record]:

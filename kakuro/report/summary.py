@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from kakuro.compare.results import JobStatus
 from kakuro.errors import KakuroError
+from kakuro.records.record import JobStatus
 from kakuro.report.aggregate import PuzzleResult
 from kakuro.report.comparison import Section
 

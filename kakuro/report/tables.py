@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kakuro.compare.results import JobStatus
+from kakuro.records.record import JobStatus
 from kakuro.report.aggregate import PuzzleResult
 from kakuro.report.comparison import Section
 from kakuro.report.per_puzzle import per_puzzle

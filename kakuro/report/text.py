@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from kakuro.compare.results import Record
+from kakuro.records.record import Record
 from kakuro.report.comparison import Scope, Section, sections
 from kakuro.report.per_puzzle import per_puzzle
 from kakuro.report.runs import repeats

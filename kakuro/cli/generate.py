@@ -1,0 +1,139 @@
+"""`kakuro generate cazenave` and `kakuro generate classic`: argument handling (the
+generators are `kakuro.generate`, imported when a command runs)."""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import sys
+from typing import Any
+
+import kakuro
+from kakuro.arguments import at_least, number_where
+from kakuro.cli.common import (
+    DEFAULT_GENERATE_LIMIT,
+    EXIT_OK,
+    add_time_limit,
+    refuse_output,
+)
+from kakuro.formats import dumps
+from kakuro.puzzle import Puzzle
+
+_percentage = number_where(lambda v: 0 <= v <= 100, "a percentage from 0 to 100")
+
+
+def add_commands(commands: Any) -> None:
+    """Add this module's subcommands to the `kakuro` parser's subparsers."""
+    _add_generate(commands)
+
+
+def _target_grade(text: str) -> str:
+    """An argparse type: a grade `generate classic` can aim at (the generator is imported only
+    when the option is used)."""
+    from kakuro.generate.classic_grids import TARGET_GRADES
+
+    if text not in TARGET_GRADES:
+        raise argparse.ArgumentTypeError(f"{text!r} must be one of {', '.join(TARGET_GRADES)}")
+    return text
+
+
+def _target_rating(text: str) -> int:
+    """An argparse type: a rating level `generate classic` can aim at."""
+    from kakuro.generate.classic_grids import TARGET_RATINGS
+
+    if not text.isascii() or not text.isdigit() or int(text) not in TARGET_RATINGS:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a level from {TARGET_RATINGS[0]} to {TARGET_RATINGS[-1]}")
+    return int(text)
+
+
+def _add_generate(commands: Any) -> None:
+    command = commands.add_parser("generate", help="generate puzzles")
+    kinds = command.add_subparsers(dest="kind", required=True, metavar="KIND")
+    _add_generate_cazenave(kinds)
+    _add_generate_classic(kinds)
+
+
+def _add_output(command: argparse.ArgumentParser) -> None:
+    """The output options every generator shares."""
+    command.add_argument("-o", "--output", metavar="FILE", help="write here (format from the extension); default: print text")
+    command.add_argument("--force", action="store_true", help="replace FILE if it exists")
+
+
+def _add_generate_cazenave(kinds: Any) -> None:
+    command = kinds.add_parser("cazenave", help="Cazenave (2010) all-white n x n grids with holes")
+    command.add_argument("--size", type=at_least(1), required=True, metavar="N", help="grid side")
+    command.add_argument("--values", type=at_least(1), required=True, metavar="V", help="values 1..V")
+    command.add_argument("--holes", type=_percentage, required=True, metavar="P", help="percentage of empty cells")
+    command.add_argument("--count", type=at_least(1), default=1, metavar="K", help="number of puzzles (default 1)")
+    command.add_argument("--seed", type=at_least(0), default=0, metavar="S", help="random seed (default 0)")
+    command.add_argument("--unsatisfiable", action="store_true",
+                         help="move one row sum and one column sum by one (needs V = N + 1): no solution, though the sums still add up and every run alone can be satisfied")
+    _add_output(command)
+    command.set_defaults(run=_run_generate_cazenave)
+
+
+def _run_generate_cazenave(args: argparse.Namespace) -> int:
+    from kakuro.generate import cazenave
+
+    refuse_output(args)
+
+    puzzles = cazenave(size=args.size, values=args.values, holes=args.holes, count=args.count, seed=args.seed,
+                       unsatisfiable=args.unsatisfiable)
+    return _emit(puzzles, args)
+
+
+def _add_generate_classic(kinds: Any) -> None:
+    command = kinds.add_parser(
+        "classic",
+        help="classic grids with black and clue cells, optionally with a unique solution",
+        description="A symmetric layout (every white cell in an across and a down run of 2..LONGEST "
+        "cells), a random filling and its clues. With --unique the filling is changed until "
+        "propagation proves the puzzle has exactly one solution; its difficulty grade (rdv, gac "
+        "or gac+shaving: the weakest reasoning that solves it) and its human rating (kakuro explain) "
+        "are written to the puzzle's metadata, and --grade and --rate ask for one.",
+    )
+    command.add_argument("--rows", type=at_least(3), required=True, metavar="R", help="grid rows, clue row included")
+    command.add_argument("--cols", type=at_least(3), required=True, metavar="C", help="grid columns, clue column included")
+    command.add_argument("--density", type=number_where(lambda x: 0.1 <= x <= 0.6, "a black share from 0.1 to 0.6"),
+                         default=0.3, metavar="D", help="share of black interior cells (default 0.3)")
+    command.add_argument("--longest", type=at_least(4), default=5, metavar="L", help="longest run, 4..9 (default 5)")
+    command.add_argument("--unique", action=argparse.BooleanOptionalAction,
+                         help="search until the solution is unique (the default, as in kakuro.generate.classic); "
+                         "--no-unique writes the random filling's clues as they are, often with many solutions")
+    command.add_argument("--grade", type=_target_grade, metavar="G",
+                         help="the difficulty grade wanted (implies --unique): rdv (Panov and Koceski's rules solve "
+                         "it), gac (arc consistency does) or gac+shaving (shaving is needed too)")
+    command.add_argument("--rate", type=_target_rating, metavar="LEVEL",
+                         help="the rating level wanted (implies --unique), 1..6: the hardest technique a person needs "
+                         "(1 basic, 2 combinations, 3 subsets, 4 placement, 5 region arithmetic, 6 contradiction)")
+    command.add_argument("--count", type=at_least(1), default=1, metavar="K", help="number of puzzles (default 1)")
+    command.add_argument("--seed", type=at_least(0), default=0, metavar="S", help="random seed (default 0)")
+    add_time_limit(command, DEFAULT_GENERATE_LIMIT, "seconds per unique puzzle")
+    _add_output(command)
+    command.set_defaults(run=_run_generate_classic)
+
+
+def _run_generate_classic(args: argparse.Namespace) -> int:
+    from kakuro.generate import classic
+    from kakuro.generate import unique as unique_search
+
+    refuse_output(args)
+
+    unique = inspect.signature(classic).parameters["unique"].default if args.unique is None else args.unique
+    if unique and sys.stderr.isatty() and unique_search.is_cold():
+        print("kakuro: compiling the generator's native search (once per install, a few seconds)...",
+              file=sys.stderr, flush=True)
+    puzzles = classic(args.rows, args.cols, density=args.density, count=args.count, seed=args.seed,
+                      unique=unique, longest=args.longest, time_limit=args.time_limit,
+                      grade=args.grade, rating=args.rate)
+    return _emit(puzzles, args)
+
+
+def _emit(puzzles: list[Puzzle], args: argparse.Namespace) -> int:
+    """Write generated puzzles to `--output`, or print them in the text format."""
+    if args.output is None:
+        sys.stdout.write(dumps(puzzles, "text"))
+        return EXIT_OK
+    path = kakuro.write(puzzles, args.output, overwrite=args.force)
+    print(f"wrote {len(puzzles)} puzzle(s) to {path}")
+    return EXIT_OK

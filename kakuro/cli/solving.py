@@ -1,0 +1,135 @@
+"""`kakuro solve`, `kakuro count` and `kakuro check`: argument handling (what they print is
+`kakuro.cli.present`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import kakuro
+from kakuro.arguments import at_least
+from kakuro.cli.common import (
+    DEFAULT_TIME_LIMIT,
+    EXIT_CODES,
+    EXIT_ERROR,
+    EXIT_OK,
+    add_time_limit,
+    pick,
+    pick_puzzles,
+    read_puzzles,
+    warm,
+    worst,
+)
+from kakuro.cli.present import (
+    check_lines,
+    count_line,
+    count_record,
+    print_result,
+    result_record,
+)
+from kakuro.formats.solution import read_solution
+from kakuro.outcome import Status
+from kakuro.puzzle import Puzzle
+from kakuro.solver import Solver
+
+
+def add_commands(commands: Any) -> None:
+    """Add this module's subcommands to the `kakuro` parser's subparsers."""
+    _add_solve(commands)
+    _add_count(commands)
+    _add_check(commands)
+
+
+def _add_per_puzzle(command: argparse.ArgumentParser, verb: str, backend_help: str, format_help: str) -> None:
+    """The arguments `solve` and `count` share: FILE, backend, limits, seed, output format and
+    which puzzles of the file."""
+    command.add_argument("file", metavar="FILE", help="a puzzle file (any format) or a puzz.link URL")
+    command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
+                         help=f"{backend_help} (default: %(default)s)")
+    add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds per puzzle")
+    command.add_argument("--seed", type=at_least(0), metavar="N", help="random seed (non-negative)")
+    command.add_argument("--format", choices=("text", "json"), default="text", help=format_help)
+    which = command.add_mutually_exclusive_group()
+    which.add_argument("--index", type=at_least(1), metavar="K", help=f"{verb} the K-th puzzle (default 1)")
+    which.add_argument("--all", action="store_true", help=f"{verb} every puzzle of the file")
+
+
+def _for_each_puzzle(args: argparse.Namespace, handle: Callable[[Solver, Puzzle, str], Status]) -> int:
+    """Run `handle(solver, puzzle, name)` on the chosen puzzles of FILE (it prints and returns
+    the status); the exit code is the worst over them. The backend spec is checked before the
+    file is read."""
+    solver = kakuro.get_solver(args.backend)
+    chosen = pick_puzzles(args, read_puzzles(args.file))
+    solver = warm(solver)
+    codes = [EXIT_CODES[handle(solver, puzzle, name)] for name, puzzle in chosen]
+    return worst(codes)
+
+
+def _add_solve(commands: Any) -> None:
+    command = commands.add_parser("solve", help="solve a puzzle and print its solution")
+    _add_per_puzzle(command, "solve", "backend spec name[:key=value,...]",
+                    "text (a grid) or json (one object per puzzle, one a line)")
+    command.set_defaults(run=_run_solve)
+
+
+def _run_solve(args: argparse.Namespace) -> int:
+    def handle(solver: Solver, puzzle: Puzzle, name: str) -> Status:
+        result = solver.solve(puzzle, time_limit=args.time_limit, seed=args.seed)
+        if args.format == "json":
+            print(json.dumps(result_record(name, result)))
+        else:
+            print_result(name, puzzle, result)
+        return result.status
+
+    return _for_each_puzzle(args, handle)
+
+
+def _add_count(commands: Any) -> None:
+    command = commands.add_parser(
+        "count",
+        help="count solutions (is the puzzle unique?)",
+        description="Counts the solutions of a puzzle up to --limit with a complete backend and says "
+        "\"exactly N\" when the search finished or \"at least N\" when it stopped at the limit or the time "
+        "limit. Exit 0 when a solution exists, 3 when none does, 4 when the time ran out first.",
+    )
+    _add_per_puzzle(command, "count", "a complete backend spec",
+                    "text (one line per puzzle) or json (one object per puzzle, one a line)")
+    command.add_argument("--limit", type=at_least(1), default=2, metavar="N",
+                         help="stop after N solutions (default: %(default)s, enough to tell unique from not)")
+    command.set_defaults(run=_run_count)
+
+
+def _run_count(args: argparse.Namespace) -> int:
+    def handle(solver: Solver, puzzle: Puzzle, name: str) -> Status:
+        found = solver.count_solutions(puzzle, limit=args.limit, time_limit=args.time_limit, seed=args.seed)
+        if args.format == "json":
+            print(json.dumps(count_record(name, found)))
+        else:
+            print(count_line(name, found, args.limit))
+        return found.status
+
+    return _for_each_puzzle(args, handle)
+
+
+def _add_check(commands: Any) -> None:
+    command = commands.add_parser(
+        "check",
+        help="check a solution against a puzzle",
+        description="SOLUTION is a JSON grid (a list of rows, or an object with a \"solution\" grid, "
+        "as `kakuro solve --format json` prints) or a text grid with a digit in every white cell "
+        "(as `kakuro solve` prints). Exit 0 if valid, 1 if not.",
+    )
+    command.add_argument("puzzle", metavar="PUZZLE", help="the puzzle file")
+    command.add_argument("solution", metavar="SOLUTION", help="the solution file (JSON or text grid)")
+    command.add_argument("--index", type=at_least(1), default=1, metavar="K", help="check the K-th puzzle of PUZZLE")
+    command.set_defaults(run=_run_check)
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    puzzle = pick(read_puzzles(args.puzzle), args.index, args.puzzle)
+    problems = puzzle.check(read_solution(Path(args.solution)))
+    print("\n".join(check_lines(problems)))
+    return EXIT_ERROR if problems else EXIT_OK

@@ -1,0 +1,209 @@
+"""The results record: one typed `Record` per finished job, and `JobStatus`.
+
+Schema history (the `schema` field; a record without one is schema 1):
+
+    1  the first layout; `backend` is the solver's spec without its default options
+    2  `backend` is the spec as it was asked for (`nmcs:level=2` stays so), and `spec` holds
+       every option, defaults included (`get_solver(spec)` rebuilds exactly what ran)
+
+Reading and appending results files is `kakuro.records.files`; how a job's status is decided
+is `kakuro.records.verdict`.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+SCHEMA = 2
+"""Version of the record layout written by this version (see the module docstring)."""
+KEY_FIELDS = ("index", "digest", "backend", "seed", "repeat")
+"""The fields that identify a job in a results file: the puzzle by what it is (its digest and
+position), not by the path it was read through, so a campaign resumed from another folder, with
+an absolute path or through a link finds its jobs done (records of any version hold both)."""
+MAX_MESSAGE = 2000
+"""Characters of a message kept in a record (a backend's message may be megabytes)."""
+
+
+def clipped(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text`, cut to `limit` characters with a note saying how many were left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters cut)"
+
+
+class JobStatus(str, enum.Enum):
+    """How a job ended, as the parent verified it (see `kakuro.records.verdict`)."""
+
+    SOLVED = "SOLVED"
+    UNSAT = "UNSAT"
+    TIMEOUT = "TIMEOUT"
+    MEMOUT = "MEMOUT"
+    CRASH = "CRASH"
+    ERROR = "ERROR"
+    WRONG = "WRONG"
+
+
+ANSWERED = frozenset({JobStatus.SOLVED, JobStatus.UNSAT})
+"""Statuses that count as a correct answer (PAR-2, cactus plots)."""
+FINAL = frozenset(JobStatus) - {JobStatus.CRASH}
+"""Statuses `--resume` does not re-run."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One finished job. Times are seconds, memory MiB; `None` means not measured."""
+
+    source: str
+    """The puzzle file (as given on the command line); not part of `key`."""
+    index: int
+    """0-based position of the puzzle in `source`."""
+    digest: str
+    """`Puzzle.digest()`: the same puzzle has the same digest in any file."""
+    backend: str
+    """The backend's name in tables: its spec as asked for (`nmcs:level=2`)."""
+    seed: int
+    repeat: int
+    status: JobStatus
+    time_limit: float
+    instance: str = ""
+    """The puzzle's id, or `<file stem>#<1-based position>`."""
+    spec: str | None = None
+    """Every option of the backend, defaults included; None in schema-1 records."""
+    time: float | None = None
+    """The backend's own time (solving only, compilation and checking excluded)."""
+    wall: float | None = None
+    """Seconds the job took in its worker (or until it was killed)."""
+    grace: float | None = None
+    memory_limit_mb: int | None = None
+    peak_rss_mb: float | None = None
+    rows: int | None = None
+    cols: int | None = None
+    stats: Mapping[str, Any] = field(default_factory=dict)
+    message: str = ""
+    finished: str = ""
+    """UTC time the parent recorded the job (ISO 8601)."""
+    versions: Mapping[str, str] = field(default_factory=dict)
+    machine: Mapping[str, Any] = field(default_factory=dict)
+    schema: int = SCHEMA
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """The job this record belongs to: the values of `KEY_FIELDS`."""
+        return tuple(getattr(self, name) for name in KEY_FIELDS)
+
+    @property
+    def puzzle_key(self) -> tuple[str, int, str]:
+        """The puzzle this record is about: (source, index, digest)."""
+        return (self.source, self.index, self.digest)
+
+    @property
+    def answered(self) -> bool:
+        """True for SOLVED and UNSAT: a correct answer with a time."""
+        return self.status in ANSWERED
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as one JSON object (field order kept)."""
+        data = asdict(self)
+        data["status"] = self.status.value
+        return {"schema": data.pop("schema"), **data}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Record:
+        """A record from a parsed JSON object of any schema up to `SCHEMA`. Raises ValueError
+        saying what is wrong; unknown fields are ignored."""
+        schema = data.get("schema", 1)
+        if not _is_int(schema) or schema < 1:
+            raise ValueError(f"schema {schema!r} is not a version number")
+        if schema > SCHEMA:
+            raise ValueError(f"schema {schema} is newer than this kakuro reads ({SCHEMA}); upgrade kakuro")
+        try:
+            status = JobStatus(data.get("status"))
+        except ValueError:
+            raise ValueError(f"status {data.get('status')!r} is not one of {', '.join(s.value for s in JobStatus)}") from None
+        values: dict[str, Any] = {"schema": schema, "status": status}
+        for item in fields(cls):
+            if item.name in values or item.name not in data:
+                continue
+            value = data[item.name]
+            check, wanted = _FIELD_CHECKS[item.name]
+            if not check(value):
+                raise ValueError(f"{item.name} {value!r} is not {wanted}")
+            values[item.name] = float(value) if item.name in _FLOATS and value is not None else value
+        missing = [name for name in _REQUIRED if name not in values]
+        if missing:
+            raise ValueError(f"no {', '.join(missing)}")
+        if not values.get("instance"):
+            values["instance"] = f"{Path(values['source']).stem}#{values['index'] + 1}"
+        return cls(**values)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def is_non_negative(value: Any) -> bool:
+    """A finite int or float (not a bool), 0 or more: a time in seconds, a memory in MB."""
+    return _is_number(value) and value >= 0
+
+
+def _is_positive(value: Any) -> bool:
+    return _is_number(value) and value > 0
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _is_object(value: Any) -> bool:
+    return isinstance(value, dict)
+
+
+def _or_null(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: value is None or check(value)
+
+
+_REQUIRED = ("source", "index", "digest", "backend", "seed", "repeat", "time_limit")
+_FLOATS = frozenset({"time_limit", "time", "wall", "grace", "peak_rss_mb"})
+_FIELD_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "source": (_is_text, "a string"),
+    "index": (_is_int, "a whole number"),
+    "digest": (_is_text, "a string"),
+    "backend": (_is_text, "a string"),
+    "seed": (_is_int, "a whole number"),
+    "repeat": (_is_int, "a whole number"),
+    "time_limit": (_is_positive, "a positive number"),
+    "instance": (_is_text, "a string"),
+    "spec": (_or_null(_is_text), "a string or null"),
+    "time": (_or_null(is_non_negative), "a number of seconds (0 or more) or null"),
+    "wall": (_or_null(is_non_negative), "a number of seconds (0 or more) or null"),
+    "grace": (_or_null(is_non_negative), "a number of seconds (0 or more) or null"),
+    "memory_limit_mb": (_or_null(_is_int), "a whole number or null"),
+    "peak_rss_mb": (_or_null(is_non_negative), "a number (0 or more) or null"),
+    "rows": (_or_null(_is_int), "a whole number or null"),
+    "cols": (_or_null(_is_int), "a whole number or null"),
+    "stats": (_is_object, "an object"),
+    "message": (_is_text, "a string"),
+    "finished": (_is_text, "a string"),
+    "versions": (_is_object, "an object"),
+    "machine": (_is_object, "an object"),
+}
+"""For each record field read from JSON: its check and what the check wants, for the message."""
+
+
+def latest(records: Iterable[Record]) -> list[Record]:
+    """The last record of each job (a re-run after a crash replaces the earlier one), in the
+    order of those last records."""
+    last: dict[tuple[Any, ...], Record] = {}
+    for record in records:
+        last.pop(record.key, None)
+        last[record.key] = record
+    return list(last.values())

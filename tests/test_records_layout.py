@@ -1,0 +1,125 @@
+"""The results record and the verdict rules live in `kakuro.records`, below both the harness and
+the report: every import arrow points down, the old homes still work (with a warning), and
+`kakuro compare` / `kakuro report` are subcommands of the one command line."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+import kakuro.records
+from kakuro.cli import main
+from kakuro.compare import attempt, cli as compare_cli
+from kakuro.records import files, record, tally, verdict
+from kakuro.records.files import read_results
+
+from tests.conftest import EXAMPLES, ROOT
+
+
+def _imported(path: Path) -> set[str]:
+    """Every module `path` imports, anywhere in it (functions and `if TYPE_CHECKING` included)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def _under(package: str) -> dict[str, set[str]]:
+    paths = sorted((ROOT / "kakuro" / package).glob("*.py"))
+    assert len(paths) >= 3, f"no modules found under kakuro/{package}"
+    return {path.name: _imported(path) for path in paths}
+
+
+def _reaches(imports: set[str], package: str) -> list[str]:
+    return sorted(name for name in imports if name == package or name.startswith(package + "."))
+
+
+def test_every_arrow_between_harness_records_and_report_points_down() -> None:
+    for name, imports in _under("compare").items():
+        assert not _reaches(imports, "kakuro.report"), f"kakuro/compare/{name} imports the report"
+        if name != "__main__.py":  # the entry point runs the command line, as the console script does
+            assert not _reaches(imports, "kakuro.cli"), f"kakuro/compare/{name} imports the command line"
+    for name, imports in _under("records").items():
+        for above in ("kakuro.compare", "kakuro.report", "kakuro.cli"):
+            assert not _reaches(imports, above), f"kakuro/records/{name} imports {above}"
+    for name, imports in _under("report").items():
+        if name != "__main__.py":
+            assert not _reaches(imports, "kakuro.compare"), f"kakuro/report/{name} imports the harness"
+    assert _reaches(_imported(ROOT / "kakuro" / "report" / "runs.py"), "kakuro.records")  # the walk sees imports
+
+
+def test_the_import_check_catches_an_upward_import(tmp_path: Path) -> None:
+    module = tmp_path / "bad.py"
+    module.write_text("def late():\n    from kakuro.report.text import print_summary\n")
+    assert _reaches(_imported(module), "kakuro.report") == ["kakuro.report.text", "kakuro.report.text.print_summary"]
+
+
+MOVED = {
+    "kakuro.compare.results": {"Record": record, "JobStatus": record, "ANSWERED": record, "FINAL": record, "SCHEMA": record,
+                               "KEY_FIELDS": record, "MAX_MESSAGE": record, "clipped": record, "is_non_negative": record,
+                               "latest": record, "read_results": files, "ResultsFile": files,
+                               "default_results_path": files, "SHOWN_BAD_LINES": files},
+    "kakuro.compare.verdict": {"judge": verdict, "overrule": verdict, "Witnesses": verdict, "refuted": verdict,
+                               "MEMOUT_FRACTION": verdict, "Attempt": attempt},
+}
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+def test_the_old_homes_still_work_with_a_deprecation_warning(old: str) -> None:
+    module = importlib.import_module(old)
+    for name, home in MOVED[old].items():
+        with pytest.warns(DeprecationWarning, match=f"{old}.{name} moved to {home.__name__}"):
+            value = getattr(module, name)
+        assert value is getattr(home, name)
+    with pytest.raises(AttributeError):
+        module.no_such_name  # noqa: B018
+    assert set(MOVED[old]) <= set(dir(module))
+
+
+def test_the_package_names_are_the_new_homes_without_a_warning(recwarn: pytest.WarningsRecorder) -> None:
+    import kakuro.compare
+
+    assert kakuro.compare.Record is kakuro.records.Record is record.Record
+    assert kakuro.compare.judge is verdict.judge and kakuro.compare.Attempt is attempt.Attempt
+    assert not [w for w in recwarn if issubclass(w.category, DeprecationWarning)]
+
+
+def test_compare_and_report_are_subcommands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    listed = capsys.readouterr().out
+    assert "\n    compare " in listed and "\n    report " in listed
+    assert main(["compare", "--help"]) == 0
+    shown = capsys.readouterr().out
+    assert shown.startswith("usage: kakuro compare") and "--resume" in shown and "--dask" in shown
+    assert main(["report", "-h"]) == 0
+    assert capsys.readouterr().out.startswith("usage: kakuro report")
+    assert main(["compare"]) == 2 and "kakuro compare: error: the following arguments are required: PATH" in capsys.readouterr().err
+
+    out = tmp_path / "run.jsonl"
+    puzzles = str(EXAMPLES / "puzzlink-6x5.txt")
+    assert main(["compare", puzzles, "-b", "cpsat", "-j", "1", "--time-limit", "20", "-o", str(out), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    records = read_results(out)
+    assert records and {r.status.value for r in records} == {"SOLVED"} and {r.backend for r in records} == {"cpsat"}
+    assert "PAR-2" in printed and f"results: {out}" in printed  # the report's summary, not the short count
+    assert main(["report", str(out), "--csv", str(tmp_path / "s.csv")]) == 0
+    assert "PAR-2" in capsys.readouterr().out
+    assert "cpsat" in (tmp_path / "s.csv").read_text()
+    assert main(["report", str(tmp_path / "missing.jsonl")]) == 1
+
+
+def test_the_harness_alone_prints_the_short_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run.jsonl"
+    puzzles = str(EXAMPLES / "puzzlink-6x5.txt")
+    assert compare_cli.main([puzzles, "-b", "cpsat", "-j", "1", "--time-limit", "20", "-o", str(out), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    count = len(read_results(out))
+    assert f"{out}: {count} jobs\n  cpsat: {count} SOLVED\n" in printed and "PAR-2" not in printed
+    assert tally.tally_lines([]) == ["no results"]
