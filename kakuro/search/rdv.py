@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kakuro.combos import fixed_values, combinations, range_mask, union_of
+from kakuro.combos import combinations, fixed_values, range_mask, run_combinations, union_of
 from kakuro.puzzle import Puzzle
 from kakuro.search.native import TREE_OPTIONS, TreeSearchSolver, enumerate_solutions, tree_kernels, tree_settings
 from kakuro.solver import Deadline, Enumeration, Option, register
@@ -67,7 +67,7 @@ def reduce_domains(puzzle: Puzzle, deadline: Deadline | None = None) -> Reductio
     for number, run in enumerate(puzzle.runs):
         if number % CHECK_EVERY == 0 and deadline.expired():
             return Reduction(tuple(domains), False, 0, 0, stopped=True)
-        tables.append(combinations(len(run), run.total, puzzle.values))
+        tables.append(run_combinations(puzzle, run))  # those holding the givens: the others are never possible
     passes = forced = 0
     changed = True
     while changed:
