@@ -49,7 +49,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-from kakuro.combos import MAX_COMBINATIONS, count_run_combinations, range_mask, run_tables
+from kakuro.combos import MAX_COMBINATIONS, range_mask, run_table_sizes, run_tables
 from kakuro.errors import KakuroError, TablesTooLargeError
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, instance_of
@@ -785,7 +785,7 @@ def _gac_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
     when a run has more than MAX_COMBINATIONS or all together more than MAX_TABLE."""
     hint = ("; the default backend (auto) hands such puzzles to cpsat, and a backend with a consistency "
             "option accepts every range with consistency=fc")
-    sizes = [count_run_combinations(puzzle, run) for run in puzzle.runs]  # the givens' tables (run_tables)
+    sizes = run_table_sizes(puzzle)
     largest = max(sizes, default=0)
     if largest > MAX_COMBINATIONS:
         raise TablesTooLargeError(
