@@ -260,8 +260,11 @@ def count_run_combinations(puzzle: Puzzle, run: Run) -> int:
     return count_combinations_within(length, total, allowed)
 
 
-def run_table_sizes(puzzle: Puzzle) -> list[int]:
-    """`count_run_combinations` of every run, in run order: the sizes of `run_tables`."""
+def run_table_sizes(puzzle: Puzzle, givens: bool = True) -> list[int]:
+    """`count_run_combinations` of every run, in run order: the sizes of `run_tables`; with
+    `givens=False`, of the (length, total) tables over the whole range instead."""
+    if not givens:
+        return [count_combinations(len(run.cells), run.total, puzzle.values) for run in puzzle.runs]
     return [count_combinations_within(length, total, allowed) for length, total, allowed, _ in free_parts(puzzle)]
 
 

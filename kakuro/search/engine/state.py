@@ -783,23 +783,34 @@ def load_domains(st: State, domains: list[int] | tuple[int, ...] | np.ndarray) -
 def _gac_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
     """`run_tables(puzzle)` (each run's combinations holding its givens), or TablesTooLargeError
     when a run has more than MAX_COMBINATIONS or all together more than MAX_TABLE."""
-    hint = ("; the default backend (auto) hands such puzzles to cpsat, and a backend with a consistency "
-            "option accepts every range with consistency=fc")
-    sizes = run_table_sizes(puzzle)
-    largest = max(sizes, default=0)
-    if largest > MAX_COMBINATIONS:
-        raise TablesTooLargeError(
-            f"consistency=gac cannot tabulate this puzzle: a run has {largest:,} combinations "
-            f"(more than {MAX_COMBINATIONS:,}){hint}"
-        )
-    total = sum(sizes)
-    if total > MAX_TABLE:
-        raise TablesTooLargeError(f"consistency=gac would tabulate {total:,} combinations (more than {MAX_TABLE:,}){hint}")
+    refusal = tables_refusal(run_table_sizes(puzzle))
+    if refusal is not None:
+        raise refusal
     try:
         offsets, masks = run_tables(puzzle)
     except KakuroError as exc:  # run_tables' own limit
-        raise TablesTooLargeError(f"consistency=gac cannot tabulate this puzzle: {exc}{hint}") from None
+        raise TablesTooLargeError(f"consistency=gac cannot tabulate this puzzle: {exc}{TABLES_HINT}") from None
     return offsets, masks
+
+
+TABLES_HINT = ("; the default backend (auto) hands such puzzles to cpsat, and a backend with a consistency "
+               "option accepts every range with consistency=fc")
+
+
+def tables_refusal(sizes: Sequence[int]) -> TablesTooLargeError | None:
+    """Why a gac state cannot tabulate runs with tables of these `sizes` (combinations per run:
+    `kakuro.combos.run_table_sizes`), or None when they fit (MAX_COMBINATIONS per run, MAX_TABLE
+    in all)."""
+    largest = max(sizes, default=0)
+    if largest > MAX_COMBINATIONS:
+        return TablesTooLargeError(
+            f"consistency=gac cannot tabulate this puzzle: a run has {largest:,} combinations "
+            f"(more than {MAX_COMBINATIONS:,}){TABLES_HINT}"
+        )
+    total = sum(sizes)
+    if total > MAX_TABLE:
+        return TablesTooLargeError(f"consistency=gac would tabulate {total:,} combinations (more than {MAX_TABLE:,}){TABLES_HINT}")
+    return None
 
 
 def warm_up() -> None:
