@@ -11,14 +11,14 @@ within its domain, sums to the clue and gives the cell that value.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 import math
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 import numpy as np
 
 from kakuro.errors import KakuroError
-from kakuro.puzzle import MAX_VALUE, Puzzle
+from kakuro.puzzle import MAX_VALUE, Puzzle, Run
 
 MAX_COMBINATIONS = 1_000_000
 """Refuse to tabulate a (length, total, range) with more combinations than this."""
@@ -57,13 +57,19 @@ def range_mask(values: tuple[int, int]) -> int:
 @lru_cache(maxsize=None)
 def count_combinations(length: int, total: int, values: tuple[int, int] = (1, 9)) -> int:
     """How many sets of `length` distinct values from `values` sum to `total` (counted, not
-    listed: a 0/1 knapsack over the values, vectorized over the sums)."""
-    lo, hi = values
+    listed)."""
+    return count_combinations_within(length, total, range_mask(values))
+
+
+@lru_cache(maxsize=1 << 16)
+def count_combinations_within(length: int, total: int, allowed: int) -> int:
+    """How many sets of `length` distinct values from the bitmask `allowed` sum to `total`
+    (counted, not listed: a 0/1 knapsack over the values, vectorized over the sums)."""
     if length < 0 or total < 0:
         return 0
     ways = np.zeros((length + 1, total + 1), dtype=np.int64)
     ways[0, 0] = 1
-    for v in range(lo, hi + 1):
+    for v in values_of(allowed):
         for k in range(length, 0, -1):
             if v == 0:
                 ways[k] += ways[k - 1]
@@ -81,30 +87,62 @@ def combinations(length: int, total: int, values: tuple[int, int] = (1, 9)) -> t
     lo, hi = values
     if not 0 <= lo <= hi <= MAX_VALUE:
         raise KakuroError(f"value range {lo}..{hi} is not within 0..{MAX_VALUE}")
+    return combinations_within(length, total, range_mask(values))
+
+
+@lru_cache(maxsize=64)
+def combinations_within(length: int, total: int, allowed: int) -> tuple[int, ...]:
+    """Every set of `length` distinct values from the bitmask `allowed` (values 0..MAX_VALUE)
+    summing to `total`, as bitmasks, ascending. Enumerated over the allowed values only, so
+    its cost follows the answer, not the width of the range. Raises KakuroError if there are
+    more than MAX_COMBINATIONS."""
+    if allowed >> (MAX_VALUE + 1) or allowed < 0:
+        raise KakuroError(f"values must lie within 0..{MAX_VALUE}")
+    vals = values_of(allowed)
+    n = len(vals)
+    prefix = [0]
+    for v in vals:
+        prefix.append(prefix[-1] + v)
     found: list[int] = []
 
-    def extend(smallest: int, left: int, rest: int, mask: int) -> None:
+    def extend(start: int, left: int, rest: int, mask: int) -> None:
         if left == 0:
             if rest == 0:
                 found.append(mask)
                 if len(found) > MAX_COMBINATIONS:
                     raise KakuroError(
                         f"more than {MAX_COMBINATIONS} combinations of {length} values from "
-                        f"{lo}..{hi} sum to {total}"
+                        f"{describe_values(allowed)} sum to {total}"
                     )
             return
-        for v in range(smallest, hi - left + 2):
-            low = left * v + left * (left - 1) // 2  # v, v+1, ... v+left-1
-            high = v + (left - 1) * hi - (left - 1) * (left - 2) // 2
-            if low > rest:
+        largest = prefix[n] - prefix[n - left + 1]  # the left - 1 largest values
+        for i in range(start, n - left + 1):
+            if prefix[i + left] - prefix[i] > rest:  # the smallest completion from here
                 break
-            if high < rest:
+            if vals[i] + largest < rest:
                 continue
-            extend(v + 1, left - 1, rest - v, mask | (1 << v))
+            extend(i + 1, left - 1, rest - vals[i], mask | (1 << vals[i]))
 
-    if length >= 0:
-        extend(lo, length, total, 0)
+    if 0 <= length <= n:
+        extend(0, length, total, 0)
     return tuple(sorted(found))
+
+
+def describe_values(allowed: int) -> str:
+    """A set of values in words: "1..62" for a range, else "1..62 but 5, 9" (at most a few
+    missing values named) or the values themselves."""
+    vals = values_of(allowed)
+    if not vals:
+        return "no values"
+    lo, hi = vals[0], vals[-1]
+    missing = [v for v in range(lo, hi + 1) if not allowed >> v & 1]
+    if not missing:
+        return f"{lo}..{hi}"
+    if len(missing) <= 8:
+        return f"{lo}..{hi} but {', '.join(map(str, missing))}"
+    if len(vals) <= 8:
+        return "{" + ", ".join(map(str, vals)) + "}"
+    return f"{len(vals)} values of {lo}..{hi}"
 
 
 def union_of(masks: Iterable[int]) -> int:
@@ -189,13 +227,77 @@ def _combination_supports(combo: int, domains: Sequence[int]) -> list[int]:
     return out
 
 
+def free_part(puzzle: Puzzle, run: Run) -> tuple[int, int, int, int]:
+    """What the givens leave open in `run`: `(length, total, allowed, given)`, the number of its
+    cells without a given, its clue minus the given digits, the puzzle's values minus the given
+    digits (a bitmask) and the given digits (a bitmask). Givens that repeat a digit leave
+    total -1 (nothing can complete the run)."""
+    given = rest = length = 0
+    for cell in run.cells:
+        digit = puzzle.givens.get(cell)
+        if digit is None:
+            length += 1
+        elif given >> digit & 1:
+            return length, -1, 0, given
+        else:
+            given |= 1 << digit
+            rest += digit
+    return length, run.total - rest, range_mask(puzzle.values) & ~given, given
+
+
+def free_parts(puzzle: Puzzle) -> list[tuple[int, int, int, int]]:
+    """`free_part` of every run, in run order (fast without givens: a classic grid of a
+    million cells has half a million runs)."""
+    if puzzle.givens:
+        return [free_part(puzzle, run) for run in puzzle.runs]
+    full = range_mask(puzzle.values)
+    return [(len(run.cells), run.total, full, 0) for run in puzzle.runs]
+
+
+def count_run_combinations(puzzle: Puzzle, run: Run) -> int:
+    """How many combinations `run_combinations(puzzle, run)` has (counted, not listed)."""
+    length, total, allowed, _ = free_part(puzzle, run)
+    return count_combinations_within(length, total, allowed)
+
+
+def run_table_sizes(puzzle: Puzzle, givens: bool = True) -> list[int]:
+    """`count_run_combinations` of every run, in run order: the sizes of `run_tables`; with
+    `givens=False`, of the (length, total) tables over the whole range instead."""
+    if not givens:
+        return [count_combinations(len(run.cells), run.total, puzzle.values) for run in puzzle.runs]
+    return [count_combinations_within(length, total, allowed) for length, total, allowed, _ in free_parts(puzzle)]
+
+
+def run_combinations(puzzle: Puzzle, run: Run) -> tuple[int, ...]:
+    """The combinations of `run` that hold every given digit of its cells, as bitmasks,
+    ascending: the sets G | c for G its given digits and c a set of distinct values from the
+    range minus G, one per other cell, summing to the clue minus G's sum. A run without givens
+    gets exactly `combinations(len(run), run.total, puzzle.values)`. Givens are fixed in every
+    solution, so no other combination of the run's (length, total) table can be used: the
+    tables differ, the reasoning on them does not. Raises KakuroError above MAX_COMBINATIONS."""
+    length, total, allowed, given = free_part(puzzle, run)
+    if not given:
+        return combinations(length, total, puzzle.values)
+    try:
+        free = combinations_within(length, total, allowed)
+    except KakuroError as exc:
+        raise KakuroError(f"the {run.direction} run at {run.clue} ({len(run)} cells, {len(run) - length} given) "
+                          f"has too many combinations: {exc}") from None
+    return tuple(given | c for c in free)
+
+
 def run_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
-    """Flat combination tables of every run of `puzzle`, for compiled kernels.
+    """Flat combination tables of every run of `puzzle` (`run_combinations`: the givens
+    are in every combination), for compiled kernels.
 
     Returns `(offsets, masks)`: the combinations of run `r` are `masks[offsets[r]:offsets[r+1]]`
     (int64 bitmasks, bit v for value v).
     """
-    tables = [_table_array(len(run.cells), run.total, puzzle.values) for run in puzzle.runs]
+    tables = [
+        np.array(run_combinations(puzzle, run), dtype=np.int64) if given  # this puzzle's own: not kept
+        else _table_array(length, total, puzzle.values)
+        for run, (length, total, _, given) in zip(puzzle.runs, free_parts(puzzle))
+    ]
     offsets = np.zeros(len(tables) + 1, dtype=np.int64)
     np.cumsum([len(t) for t in tables], out=offsets[1:])
     masks = np.concatenate(tables) if tables else np.zeros(0, dtype=np.int64)

@@ -11,8 +11,9 @@ at-most-one `x(c, v)` per value `v` per run (pairwise up to 10 literals, a seque
 above).
 
 `encoding="combinations"` (default) states each run's sum through its feasible combinations
-(`kakuro.combos.combinations`): a presence literal `p(r, v)` per value (`p` <-> some cell of
-the run holds `v`), a selector `s(r, k)` per combination with at least one selector true,
+(`kakuro.combos.run_combinations`: those holding the run's givens, so a run with few free
+cells has few even over a wide range): a presence literal `p(r, v)` per value (`p` <-> some
+cell of the run holds `v`), a selector `s(r, k)` per combination with at least one selector true,
 `s -> p(v)` for the values in the combination and `s -> -p(v)` for the others, and
 `p(v) -> OR selectors containing v`, `-p(v) -> OR selectors lacking v`. From the givens of one run, unit propagation removes
 exactly the values `kakuro.combos.feasible_values` removes (generalized arc consistency of
@@ -42,13 +43,13 @@ from functools import lru_cache
 from typing import Any
 
 from kakuro.clock import Deadline
-from kakuro.combos import combinations, range_mask, union_of
+from kakuro.combos import range_mask, run_combinations, union_of
 from kakuro.engines import Engine
 from kakuro.errors import BackendOptionError, BackendUnavailableError, KakuroError
 from kakuro.isolation import stream_with_deadline
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Outcome, Stat, Status
-from kakuro.puzzle import Puzzle
+from kakuro.puzzle import Puzzle, Run
 from kakuro.registry import register
 from kakuro.solver import Solver
 
@@ -134,7 +135,7 @@ def encode(puzzle: Puzzle, encoding: str = "combinations", domains: Sequence[int
     width = hi - lo + 1
     builder = _Builder(puzzle.size * width)
     combining = encoding == "combinations"
-    tables = [_combinations(len(run), run.total, (lo, hi)) if combining else () for run in puzzle.runs]
+    tables = [_combinations(puzzle, run) if combining else () for run in puzzle.runs]
     # values a cell can hold at all: in some combination of each of its runs (or its given)
     allowed = [range_mask((lo, hi))] * puzzle.size if domains is None else [d & range_mask((lo, hi)) for d in domains]
     for cell, digit in puzzle.givens.items():
@@ -166,9 +167,9 @@ def encode(puzzle: Puzzle, encoding: str = "combinations", domains: Sequence[int
     return Encoding(builder.clauses, builder.top, puzzle.size, (lo, hi), encoding)
 
 
-def _combinations(length: int, total: int, values: tuple[int, int]) -> tuple[int, ...]:
+def _combinations(puzzle: Puzzle, run: Run) -> tuple[int, ...]:
     try:
-        return combinations(length, total, values)
+        return run_combinations(puzzle, run)
     except KakuroError as exc:
         raise KakuroError(f"{exc}; the combination encoding is too large here, try sat:encoding=pb") from None
 

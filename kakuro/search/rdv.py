@@ -21,7 +21,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from kakuro.clock import Deadline
-from kakuro.combos import combinations, fixed_values, range_mask, union_of
+from kakuro.combos import (
+    combinations,
+    fixed_values,
+    range_mask,
+    run_combinations,
+    union_of,
+)
 from kakuro.options import Option
 from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle
@@ -76,7 +82,7 @@ def reduce_domains(puzzle: Puzzle, deadline: Deadline | None = None) -> Reductio
     for number, run in enumerate(puzzle.runs):
         if number % CHECK_EVERY == 0 and deadline.expired():
             return Reduction(tuple(domains), False, 0, 0, stopped=True)
-        tables.append(combinations(len(run), run.total, puzzle.values))
+        tables.append(run_combinations(puzzle, run))  # those holding the givens: the others are never possible
     passes = forced = 0
     changed = True
     while changed:

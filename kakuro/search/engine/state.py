@@ -10,7 +10,7 @@ A `State` is a named tuple of numpy arrays built once per solve by `build_state`
 - per run, `runs[r, TARGET | SUM | FREE | QUEUED]`: the clue, the sum of the assigned cells,
   the number of free cells, and whether it waits in the propagation `queue`;
 - `members`: run r's cells are `members[members[r]:members[r + 1]]` (offsets first);
-- `combos`: run r's combinations (`kakuro.combos.run_tables`) are
+- `combos`: run r's combinations (`kakuro.combos.run_tables`: those holding the run's givens) are
   `combos[combos[r]:combos[r + 1]]` (offsets first; only under `gac`);
 - `trail` (undo): pairs (cell, old domain) for a domain change, (-cell - 1, old domain) for an
   assignment; `undo(state, mark)` pops back to a mark (a trail length);
@@ -49,7 +49,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-from kakuro.combos import MAX_COMBINATIONS, count_combinations, range_mask, run_tables
+from kakuro.combos import MAX_COMBINATIONS, range_mask, run_table_sizes, run_tables
 from kakuro.errors import KakuroError, TablesTooLargeError
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, instance_of
@@ -781,23 +781,36 @@ def load_domains(st: State, domains: list[int] | tuple[int, ...] | np.ndarray) -
 
 
 def _gac_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
-    hint = ("; the default backend (auto) hands such puzzles to cpsat, and a backend with a consistency "
-            "option accepts every range with consistency=fc")
-    sizes = {(len(run), run.total): count_combinations(len(run), run.total, puzzle.values) for run in puzzle.runs}
-    largest = max(sizes.values(), default=0)
-    if largest > MAX_COMBINATIONS:
-        raise TablesTooLargeError(
-            f"consistency=gac cannot tabulate this puzzle: a run has {largest:,} combinations "
-            f"(more than {MAX_COMBINATIONS:,}){hint}"
-        )
-    total = sum(sizes[(len(run), run.total)] for run in puzzle.runs)
-    if total > MAX_TABLE:
-        raise TablesTooLargeError(f"consistency=gac would tabulate {total:,} combinations (more than {MAX_TABLE:,}){hint}")
+    """`run_tables(puzzle)` (each run's combinations holding its givens), or TablesTooLargeError
+    when a run has more than MAX_COMBINATIONS or all together more than MAX_TABLE."""
+    refusal = tables_refusal(run_table_sizes(puzzle))
+    if refusal is not None:
+        raise refusal
     try:
         offsets, masks = run_tables(puzzle)
     except KakuroError as exc:  # run_tables' own limit
-        raise TablesTooLargeError(f"consistency=gac cannot tabulate this puzzle: {exc}{hint}") from None
+        raise TablesTooLargeError(f"consistency=gac cannot tabulate this puzzle: {exc}{TABLES_HINT}") from None
     return offsets, masks
+
+
+TABLES_HINT = ("; the default backend (auto) hands such puzzles to cpsat, and a backend with a consistency "
+               "option accepts every range with consistency=fc")
+
+
+def tables_refusal(sizes: Sequence[int]) -> TablesTooLargeError | None:
+    """Why a gac state cannot tabulate runs with tables of these `sizes` (combinations per run:
+    `kakuro.combos.run_table_sizes`), or None when they fit (MAX_COMBINATIONS per run, MAX_TABLE
+    in all)."""
+    largest = max(sizes, default=0)
+    if largest > MAX_COMBINATIONS:
+        return TablesTooLargeError(
+            f"consistency=gac cannot tabulate this puzzle: a run has {largest:,} combinations "
+            f"(more than {MAX_COMBINATIONS:,}){TABLES_HINT}"
+        )
+    total = sum(sizes)
+    if total > MAX_TABLE:
+        return TablesTooLargeError(f"consistency=gac would tabulate {total:,} combinations (more than {MAX_TABLE:,}){TABLES_HINT}")
+    return None
 
 
 def warm_up() -> None:
