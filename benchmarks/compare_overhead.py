@@ -82,7 +82,9 @@ class BenchSpin(Solver):
         return Outcome(Status.SOLVED, _cache[digest])
 
 
-def campaign(paths: Sequence[Path], specs: Sequence[str], *, workers: int, extra: Sequence[str] = ()) -> tuple[float, list[Record]]:
+def campaign(
+    paths: Sequence[Path], specs: Sequence[str], *, workers: int, extra: Sequence[str] = ()
+) -> tuple[float, list[Record]]:
     """Run `python -m kakuro.compare` on `paths` with backends `specs`; (wall seconds, records)."""
     out = Path(tempfile.mkdtemp(prefix="kakuro-bench-")) / "results.jsonl"
     argv = [*map(str, paths), "--import", __file__, "-j", str(workers), "-o", str(out), "--no-progress", *extra]
@@ -150,7 +152,8 @@ def main() -> None:
                 cycles[name].append(cycle)
                 backends.append(backend)
         median = statistics.median
-        trials = f"{args.trials} runs of {args.jobs_overhead} jobs of ~1 ms (median backend time {median(backends) * 1000:.2f} ms)"
+        trials = (f"{args.trials} runs of {args.jobs_overhead} jobs of ~1 ms "
+                  f"(median backend time {median(backends) * 1000:.2f} ms)")
         for name, _ in dask_runs:
             shown = ", ".join(f"{c * 1000:.2f}" for c in costs[name])
             rows += [(f"{name}: job cycle, 1 worker, median of {trials}", f"{median(cycles[name]) * 1000:.2f} ms"),

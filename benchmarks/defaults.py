@@ -19,7 +19,7 @@ its warm-up (compilation is not timed); every answer is checked. The table gives
 solved per set, the total time (an unsolved puzzle counts the whole limit) and the median time
 of the solved ones, in seconds; a puzzle a configuration refuses (e.g. a table too large for a
 wide value range) counts as unsolved and is named "refused". Prints the load average (other work on the machine slows it).
-"""
+"""  # noqa: E501  # a command line to copy whole
 
 from __future__ import annotations
 

@@ -90,7 +90,8 @@ def render(results: dict[int, list[Row]], specs: list[str], problems: int, limit
     """Figures 1 and 2 as two Markdown tables (rows: percentage of holes; columns: algorithms)."""
     header = "| holes | " + " | ".join(names(specs)) + " |"
     rule = "| ---: |" + " ---: |" * len(specs)
-    setting = f"{problems} problems per percentage, 10x10 grids, values 1..11, limit {limit:g} s per problem (paper: 100 problems, 10 s)"
+    setting = (f"{problems} problems per percentage, 10x10 grids, values 1..11, limit {limit:g} s per problem "
+               "(paper: 100 problems, 10 s)")
     fig1 = [f"Figure 1: problems solved; {setting}", "", header, rule]
     fig2 = [f"Figure 2: total time (s), an unsolved problem counting the limit; {setting}", "", header, rule]
     for h, rows in results.items():
@@ -140,12 +141,15 @@ def plot(results: dict[int, list[Row]], specs: list[str], directory: Path, probl
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: 1 problem per percentage, 0.1 s limit")
-    parser.add_argument("--problems", type=int, default=None, help="problems per percentage (default 20; 1 with --quick; paper 100)")
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds per problem (default 10, as in the paper; 0.1 with --quick)")
+    parser.add_argument("--problems", type=int, default=None, help="problems per percentage (default "
+                                                                   "20; 1 with --quick; paper 100)")
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds per problem (default 10, "
+                                                                       "as in the paper; 0.1 with --quick)")
     parser.add_argument("--seed", type=int, default=2010, help="generator seed; percentage h uses seed + h (default 2010)")
     parser.add_argument("--holes", default=None, help=argparse.SUPPRESS)  # a subset of percentages, e.g. "50,100" (tests)
     parser.add_argument("--json", type=Path, help="also write one JSON line per solve to this new file")
-    parser.add_argument("--plot-dir", type=Path, default=HERE / "results", help="where the PNG plots go (default experiments/results/)")
+    parser.add_argument("--plot-dir", type=Path, default=HERE / "results", help="where the PNG plots go "
+                                                                                "(default experiments/results/)")
     parser.add_argument("--paper", type=Path, default=PAPER, help="the paper's text, for its quoted results")
     args = parser.parse_args(argv)
     problems = args.problems or (1 if args.quick else 20)

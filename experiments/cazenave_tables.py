@@ -237,9 +237,11 @@ def render_table5(rows: list[tuple[int, Row]], paper: dict[str, tuple[str, str]]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--problems", type=int, default=None, help="problems per table or value range (default 100; 3 with --quick)")
+    parser.add_argument("--problems", type=int, default=None, help="problems per table or value range "
+                                                                   "(default 100; 3 with --quick)")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per problem (default 1; 0.1 with --quick)")
-    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: every algorithm and table on 3 problems, 0.1 s limit")
+    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: every algorithm "
+                                                             "and table on 3 problems, 0.1 s limit")
     parser.add_argument("--seed", type=int, default=2010, help="generator seed of the problem sets (default 2010)")
     parser.add_argument("--tables", default="3,4,5", help="which tables (default 3,4,5)")
     parser.add_argument("--values", default=None, help=argparse.SUPPRESS)  # Table 5 ranges, e.g. "9,12" (tests)
@@ -266,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for table in tables:
             if table == 5:
-                rows5 = run_table5(values, problems, limit, args.seed, specs5, lambda v: json_logger(sink, limit, table=5, values=v))
+                rows5 = run_table5(values, problems, limit, args.seed, specs5,
+                                   lambda v: json_logger(sink, limit, table=5, values=v))
                 invalid += sum(row.invalid for _, row in rows5)
                 print(render_table5(rows5, paper.get(5, {}), limit))
             else:

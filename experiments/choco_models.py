@@ -62,7 +62,8 @@ def run(puzzles: list[Puzzle], specs: list[str], time_limit: float, out: Path | 
                 **answer,
                 "time": result.time,
                 "message": result.message,
-                **{k: v for k, v in result.stats.items() if k in ("nodes", "fails", "root_solved", "build_time", "num_tuples", "num_states")},
+                **{k: v for k, v in result.stats.items()
+                   if k in ("nodes", "fails", "root_solved", "build_time", "num_tuples", "num_states")},
             }
             rows[spec].append(row)
             if out is not None:
@@ -76,7 +77,8 @@ def run(puzzles: list[Puzzle], specs: list[str], time_limit: float, out: Path | 
 
 def summarise(rows: dict[str, list[dict]], reference: str | None) -> None:
     truth = {r["id"]: r["answer"] for r in rows.get(reference, [])} if reference else {}
-    header = f"{'backend':34} {'solved':>6} {'unsat':>5} {'t/o':>4} {'err':>4} {'differ':>6} {'nodes':>9} {'med.nodes':>9} {'root':>6} {'median ms':>9} {'max s':>7} {'total s':>8}"
+    header = (f"{'backend':34} {'solved':>6} {'unsat':>5} {'t/o':>4} {'err':>4} {'differ':>6} {'nodes':>9} "
+              f"{'med.nodes':>9} {'root':>6} {'median ms':>9} {'max s':>7} {'total s':>8}")
     print(header)
     print("-" * len(header))
     for spec, results in rows.items():
@@ -91,7 +93,8 @@ def summarise(rows: dict[str, list[dict]], reference: str | None) -> None:
         print(
             f"{spec:34} {count['solved']:6} {count['unsatisfiable']:5} {count['unknown']:4} {count['error']:4} {len(differ):6} "
             f"{sum(nodes) if nodes else '-':>9} {statistics.median(nodes) if nodes else '-':>9} "
-            f"{f'{sum(root) / len(root):.1%}' if root else '-':>6} {statistics.median(times) * 1000:9.1f} {max(times):7.2f} {sum(times):8.1f}"
+            f"{f'{sum(root) / len(root):.1%}' if root else '-':>6} "
+            f"{statistics.median(times) * 1000:9.1f} {max(times):7.2f} {sum(times):8.1f}"
         )
         if differ:
             print(f"  differs from {reference} on: {', '.join(differ[:10])}")

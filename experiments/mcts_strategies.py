@@ -88,7 +88,8 @@ def speedup(count: int, limit: float, seed: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: 1 problem per set, 0.05 s limit, one budget per algorithm")
+    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: 1 problem per set, "
+                                                             "0.05 s limit, one budget per algorithm")
     parser.add_argument("--problems", type=int, default=None, help="problems per set (default 10; 1 with --quick)")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per problem (default 2; 0.05 with --quick)")
     parser.add_argument("--seed", type=int, default=2022, help="generator seed of the Cazenave sets")
@@ -127,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
                         out.write(json.dumps({"spec": spec, "set": set_name, "puzzle": p.id, "status": result.status.value,
                                               "valid": ok, "time": result.time}) + "\n")
                 cells.append(f"{solved}/{len(puzzles)} {total:.2f} s")
-            lines.append("| " + " | ".join([label, prefix.split(":", 1)[1] if ":" in prefix else "", strategy, selection] + cells) + " |")
+            engine = prefix.split(":", 1)[1] if ":" in prefix else ""
+            lines.append("| " + " | ".join([label, engine, strategy, selection] + cells) + " |")
             print(lines[-1], file=sys.stderr, flush=True)
     print(f"Kakuro, {count} problems per set, {limit:g} s per problem, consistency={args.consistency}; "
           f"cells: solved / total time (an unsolved problem counts the limit).\n")

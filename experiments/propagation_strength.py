@@ -45,8 +45,8 @@ from pathlib import Path
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.models.gac import reduce as gac_reduce
-from kakuro.search.engine.propagate import root_domains
 from kakuro.search.backtrack import VARIANTS
+from kakuro.search.engine.propagate import root_domains
 from kakuro.search.rdv import reduce_domains
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
@@ -194,7 +194,8 @@ def times(puzzles: dict[str, list[Puzzle]], limit: float, short_limit: float, sp
             ts = [r.time for r in results]
             all_times += ts
             detail_rows.append(
-                [spec, name, f"{s}/{len(ps)}", str(u), str(o), f"{wall:.2f}", f"{1000 * statistics.median(ts):.2f}", f"{max(ts):.2f}"]
+                [spec, name, f"{s}/{len(ps)}", str(u), str(o), f"{wall:.2f}", f"{1000 * statistics.median(ts):.2f}",
+                 f"{max(ts):.2f}"]
             )
         print(f"  {spec}: {wall_total:.1f} s (warm-up {warm_s:.1f} s)", file=sys.stderr, flush=True)
         summary_rows.append(
@@ -259,12 +260,14 @@ def load(sets: Sequence[str], every: int) -> tuple[dict[str, list[Puzzle]], dict
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: every 100th shared puzzle, short limits, 1 grid per size")
+    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: every 100th shared "
+                                                             "puzzle, short limits, 1 grid per size")
     parser.add_argument("--parts", default="roots,times,figures", help="comma list of roots, times, figures")
     parser.add_argument("--sets", default=",".join(SETS), help="comma list of shared sets")
     parser.add_argument("--backends", default=None, help="comma list of specs for `times` (default: all)")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per job (default 5, quick 0.2)")
-    parser.add_argument("--short-limit", type=float, default=None, help="seconds per job of backtrack and fc (default 0.5, quick 0.05)")
+    parser.add_argument("--short-limit", type=float, default=None, help="seconds per job of backtrack "
+                                                                        "and fc (default 0.5, quick 0.05)")
     parser.add_argument("--count", type=int, default=None, help="grids per size in `figures` (default 10, quick 1)")
     parser.add_argument("--every", type=int, default=None, help="every N-th puzzle of each shared set (default 1, quick 100)")
     parser.add_argument("--holes", type=float, default=100.0, help="percent of empty cells in `figures` (default 100)")

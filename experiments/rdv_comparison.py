@@ -70,26 +70,30 @@ def generate(sizes: Sequence[int], densities: Sequence[float], count: int, seed:
         for k, density in enumerate(densities):
             puzzles[n] += classic(n + 1, n + 1, density=density, count=count, seed=seed + 100 * n + k,
                                   longest=longest)
-        print(f"  generated {len(puzzles[n])} puzzles {n}x{n}: {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
+        print(f"  generated {len(puzzles[n])} puzzles {n}x{n}: "
+              f"{time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
     return puzzles
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: sizes 2,4,6,8,10, density 0.3, 1 per size, short limits")
+    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: sizes 2,4,6,8,10, "
+                                                             "density 0.3, 1 per size, short limits")
     parser.add_argument("--sizes", default=None, help="white-area sizes n (default the paper's 2,4,5,...,10)")
     parser.add_argument("--densities", default=None, help="black-cell densities (default 0.2,0.3,0.4; quick 0.3)")
     parser.add_argument("--longest", type=int, default=9, help="longest run in cells, 4..9 (default 9)")
     parser.add_argument("--count", type=int, default=None, help="puzzles per size and density (default 8, quick 1)")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per job, rdv and gac (default 5, quick 0.2)")
     parser.add_argument("--short-limit", type=float, default=None, help="seconds per job, backtracking (default 0.5, quick 0.05)")
-    parser.add_argument("--backends", default=None, help="comma list of specs (default the five variants, rdv:search=false, rdv, gac)")
+    parser.add_argument("--backends", default=None, help="comma list of specs (default the five "
+                                                         "variants, rdv:search=false, rdv, gac)")
     parser.add_argument("--seed", type=int, default=2013)
     parser.add_argument("--json", type=Path, help="also write one JSON line per solve to this new file")
     args = parser.parse_args(argv)
     try:
         sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([2, 4, 6, 8, 10] if args.quick else list(PAPER_SIZES))
-        densities = [float(d) for d in args.densities.split(",")] if args.densities else ([0.3] if args.quick else [0.2, 0.3, 0.4])
+        densities = ([float(d) for d in args.densities.split(",")] if args.densities
+                     else ([0.3] if args.quick else [0.2, 0.3, 0.4]))
     except ValueError:
         parser.error("--sizes takes integers, --densities numbers, separated by commas")
     count = args.count or (1 if args.quick else 8)

@@ -113,14 +113,16 @@ def print_tables(title: str, rows: list[dict], references: list[str]) -> None:
         results = [r[spec] for r in rows]
         solved = [x.time * 1000 for x in results if x.status is Status.SOLVED]
         median = statistics.median(solved) if solved else float("nan")
-        print(f"  {spec:<22} {len(solved):>3}/{len(results):<3} median {median:9.2f} ms   total {sum(x.time for x in results) * 1000:10.1f} ms")
+        print(f"  {spec:<22} {len(solved):>3}/{len(results):<3} median {median:9.2f} "
+              f"ms   total {sum(x.time for x in results) * 1000:10.1f} ms")
     root = sum(1 for r in rows if r["sahs"].stats.get("root_solved"))
     print(f"  sahs: {root} of {len(rows)} cases were solved by the pre-computation alone (0 iterations)")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: sizes up to 10x10, 1 case each, 0.5 s limit")
+    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: sizes up "
+                                                             "to 10x10, 1 case each, 0.5 s limit")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per case and backend (default 10, quick 0.5)")
     parser.add_argument("--cases", type=int, default=None, help=f"cases per size and set (default {CASES}, the paper's; quick 1)")
     parser.add_argument("--sets", default="shared,generated", help="comma-separated: shared, generated")

@@ -83,7 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--janko-limit", type=float, default=None, help="seconds per janko solve (default none)")
     parser.add_argument("--csp-limit", type=float, default=60.0, help="seconds per krazydad csp solve (default 60)")
     parser.add_argument("--sat", default="sat", help="the sat backend spec (default sat)")
-    parser.add_argument("--out", type=Path, default=None, help="JSON lines of every solve (default experiments/results/sat_csp[-quick].jsonl)")
+    parser.add_argument("--out", type=Path, default=None, help="JSON lines of every solve (default "
+                                                               "experiments/results/sat_csp[-quick].jsonl)")
     args = parser.parse_args(argv)
     if not args.data.is_dir():
         print(f"the shared data folder {args.data} does not exist", file=sys.stderr)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -54,7 +54,7 @@ def range_mask(values: tuple[int, int]) -> int:
     return ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def count_combinations(length: int, total: int, values: tuple[int, int] = (1, 9)) -> int:
     """How many sets of `length` distinct values from `values` sum to `total` (counted, not
     listed)."""
@@ -78,7 +78,7 @@ def count_combinations_within(length: int, total: int, allowed: int) -> int:
     return int(ways[length, total])
 
 
-@lru_cache(maxsize=None)
+@cache
 def combinations(length: int, total: int, values: tuple[int, int] = (1, 9)) -> tuple[int, ...]:
     """Every set of `length` distinct values from `values` summing to `total`, as bitmasks.
 
@@ -304,7 +304,7 @@ def run_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
     return offsets, masks
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table_array(length: int, total: int, values: tuple[int, int]) -> np.ndarray:
     """`combinations(length, total, values)` as a read-only int64 array (built once)."""
     table = np.array(combinations(length, total, values), dtype=np.int64)
@@ -312,7 +312,7 @@ def _table_array(length: int, total: int, values: tuple[int, int]) -> np.ndarray
     return table
 
 
-@lru_cache(maxsize=None)
+@cache
 def combination_library(longest: int, values: tuple[int, int] = (1, 9)) -> tuple[np.ndarray, np.ndarray]:
     """Every table of runs up to `longest` cells over `values`, for kernels that change clues.
 
@@ -340,7 +340,7 @@ MAX_TABLE_ROWS = 2_000_000
 """Refuse to tabulate a run with more permutations than this (a table model would not fit)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def permutation_table(length: int, total: int, values: tuple[int, int] = (1, 9)) -> np.ndarray:
     """Every sequence of `length` distinct values summing to `total`, one per row (int32,
     read-only, cached): the rows of an unrestricted table constraint. Raises KakuroError above
@@ -358,7 +358,7 @@ def permutation_table(length: int, total: int, values: tuple[int, int] = (1, 9))
     return table
 
 
-@lru_cache(maxsize=None)
+@cache
 def _orderings(length: int) -> np.ndarray:
     """All permutations of range(length), one per row (built by inserting k at every place)."""
     perms = np.zeros((1, 0), dtype=np.int8)
@@ -385,8 +385,10 @@ def permutations(total: int, domains: Sequence[int], values: tuple[int, int] = (
     return table[keep]
 
 
-@lru_cache(maxsize=None)
-def subset_automaton(length: int, total: int, values: tuple[int, int] = (1, 9)) -> tuple[tuple[tuple[int, int, int], ...], tuple[int, ...]]:
+@cache
+def subset_automaton(
+    length: int, total: int, values: tuple[int, int] = (1, 9)
+) -> tuple[tuple[tuple[int, int, int], ...], tuple[int, ...]]:
     """A deterministic automaton accepting exactly the permutations of the run's combinations.
 
     States are the sets of values used so far (bitmasks; the start is 0), a transition reads a

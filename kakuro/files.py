@@ -31,7 +31,7 @@ from pathlib import Path
 from kakuro.errors import KakuroError, OutputExistsError
 
 
-def cannot_write(path: object, exc: OSError) -> KakuroError:
+def cannot_write(path: str | os.PathLike[str], exc: OSError) -> KakuroError:
     """The one-line error for an OSError met while writing `path`; a file where one of its
     folders should be is named (the system only says "File exists" or "Not a directory")."""
     reason = exc.strerror or str(exc)

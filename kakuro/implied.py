@@ -55,7 +55,7 @@ def region_sums(puzzle: Puzzle, expired: Callable[[], bool] | None = None) -> li
     outies before innies. A block the last line does not touch is the block of the band one
     line shorter, whose sums are already in the list: `_blocks` leaves it out."""
     seen: set[tuple[tuple[int, ...], int]] = set()
-    out = []
+    out: list[RegionSum] = []
     for lines in ("rows", "columns"):
         segments = _segments(puzzle, lines)
         for first, last, group, bottom in _blocks(segments):

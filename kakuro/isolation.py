@@ -27,7 +27,7 @@ import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from kakuro.clock import Deadline
 
@@ -61,7 +61,7 @@ def call_with_deadline(function: Callable[..., T], *args: Any, deadline: Deadlin
     finished, value = collect(fork_child(function, args), deadline)
     if not finished:
         raise DeadlineReached()
-    return value
+    return cast(T, value)
 
 
 def stream_with_deadline(

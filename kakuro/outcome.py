@@ -153,7 +153,7 @@ class Outcome:
 class Enumeration:
     """What a backend's `_count` returns: the solutions found, and whether search finished."""
 
-    solutions: list[Sequence[int]]
+    solutions: Sequence[Sequence[int]]
     exhausted: bool
     stats: dict[str, Stat] = field(default_factory=dict)
     message: str = ""

@@ -18,14 +18,14 @@ import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal, Union
+from typing import Any, Literal, cast
 
 from kakuro.errors import InvalidPuzzleError, InvalidSolutionError
 from kakuro.values import is_integer
 
 Direction = Literal["across", "down"]
 Position = tuple[int, int]
-Clue = tuple[Union[int, None], Union[int, None]]
+Clue = tuple[int | None, int | None]
 """A clue cell: (down sum or None, across sum or None)."""
 
 BLACK = "#"
@@ -35,7 +35,7 @@ MAX_VALUE = 62
 MAX_SIDE = 1000
 """Largest number of rows or columns a puzzle may have."""
 
-GridCell = Union[str, int, Sequence[Union[int, None]], None]
+GridCell = str | int | Sequence[int | None] | None
 """A position in the JSON-lines layout: "#", [down, across], 0 (empty white) or a given digit."""
 
 
@@ -153,9 +153,9 @@ class Puzzle:
                         givens[len(cells)] = int(item)  # type: ignore[arg-type]
                     cells.append((r, c))
                 elif kind == "clue":
-                    down, across = item  # type: ignore[misc]
+                    down, across = cast(Clue, item)  # a [down, across] pair: _grid_cell_kind checked it
                     clues[(r, c)] = (down, across)
-        return cls(rows, cols, tuple(cells), clues, givens, tuple(values), id, meta or {})
+        return cls(rows, cols, tuple(cells), clues, givens, tuple(values), id, meta or {})  # type: ignore[arg-type]
 
     @classmethod
     def all_white(
@@ -177,7 +177,7 @@ class Puzzle:
         if n == 0 or m == 0:
             raise InvalidPuzzleError("an all-white grid needs at least one row and one column")
         grid: list[list[GridCell]] = [[BLACK] + [[s, None] for s in col_sums]]
-        for i, s in enumerate(row_sums):
+        for s in row_sums:
             grid.append([[None, s]] + [0] * m)
         for (i, j), digit in (givens or {}).items():
             if not (0 <= i < n and 0 <= j < m):
@@ -478,10 +478,10 @@ def _validate(p: Puzzle) -> None:
             )
         seen: dict[int, int] = {}
         for cell in run.cells:
-            digit = p.givens.get(cell)
-            if digit is None:
+            given = p.givens.get(cell)
+            if given is None:
                 continue
-            if digit in seen:
-                raise InvalidPuzzleError(f"{where}: the given {digit} appears twice in its run", cell=p.cells[cell])
-            seen[digit] = cell
+            if given in seen:
+                raise InvalidPuzzleError(f"{where}: the given {given} appears twice in its run", cell=p.cells[cell])
+            seen[given] = cell
 

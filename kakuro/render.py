@@ -215,7 +215,8 @@ def svg_document(width: float, height: float, shapes: list[Shape], title: str | 
     size on screen `scale` times the layout's units."""
     margin = 2
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{(width + 2 * margin) * scale:g}" height="{(height + 2 * margin) * scale:g}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{(width + 2 * margin) * scale:g}" '
+        f'height="{(height + 2 * margin) * scale:g}" '
         f'viewBox="{-margin} {-margin} {width + 2 * margin} {height + 2 * margin}" font-family="DejaVu Sans, Arial, sans-serif">'
     ]
     if title:
@@ -223,7 +224,8 @@ def svg_document(width: float, height: float, shapes: list[Shape], title: str | 
     for shape in shapes:
         key = f' id="{escape(shape.key)}"' if shape.key else ""
         if isinstance(shape, Box):
-            parts.append(f'<rect{key} x="{shape.x}" y="{shape.y}" width="{shape.size}" height="{shape.size}" fill="{shape.fill}"/>')
+            parts.append(f'<rect{key} x="{shape.x}" y="{shape.y}" width="{shape.size}" '
+                         f'height="{shape.size}" fill="{shape.fill}"/>')
         elif isinstance(shape, Line):
             parts.append(
                 f'<line{key} x1="{shape.x1:g}" y1="{shape.y1:g}" x2="{shape.x2:g}" y2="{shape.y2:g}" stroke="{shape.colour}" '

@@ -327,8 +327,9 @@ __all__ = [
     "KIND_WORDS", "MAX_TIME_LIMIT", "PROBE_SECONDS", "SEED_BITS", "SHOWN_PROBLEMS", "STATS", "Count", "Deadline",
     "Engine", "EnumeratingSolver", "Enumeration", "Option", "Outcome", "Result", "Solver", "Stat", "Status",
     "import_refused", "parse_spec", "rejection", "seed_below",
-    "BACKEND_ALIASES", "BackendInfo", "backend_class", "backend_info", "backends", "get_solver", "register",
-    "registry_restored", "suggest_backend",
+    # kakuro.registry's names, found by __getattr__ below (pyflakes cannot see them):
+    "BACKEND_ALIASES", "BackendInfo", "backend_class", "backend_info", "backends", "get_solver", "register",  # noqa: F822
+    "registry_restored", "suggest_backend",  # noqa: F822
 ]
 _IN_REGISTRY = frozenset(name for name in __all__ if name not in globals())
 """The names of `__all__` whose home is `kakuro.registry` (`__getattr__` finds them there)."""

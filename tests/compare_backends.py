@@ -30,6 +30,7 @@ import subprocess
 import time
 import types
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from kakuro.clock import Deadline
@@ -325,7 +326,7 @@ class Leave(Solver):
         import psutil
 
         pidfile = opts["pidfile"]
-        earlier = open(pidfile).read().split() if os.path.exists(pidfile) else []
+        earlier = Path(pidfile).read_text().split() if os.path.exists(pidfile) else []
         for pid in earlier:
             try:
                 running = psutil.Process(int(pid)).status() != psutil.STATUS_ZOMBIE

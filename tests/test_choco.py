@@ -17,8 +17,8 @@ except ImportError:
 
 import kakuro
 from kakuro import KakuroError, Puzzle, Status
-from kakuro.errors import BackendOptionError
 from kakuro.combos import permutation_table
+from kakuro.errors import BackendOptionError
 from kakuro.models.choco import MODELS, SEARCHES, precompile, run_automaton
 from tests.conftest import shared_data_or_skip
 
@@ -66,7 +66,8 @@ def test_nine_cell_run_is_every_ordering_and_small_automaton() -> None:
     assert (table.sum(axis=1) == 45).all() and (table.min(axis=1) == 1).all()
     spec = run_automaton(9, 45)
     assert len(spec.states) == 2**9 and len(spec.finals) == 1
-    assert all(len(run_automaton(n, t).states) <= 2**9 for n in range(1, 10) for t in range(n * (n + 1) // 2, 46 - (9 - n) * (10 - n) // 2))
+    assert all(len(run_automaton(n, t).states) <= 2**9
+               for n in range(1, 10) for t in range(n * (n + 1) // 2, 46 - (9 - n) * (10 - n) // 2))
 
 
 @pytest.mark.parametrize("spec", SPECS)

@@ -89,7 +89,8 @@ def test_a_grade_can_be_asked_for(size: int, wanted: str) -> None:
 
 
 @pytest.mark.parametrize("kwargs", [dict(rows=2, cols=8), dict(rows=8, cols=121), dict(rows=8, cols=8, density=0.9),
-                                    dict(rows=8, cols=8, longest=10), dict(rows=8, cols=8, longest=3), dict(rows=8, cols=8, count=0),
+                                    dict(rows=8, cols=8, longest=10), dict(rows=8, cols=8, longest=3),
+                                    dict(rows=8, cols=8, count=0),
                                     dict(rows=8, cols=8, seed=-1), dict(rows=8, cols=8, time_limit=0),
                                     dict(rows=8, cols=8, grade="search"), dict(rows=8, cols=8, grade="gac", unique=False)])
 def test_bad_parameters_are_refused(kwargs: dict) -> None:

@@ -14,7 +14,6 @@ import pytest
 
 import kakuro
 from kakuro import Puzzle, Status, UnsupportedOperationError
-
 from tests.conftest import AVAILABLE
 
 TIME_SLACK = 1.0

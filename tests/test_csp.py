@@ -10,7 +10,6 @@ import pytest
 import kakuro
 from kakuro import BackendOptionError, Puzzle, Status
 from kakuro.models.csp import build_problem
-
 from tests.conftest import shared_data_or_skip
 from tests.random_puzzles import random_puzzles
 

@@ -3,6 +3,7 @@ reimplementation of Cazenave's rules, exact undo, the clock and the deadline."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 import time
@@ -12,6 +13,7 @@ import pytest
 
 import kakuro
 from kakuro import KakuroError, Puzzle
+from kakuro.clock import Deadline
 from kakuro.combos import (
     combinations,
     count_combinations,
@@ -22,14 +24,6 @@ from kakuro.combos import (
 from kakuro.generate import cazenave
 from kakuro.search.engine import compile, montecarlo, propagate, state, tree
 from kakuro.search.engine.compile import callable_from_python
-
-set_value = callable_from_python(state.set_value)
-undo = callable_from_python(state.undo)
-select_variable = callable_from_python(state.select_variable)
-random_value = callable_from_python(state.random_value)
-revise_run = callable_from_python(propagate.revise_run)
-revise_sum = callable_from_python(propagate.revise_sum)
-from kakuro.clock import Deadline
 from tests.conftest import (
     TWO_SOLUTIONS,
     UNSATISFIABLE,
@@ -37,6 +31,13 @@ from tests.conftest import (
     shared_data_or_skip,
 )
 from tests.reference import gac_fixpoint, initial_domains
+
+set_value = callable_from_python(state.set_value)
+undo = callable_from_python(state.undo)
+select_variable = callable_from_python(state.select_variable)
+random_value = callable_from_python(state.random_value)
+revise_run = callable_from_python(propagate.revise_run)
+revise_sum = callable_from_python(propagate.revise_sum)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -139,10 +140,8 @@ def small_puzzles() -> list[Puzzle]:
         cols = [r.total for r in p.runs if r.direction == "down"]
         cols[0] += 1
         givens = {(p.cells[c][0] - 1, p.cells[c][1] - 1): v for c, v in p.givens.items()}
-        try:
+        with contextlib.suppress(kakuro.InvalidPuzzleError):
             puzzles.append(Puzzle.all_white(rows, cols, values=p.values, givens=givens))
-        except kakuro.InvalidPuzzleError:
-            pass
     return puzzles
 
 

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 import kakuro
 from kakuro import InvalidPuzzleError, KakuroError, Puzzle, PuzzleFormatError
-from kakuro.puzzle import max_sum, min_sum
 from kakuro.formats import SkippedPuzzleWarning, dumps
+from kakuro.puzzle import max_sum, min_sum
 
 GRID = [
     ["#", [9, None], [11, None], [30, None], "#"],
@@ -38,7 +38,7 @@ F21,?,?,?,*
 F9,?,?,?,C8
 *,F17,?,?,?
 *,F11,?,?,? 
-"""
+"""  # noqa: W291  # the trailing blanks are the point of this fixture
 """The fixture in the course layout, with the blanks real files have (a trailing space, a
 blank line between rows)."""
 
@@ -224,7 +224,8 @@ def expressible_puzzles(draw: st.DrawFn) -> Puzzle:
             halves: list[int | None] = [None, None]
             for half, (dr, dc) in ((0, (1, 0)), (1, (0, 1))):
                 length = 0
-                while r + dr * (length + 1) < rows and c + dc * (length + 1) < cols and white[r + dr * (length + 1)][c + dc * (length + 1)]:
+                while (r + dr * (length + 1) < rows and c + dc * (length + 1) < cols
+                       and white[r + dr * (length + 1)][c + dc * (length + 1)]):
                     length += 1
                 if length >= 2 or (length == 1 and draw(st.booleans())):
                     halves[half] = draw(st.integers(min_sum(length, (1, 9)), max_sum(length, (1, 9))))

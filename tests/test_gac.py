@@ -12,9 +12,9 @@ import kakuro
 from kakuro import Puzzle, Status
 from kakuro.combos import values_of
 from kakuro.models.gac import SHAVING, reduce
-from tests.reference import gac_fixpoint, initial_domains
 from tests.conftest import hard_for_gac, shared_data_or_skip
 from tests.random_puzzles import random_puzzles
+from tests.reference import gac_fixpoint, initial_domains
 
 SETS = ("janko", "simonis_easy", "krazydad", "gecode_nikoli", "ifilot_cx16")
 SEVERAL = {"janko-257", "ifilot-cx16-001", "ifilot-cx16-019", "ifilot-cx16-061", "ifilot-cx16-065"}

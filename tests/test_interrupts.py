@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 import kakuro
-
 from tests.conftest import AVAILABLE, hard_for_gac
 
 ROOT = Path(__file__).resolve().parent.parent

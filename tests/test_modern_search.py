@@ -129,7 +129,7 @@ def test_a_small_store_still_counts_exactly() -> None:
     them."""
     deleted = 0
     puzzles = random_puzzles(seed=8, count=100) + cazenave(5, 6, 80, count=3, seed=11)
-    for k, puzzle in enumerate(puzzles):
+    for puzzle in puzzles:
         expected = count_plain(puzzle)
         if len(expected) > 60:
             continue

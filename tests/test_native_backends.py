@@ -174,7 +174,8 @@ def test_a_seed_reproduces_the_run(spec: str) -> None:
 
 def test_different_seeds_sample_differently() -> None:
     puzzle = cazenave(5, 6, 100, seed=9)[0]
-    stats = {tuple(sorted(kakuro.solve(puzzle, "sampling:consistency=fc", time_limit=30, seed=s).stats.items())) for s in range(4)}
+    stats = {tuple(sorted(kakuro.solve(puzzle, "sampling:consistency=fc", time_limit=30, seed=s).stats.items()))
+             for s in range(4)}
     assert len(stats) > 1
 
 

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-import kakuro.records
+import kakuro.records  # noqa: F401  # ruff misses its use as `kakuro.records.Record` below
 from kakuro.cli import main
-from kakuro.compare import attempt, cli as compare_cli
+from kakuro.compare import attempt
+from kakuro.compare import cli as compare_cli
 from kakuro.records import files, record, tally, verdict
 from kakuro.records.files import read_results
-
 from tests.conftest import EXAMPLES, ROOT
 
 
@@ -100,7 +100,8 @@ def test_compare_and_report_are_subcommands(tmp_path: Path, capsys: pytest.Captu
     assert shown.startswith("usage: kakuro compare") and "--resume" in shown and "--dask" in shown
     assert main(["report", "-h"]) == 0
     assert capsys.readouterr().out.startswith("usage: kakuro report")
-    assert main(["compare"]) == 2 and "kakuro compare: error: the following arguments are required: PATH" in capsys.readouterr().err
+    assert main(["compare"]) == 2
+    assert "kakuro compare: error: the following arguments are required: PATH" in capsys.readouterr().err
 
     out = tmp_path / "run.jsonl"
     puzzles = str(EXAMPLES / "puzzlink-6x5.txt")

@@ -20,7 +20,6 @@ from kakuro.report.plots import UNANSWERED_AT, cactus, scatter
 from kakuro.report.summary import ranking
 from kakuro.report.tables import puzzle_table
 from kakuro.report.text import markdown, per_puzzle_csv
-
 from tests.browser import Page, chromium_or_skip
 
 

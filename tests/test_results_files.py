@@ -258,7 +258,8 @@ def test_the_report_refuses_a_fifo_without_blocking(tmp_path: Path, capsys) -> N
     with within(20):
         code = report_cli.main([str(fifo)])
     assert code == 1
-    assert capsys.readouterr().err.strip() == f"error: {fifo} is a FIFO (named pipe), not a regular file; results files are regular files"
+    assert capsys.readouterr().err.strip() == (
+        f"error: {fifo} is a FIFO (named pipe), not a regular file; results files are regular files")
 
 
 def test_a_line_that_is_not_utf8_is_skipped_with_a_warning(work: Path, tmp_path: Path) -> None:

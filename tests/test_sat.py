@@ -11,7 +11,6 @@ import kakuro
 from kakuro import BackendOptionError, BackendUnavailableError, Puzzle, Status
 from kakuro.combos import combinations, feasible_values, mask_of, range_mask, values_of
 from kakuro.models.sat import ENCODINGS, SOLVER_NAMES, encode
-
 from tests.conftest import shared_data_or_skip
 from tests.random_puzzles import random_puzzles
 

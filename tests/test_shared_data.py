@@ -55,7 +55,7 @@ PARTS = 4
 """Slices of each set for the CP-SAT sweep, so that its worker processes stay evenly busy."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _read(name: str) -> list[kakuro.Puzzle]:
     return kakuro.read(shared_data_or_skip() / f"{name}.jsonl")
 

@@ -67,7 +67,8 @@ def _add_generate_cazenave(kinds: Any) -> None:
     command.add_argument("--count", type=at_least(1), default=1, metavar="K", help="number of puzzles (default 1)")
     command.add_argument("--seed", type=at_least(0), default=0, metavar="S", help="random seed (default 0)")
     command.add_argument("--unsatisfiable", action="store_true",
-                         help="move one row sum and one column sum by one (needs V = N + 1): no solution, though the sums still add up and every run alone can be satisfied")
+                         help="move one row sum and one column sum by one (needs V = N + 1): no solution, "
+                              "though the sums still add up and every run alone can be satisfied")
     _add_output(command)
     command.set_defaults(run=_run_generate_cazenave)
 

@@ -121,7 +121,7 @@ def make_record(job: Job, attempt: Attempt, status: JobStatus, message: str, fal
         peak_rss_mb=reply.peak_rss_mb if reply is not None else None,
         stats=dict(reply.stats) if reply is not None else {},
         message=clipped(message),
-        finished=dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds"),
+        finished=dt.datetime.now(dt.UTC).isoformat(timespec="microseconds"),
         versions=dict(reply.versions if reply is not None and reply.versions else fallback.versions.get(job.backend.spec, {})),
         machine=dict(reply.machine if reply is not None and reply.machine else fallback.machine),
     )

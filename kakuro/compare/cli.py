@@ -68,14 +68,16 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
         description="Run backends head to head on puzzle files and folders; every answer is verified by "
         "puzzle.check and each finished job is appended to a JSON-lines results file.",
         epilog="Statuses: SOLVED, UNSAT, TIMEOUT, MEMOUT, CRASH, ERROR, WRONG. Exit status: 0 done, 1 bad input, "
-        "2 usage error, 3 some result is WRONG, 128 + the signal when interrupted (130 Ctrl-C). Tables, plots, HTML and LaTeX from a results file: "
+        "2 usage error, 3 some result is WRONG, 128 + the signal when interrupted "
+        "(130 Ctrl-C). Tables, plots, HTML and LaTeX from a results file: "
         "python -m kakuro.report FILE",
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files, or folders walked recursively for puzzle files")
     p.add_argument("-b", "--backend", action="append", default=[], metavar="SPEC",
                    help="backend spec such as cpsat or nmcs:level=2 (repeatable), named in the results as written; "
                    "'all' = every available backend; "
-                   f"default: {', '.join(DEFAULT_BACKENDS[:1])} plus those of {', '.join(DEFAULT_BACKENDS[1:])} that are available")
+                   f"default: {', '.join(DEFAULT_BACKENDS[:1])} plus those "
+                   f"of {', '.join(DEFAULT_BACKENDS[1:])} that are available")
     p.add_argument("--time-limit", type=seconds_or_none, default=DEFAULT_TIME_LIMIT, metavar="S",
                    help=f"seconds per job (default {DEFAULT_TIME_LIMIT:g}); 'none' for the longest limit "
                    f"({MAX_TIME_LIMIT:g} s, as in the library), refused for incomplete backends, which could run forever")
@@ -84,18 +86,23 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
     p.add_argument("--memory", type=at_least(1), default=None, metavar="MB",
                    help="resident memory a job may add to its worker, in MiB (the job's child processes included); "
                    "past it the worker is killed and the job is MEMOUT")
-    p.add_argument("--repeat", type=at_least(1), default=1, metavar="R", help="runs per (puzzle, backend); run r uses seed SEED+r")
+    p.add_argument("--repeat", type=at_least(1), default=1, metavar="R", help="runs per (puzzle, backend); "
+                                                                              "run r uses seed SEED+r")
     p.add_argument("--seed", type=at_least(0), default=0, help="base seed (default 0)")
     p.add_argument("-j", "--jobs", type=at_least(1), default=os.cpu_count() or 1, metavar="N",
                    help="parallel workers (default: the number of cores); with --dask local, the number of Dask workers")
     p.add_argument("-o", "--out", default=None, metavar="FILE",
                    help="results file (default: a new results/compare-<time>.jsonl); never overwritten")
-    p.add_argument("--resume", action="store_true", help="continue -o FILE: skip jobs recorded with a final status, re-run crashed ones")
+    p.add_argument("--resume", action="store_true", help="continue -o FILE: skip jobs recorded "
+                                                         "with a final status, re-run crashed ones")
     p.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
-                   help="import a module (dotted name or .py file) in the parent and every worker first, e.g. to register backends")
-    p.add_argument("--skip-bad", action="store_true", help="skip unreadable puzzles (a bad line of a .jsonl, ...) and files with a warning instead of stopping")
+                   help="import a module (dotted name or .py file) in the parent "
+                        "and every worker first, e.g. to register backends")
+    p.add_argument("--skip-bad", action="store_true", help="skip unreadable puzzles (a bad line of a .jsonl, "
+                                                           "...) and files with a warning instead of stopping")
     p.add_argument("--isolate", action="store_true",
-                   help="run every job in a fresh worker process (forked from a warmed-up one): nothing a job leaves behind reaches the next")
+                   help="run every job in a fresh worker process (forked from a "
+                        "warmed-up one): nothing a job leaves behind reaches the next")
     dask = p.add_mutually_exclusive_group()
     dask.add_argument("--dask", default=None, metavar="ADDRESS",
                       help="run the jobs on a Dask cluster: a scheduler address such as tcp://host:8786, or 'local'")

@@ -29,7 +29,7 @@ import pickle
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
 
 from kakuro.compare.attempt import Attempt
@@ -133,13 +133,14 @@ def connect(address: str | None, *, scheduler_file: str | None = None, workers: 
 
 def slots(client: Client) -> int:
     """How many jobs the cluster runs at once: its Dask threads (at least 1)."""
-    return max(1, sum(client.nthreads().values()))
+    threads: dict[str, int] = client.nthreads()
+    return max(1, sum(threads.values()))
 
 
 def run_dask(
     jobs: Sequence[Job], config: WorkerConfig, client: Client, check_stop: Callable[[], None], *,
     isolate: bool = False, budget: float = CHUNK_SECONDS,
-) -> Iterator[tuple[Job, Attempt]]:
+) -> Generator[tuple[Job, Attempt]]:
     """Run jobs on the cluster of `client`; yield each with its attempt as it ends (a task's
     jobs come back together, about `budget` seconds after the first of them started at most,
     unless one job takes longer). `check_stop` raises to stop early; the workers' job

@@ -210,8 +210,8 @@ def keep_names(chosen: Iterable[Backend], recorded: Iterable[tuple[str, str | No
             by_spec.setdefault(spec, label)
     out = []
     for backend in chosen:
-        label = by_spec.get(backend.spec) or by_short.get(backend.short)
-        out.append(backend.renamed(label) if label else backend)
+        kept = by_spec.get(backend.spec) or by_short.get(backend.short)
+        out.append(backend.renamed(kept) if kept else backend)
     return out
 
 

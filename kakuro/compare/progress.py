@@ -42,7 +42,7 @@ class Eta:
         """A job of `backend` ended after `seconds` (None: unknown, e.g. its worker died)."""
         self._left[backend] -= 1
         if seconds is not None:
-            self._spent[backend] += min(seconds, self._cap.get(backend, seconds))
+            self._spent[backend] += min(seconds, self._cap.get(backend, seconds))  # type: ignore[assignment]  # a Counter of float seconds
             self._timed[backend] += 1
         self._estimate, self._at = self._compute(), now
 

@@ -25,7 +25,7 @@ import itertools
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, wait
 from typing import Any
 
@@ -190,7 +190,7 @@ class JobPool:
             self._watch.kill_orphans()
 
 
-def run_local(jobs: Sequence[Job], pool: JobPool, check_stop: Callable[[], None]) -> Iterator[tuple[Job, Attempt]]:
+def run_local(jobs: Sequence[Job], pool: JobPool, check_stop: Callable[[], None]) -> Generator[tuple[Job, Attempt]]:
     """Run jobs on `pool`; yield each with its attempt as it ends. `check_stop` raises to stop
     early; the pool is closed either way (running jobs killed when stopped early)."""
     finished = False

@@ -232,7 +232,7 @@ def run_job(job: Job) -> Reply:
     start = time.perf_counter()
     spec = job.backend.spec
     solver = state.solvers.get(spec)
-    common = {"versions": state.versions.get(spec, {}), "machine": state.machine, "pid": os.getpid()}
+    common: dict[str, Any] = {"versions": state.versions.get(spec, {}), "machine": state.machine, "pid": os.getpid()}
     if solver is None:
         message = state.failures.get(spec, f"backend {job.backend.label!r} was not warmed up in this worker")
         return Reply(Status.ERROR, message=message, wall=time.perf_counter() - start, **common)
@@ -358,18 +358,16 @@ def _stat_int(value: Any) -> Any:
 
 def _reset_peak_rss() -> None:
     """Reset the kernel's peak-RSS mark (Linux), so the next reading is this job's peak."""
-    with contextlib.suppress(OSError):
-        with open("/proc/self/clear_refs", "w") as stream:
-            stream.write("5")
+    with contextlib.suppress(OSError), open("/proc/self/clear_refs", "w") as stream:
+        stream.write("5")
 
 
 def _peak_rss_mb() -> float | None:
     """Peak resident memory in MiB: since the last reset (Linux), else of the process."""
-    with contextlib.suppress(OSError, ValueError, IndexError):
-        with open("/proc/self/status") as stream:
-            for line in stream:
-                if line.startswith("VmHWM:"):
-                    return round(int(line.split()[1]) / 1024, 1)
+    with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/self/status") as stream:
+        for line in stream:
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
     if resource is not None:
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         return round(peak / (2**20 if sys.platform == "darwin" else 1024), 1)
@@ -383,9 +381,9 @@ def machine_info() -> dict[str, Any]:
     import psutil
 
     model = None
-    with contextlib.suppress(OSError):  # Linux names the model here; platform.processor() often is ""
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as stream:
-            model = next((line.split(":", 1)[1].strip() for line in stream if line.startswith("model name")), None)
+    # Linux names the model here; platform.processor() often is ""
+    with contextlib.suppress(OSError), open("/proc/cpuinfo", encoding="utf-8", errors="replace") as stream:
+        model = next((line.split(":", 1)[1].strip() for line in stream if line.startswith("model name")), None)
     load = None
     with contextlib.suppress(OSError, AttributeError):  # no load average on Windows
         load = [round(value, 2) for value in os.getloadavg()]

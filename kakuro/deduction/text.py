@@ -42,6 +42,7 @@ def hint_lines(found: Hint, puzzle: Puzzle | None = None, level: int = HINT_LEVE
         runs = "; ".join(run_name(puzzle, r) for r in step.runs)
         return [what, f"  look at {cells}" + (f" ({runs})" if runs else ""), "  (--level 3 shows the digit)"]
     steps = [*found.reasons, found.step]
-    lines = [f"next: {found.message}" + (f" (after {len(found.reasons)} earlier step{'s' if len(found.reasons) > 1 else ''})" if found.reasons else "")]
+    lines = [f"next: {found.message}" + (f" (after {len(found.reasons)} earlier "
+                                         f"step{'s' if len(found.reasons) > 1 else ''})" if found.reasons else "")]
     lines += [f"  {k}. [{step.technique}] {step.sentence}" for k, step in enumerate(steps, start=1)]
     return lines

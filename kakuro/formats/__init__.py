@@ -72,7 +72,8 @@ def read(
     content = decode_text(data, name)
     module = _choose(format, name, content)
     try:
-        return module.parse(content, name, on_bad=_bad_handler(skip_bad))
+        parsed: list[Puzzle] = module.parse(content, name, on_bad=_bad_handler(skip_bad))
+        return parsed
     except PuzzleFormatError as exc:
         if format is None:
             _refuse_other_file(exc, module, name, content)
@@ -139,7 +140,8 @@ def write(
 def dumps(puzzles: Puzzle | Iterable[Puzzle], format: str = "text") -> str:
     """The puzzles as a string in `format`."""
     items = [puzzles] if isinstance(puzzles, Puzzle) else list(puzzles)
-    return _module(format).dumps(items)
+    text: str = _module(format).dumps(items)
+    return text
 
 
 def _module(format: str) -> ModuleType:
@@ -240,7 +242,8 @@ def decode_text(data: bytes | str, name: str | None) -> str:
         except UnicodeDecodeError as exc:
             prefix = data[: exc.start].decode("utf-8", "replace")
             line, column = line_column(prefix, len(prefix))
-            raise PuzzleFormatError("not UTF-8 text", file=name, line=line, column=column, text=repr(data[exc.start : exc.start + 4])) from None
+            raise PuzzleFormatError("not UTF-8 text", file=name, line=line, column=column,
+                                    text=repr(data[exc.start : exc.start + 4])) from None
     if "\x00" in content:
         line, column = line_column(content, content.index("\x00"))
         raise PuzzleFormatError("a NUL character: this is not a text file", file=name, line=line, column=column)

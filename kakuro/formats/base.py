@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from kakuro.errors import InvalidPuzzleError, PuzzleFormatError
 from kakuro.puzzle import DEFAULT_VALUES, GridCell, Puzzle
@@ -34,7 +34,8 @@ def parse_number(text: str, *, file: str | None, line: int, column: int, what: s
     if not ASCII_NUMBER.fullmatch(text):
         raise PuzzleFormatError(f"{what} must be written with the digits 0-9", file=file, line=line, column=column, text=text)
     if len(text) > MAX_NUMBER_DIGITS:
-        raise PuzzleFormatError(f"{what} has more than {MAX_NUMBER_DIGITS} digits", file=file, line=line, column=column, text=text[:20])
+        raise PuzzleFormatError(f"{what} has more than {MAX_NUMBER_DIGITS} digits",
+                                file=file, line=line, column=column, text=text[:20])
     return int(text)
 
 
@@ -64,7 +65,7 @@ def cell_token(cell: GridCell, *, black: str, empty: str, clue: Callable[[int | 
         return black
     if isinstance(cell, int):
         return str(cell) if cell else empty
-    down, across = cell  # type: ignore[misc]
+    down, across = cast("tuple[int | None, int | None]", cell)  # neither black, empty nor a digit: a clue
     return clue(down, across)
 
 

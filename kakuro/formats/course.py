@@ -187,8 +187,8 @@ def _in_item(attempt: Callable[[], Puzzle], number: int, line: int, file: str | 
 
 def _item_size(item: dict[str, Any]) -> tuple[int, int] | None:
     height, width = item.get("height"), item.get("width")
-    if all(is_digit(v) and v > 0 for v in (height, width)):  # JSON gives Python ints only
-        return height, width
+    if all(is_digit(v) and v > 0 for v in (height, width)):  # type: ignore[operator]  # JSON gives Python ints only
+        return height, width  # type: ignore[return-value]  # both digits, just checked
     return None
 
 

@@ -50,7 +50,8 @@ def dumps(puzzles: Sequence[Puzzle]) -> str:
         "c means the cell at (row, col) holds value (0-based, clue row and column included);",
         f"c variables above {puzzle.size * (hi - lo + 1)} are auxiliary",
     ]
-    lines += [f"{MAP_PREFIX}{var} {puzzle.cells[cell][0]} {puzzle.cells[cell][1]} {value}" for var, cell, value in enc.value_vars()]
+    lines += [f"{MAP_PREFIX}{var} {puzzle.cells[cell][0]} {puzzle.cells[cell][1]} {value}"
+              for var, cell, value in enc.value_vars()]
     lines.append(f"p cnf {enc.num_vars} {enc.num_clauses}")
     lines += [" ".join(map(str, clause)) + " 0" for clause in enc.clauses]
     return "\n".join(lines) + "\n"

@@ -78,7 +78,7 @@ output [
     ++ (if c = n_cols - 1 then "\\n" else " " endif)
     | r in 0..n_rows-1, c in 0..n_cols-1
 ];
-"""
+"""  # noqa: E501  # the model text as MiniZinc reads it
 
 
 def _array(items: Iterable[int]) -> str:

@@ -185,7 +185,8 @@ def _unclued_run(grid: list[list[GridCell]]) -> tuple[tuple[int, int], str] | No
                 continue
             for (dr, dc), half, name in (((0, 1), 1, "across"), ((1, 0), 0, "down")):
                 length = 0
-                while r + dr * (length + 1) < rows and c + dc * (length + 1) < cols and grid[r + dr * (length + 1)][c + dc * (length + 1)] == 0:
+                while (r + dr * (length + 1) < rows and c + dc * (length + 1) < cols
+                       and grid[r + dr * (length + 1)][c + dc * (length + 1)] == 0):
                     length += 1
                 total = None if cell == "#" else cell[half]  # type: ignore[index]
                 if length >= 2 and total is None:
@@ -230,7 +231,7 @@ def url(puzzle: Puzzle) -> str:
             if whites:
                 body.append(_skip(whites))
                 whites = 0
-            body.append("." if cell == "#" else _char(cell[0]) + _char(cell[1]))  # type: ignore[index]
+            body.append("." if cell == "#" else _char(cell[0]) + _char(cell[1]))  # type: ignore[index, arg-type]
     if whites:
         body.append(_skip(whites))
     body += [_char(_half(grid[0][c], 0)) for c in range(1, cols + 1) if grid[1][c] == 0]
@@ -243,7 +244,7 @@ def _skip(count: int) -> str:
 
 
 def _half(cell: GridCell, which: int) -> int | None:
-    return None if cell == "#" else cell[which]  # type: ignore[index]
+    return None if cell == "#" else cell[which]  # type: ignore[index, return-value]
 
 
 def dumps(puzzles: Sequence[Puzzle]) -> str:

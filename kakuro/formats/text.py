@@ -161,7 +161,8 @@ def _parse_token(token: str, file: str | None, line: int, column: int, *, solved
     if "\\" in token:
         down, sep, across = token.partition("\\")
         if "\\" in across:
-            raise PuzzleFormatError("a clue has one backslash: down\\across", file=file, line=line, column=column, text=token[:20])
+            raise PuzzleFormatError("a clue has one backslash: down\\across",
+                                    file=file, line=line, column=column, text=token[:20])
         d = parse_number(down, file=file, line=line, column=column, what="a down clue") if down else None
         a = parse_number(across, file=file, line=line, column=column + len(down) + 1, what="an across clue") if across else None
         return "#" if d is None and a is None else [d, a]

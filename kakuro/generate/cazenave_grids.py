@@ -17,8 +17,8 @@ import random
 
 from kakuro.errors import KakuroError
 from kakuro.generate.checks import check_count_and_seed
-from kakuro.values import is_integer, is_number
 from kakuro.puzzle import BLACK, MAX_VALUE, Puzzle
+from kakuro.values import is_integer, is_number
 
 MAX_GRID_NODES = 200_000
 """Backtracking steps one attempt at a full grid may take before restarting afresh."""
@@ -142,8 +142,8 @@ def _try_fill(size: int, values: int, rng: random.Random) -> list[list[int]] | N
     """One backtracking attempt in row-major order with shuffled candidates; None when it
     exceeds MAX_GRID_NODES steps (the caller restarts with fresh random choices)."""
     grid = [[0] * size for _ in range(size)]
-    rows = [set() for _ in range(size)]
-    cols = [set() for _ in range(size)]
+    rows: list[set[int]] = [set() for _ in range(size)]
+    cols: list[set[int]] = [set() for _ in range(size)]
     cells = size * size
     options: list[list[int]] = [[] for _ in range(cells)]
     position = 0

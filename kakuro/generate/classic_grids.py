@@ -28,11 +28,11 @@ from kakuro.clock import Deadline
 from kakuro.deduction import STOPPED, explain
 from kakuro.errors import KakuroError
 from kakuro.generate.checks import check_count_and_seed
-from kakuro.values import is_integer, is_number
 from kakuro.generate.grade import grade as grade_of
 from kakuro.generate.unique import unique_filling
 from kakuro.puzzle import BLACK, DEFAULT_VALUES, GridCell, Puzzle
 from kakuro.search.engine import compile
+from kakuro.values import is_integer, is_number
 
 Cell = tuple[int, int]
 """An interior position (row, column), 0-based; grid position (row + 1, column + 1)."""
@@ -345,8 +345,8 @@ def random_filling(black: list[list[bool]], rng: random.Random,
     while 0 <= position < len(cells):
         cell = cells[position]
         if cell in filling:  # back in this cell: release its digit
-            for run in member[cell]:
-                used[run] &= ~(1 << filling[cell])
+            for k in member[cell]:
+                used[k] &= ~(1 << filling[cell])
             del filling[cell]
         order = orders[position]
         while order and any(used[run] >> order[-1] & 1 for run in member[cell]):
@@ -362,8 +362,8 @@ def random_filling(black: list[list[bool]], rng: random.Random,
         if nodes % FILL_CHECK_EVERY == 0:
             _check_time(deadline)
         filling[cell] = digit
-        for run in member[cell]:
-            used[run] |= 1 << digit
+        for k in member[cell]:
+            used[k] |= 1 << digit
         position += 1
         if position < len(cells):
             orders.append(rng.sample(digits, len(digits)))
@@ -371,7 +371,7 @@ def random_filling(black: list[list[bool]], rng: random.Random,
 
 
 # --------------------------------------------------------------------- puzzle
-def puzzle_of(black: list[list[bool]], filling: dict[Cell, int], meta: dict, name: str) -> Puzzle:
+def puzzle_of(black: list[list[bool]], filling: dict[Cell, int], meta: dict[str, Any], name: str) -> Puzzle:
     """The puzzle whose clues are the run sums of `filling`, with the clue row and column added;
     `meta` gains the black share and the filling as `solution`."""
     height, width = len(black), len(black[0])

@@ -78,9 +78,11 @@ class Auto(TreeSearchSolver):
 
     description = "root GAC + shaving, then native search with learning raced against SAT on the shaved domains (the default)"
     options = {
-        "search": Option("race", "after the root: race (native and SAT side by side, the first answer wins), native or sat", choices=SEARCHES),
+        "search": Option("race", "after the root: race (native and SAT side by side, the "
+                                 "first answer wins), native or sat", choices=SEARCHES),
         "sat_solver": Option(DEFAULT_SOLVER, "the PySAT solver of the SAT stage", choices=SOLVER_NAMES),
-        "head_start": Option(0.05, "race: seconds the native search runs alone first (no process is started for what it decides)", minimum=0.0),
+        "head_start": Option(0.05, "race: seconds the native search runs alone first (no "
+                                   "process is started for what it decides)", minimum=0.0),
     }
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
@@ -100,18 +102,19 @@ class Auto(TreeSearchSolver):
         except TablesTooLargeError as exc:  # a value range too wide for the tables: CP-SAT's model needs none
             return _wide_range(puzzle, limit, deadline, seed, exc)
         stats: dict[str, Any] = {"path": "none"}
-        if reduction is None:
+        if st is None or reduction is None:  # (no state: no reduction either)
             return Enumeration([], False, stats, "time limit reached during root propagation or shaving")
         stats.update(removed_gac=reduction.removed_gac, removed_shaving=reduction.removed_shaving, probes=reduction.probes)
         decided = root_answer(reduction, {**stats, "path": "root"})
         if decided is not None:
             return decided
         start = time.perf_counter()
+        root = st
 
         def armed(end: float | None) -> State:  # a learning state at the shaved root (empty store) until `end`
-            learning = learning_state(st, puzzle, DEFAULT_TREE["implied"], deadline)
-            arm(learning, end, seed)
-            return learning
+            learning = learning_state(root, puzzle, DEFAULT_TREE["implied"], deadline)
+            arm(learning, end, seed)  # type: ignore[arg-type]  # a LearningState goes wherever a State does
+            return learning  # type: ignore[return-value]
 
         if opts["search"] == "native":
             found, path = _native(armed(deadline.end), limit), "native"
@@ -126,9 +129,9 @@ class Auto(TreeSearchSolver):
                 sat_job = (puzzle, limit, opts["sat_solver"], "combinations", reduction.domains)
                 found, path = _race(native, plan, limit, found, sat_job, deadline)
         stats["search_time"] = time.perf_counter() - start
-        decided = _decided(found, limit)
-        stats = {**stats, **found.stats, "path": path if decided else "none"}
-        return Enumeration(found.solutions, found.exhausted, stats, "" if decided else "time limit reached")
+        settled = _decided(found, limit)
+        stats = {**stats, **found.stats, "path": path if settled else "none"}
+        return Enumeration(found.solutions, found.exhausted, stats, "" if settled else "time limit reached")
 
 
 WIDE_RANGE_BACKEND = "cpsat"
@@ -199,7 +202,7 @@ def _race(st: State, plan: Plan, limit: int, head: Enumeration, sat_job: tuple[A
     except BaseException:
         discard(child)
         raise
-    found = Enumeration(head.solutions + more.solutions, more.exhausted, more.stats, more.message)
+    found = Enumeration([*head.solutions, *more.solutions], more.exhausted, more.stats, more.message)
     if _decided(found, limit):
         discard(child)
         return found, "native"

@@ -49,7 +49,7 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, TypeVar
 
 import numpy as np
@@ -111,7 +111,7 @@ class RunAutomaton:
     finals: tuple[int, ...]
 
 
-@lru_cache(maxsize=None)
+@cache
 def run_automaton(length: int, total: int, values: tuple[int, int] = (1, 9)) -> RunAutomaton:
     """`kakuro.combos.subset_automaton` with its states numbered 0.. in mask order (the empty
     set first; masks grow along every transition, so the numbering is topological). Raises
@@ -165,7 +165,8 @@ def _int_matrix(rows: Sequence[Sequence[int]] | np.ndarray, deadline: Deadline |
     from pychoco import backend
 
     matrix = backend.create_int_2d_array(len(rows))
-    put, make, attach, drop = backend.int_array_set, backend.create_int_array, backend.int_2d_array_set, backend.chocosolver_handles_destroy
+    put, make = backend.int_array_set, backend.create_int_array
+    attach, drop = backend.int_2d_array_set, backend.chocosolver_handles_destroy
     for start in range(0, len(rows), MATRIX_CHUNK):
         if deadline is not None and deadline.expired():
             drop(matrix)
@@ -193,7 +194,9 @@ _FULL_TABLES: dict[tuple[int, int, tuple[int, int]], tuple[Any, int]] = {}
 """Java int[][] of every permutation (and its row count) per (length, total, values)."""
 
 
-def _table(key: tuple[int, int, tuple[int, int]], domains: tuple[int, ...], handles: _Handles, deadline: Deadline) -> tuple[Any, int] | None:
+def _table(
+    key: tuple[int, int, tuple[int, int]], domains: tuple[int, ...], handles: _Handles, deadline: Deadline
+) -> tuple[Any, int] | None:
     """The run's permutations within `domains` (bitmasks) as a Java int[][] and its row count;
     None when `deadline` expires first. Unrestricted tables are cached for the process."""
     full = range_mask(key[2])
@@ -214,7 +217,7 @@ def _table(key: tuple[int, int, tuple[int, int]], domains: tuple[int, ...], hand
     return _FULL_TABLES[key]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _automaton(length: int, total: int, values: tuple[int, int]) -> Any:
     """The Choco FiniteAutomaton handle of `run_automaton` (shared by regular constraints)."""
     from pychoco import backend
@@ -231,7 +234,7 @@ def _automaton(length: int, total: int, values: tuple[int, int]) -> Any:
     return fa
 
 
-@lru_cache(maxsize=None)
+@cache
 def _diagram(length: int, total: int, values: tuple[int, int]) -> Any:
     """The Choco MDD handle of `run_automaton`: accepting states become the terminal node; laid
     out for variables over the whole value range (cells with givens use a part of it)."""
@@ -316,7 +319,7 @@ def build_model(puzzle: Puzzle, kind: str = "decomposition", algo: str = "CT+", 
                 handles.close()
                 return None
             for handle in posted[0]:
-                Constraint(handle, model).post()
+                Constraint(handle, model).post()  # type: ignore[abstract]  # pychoco's own way to wrap a handle
             count += len(posted[0])
             size += posted[1]
     except BaseException:
@@ -423,7 +426,9 @@ class Choco(Solver):
     supports_seed = True
     engine = Engine("pychoco", pip="pychoco", import_may_exit=True)
     options = {
-        "model": Option("mdd", "how each run is modelled: mdd (one GAC constraint per run, the fastest), regular, table, or decomposition (AllDifferent + sum: weaker, but the only one for value ranges too wide to tabulate)", choices=MODELS),
+        "model": Option("mdd", "how each run is modelled: mdd (one GAC constraint per run, the fastest), regular, table, "
+                               "or decomposition (AllDifferent + sum: weaker, but the only one for value ranges too wide "
+                               "to tabulate)", choices=MODELS),
         "algo": Option("CT+", "table algorithm (model=table)", choices=TABLE_ALGORITHMS),
         "search": Option("default", "Choco search strategy (the seed feeds search=random)", choices=tuple(SEARCHES)),
     }

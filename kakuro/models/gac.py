@@ -41,7 +41,7 @@ import numpy as np
 from kakuro.clock import Deadline
 from kakuro.combos import fixed_values
 from kakuro.options import Option
-from kakuro.outcome import Enumeration
+from kakuro.outcome import Enumeration, Stat
 from kakuro.puzzle import Puzzle
 from kakuro.registry import register
 from kakuro.search.engine.propagate import (
@@ -206,7 +206,7 @@ class GacModel(TreeSearchSolver):
         if st is None:
             return Enumeration([], False, {"root_solved": False}, "time limit reached while building the search state")
         if reduction is None:
-            stopped = {**stats_of(st, SEARCH_STATS), "root_solved": False}
+            stopped: dict[str, Stat] = {**stats_of(st, SEARCH_STATS), "root_solved": False}
             return Enumeration([], False, stopped, "time limit reached during root propagation or shaving")
         stats: dict[str, Any] = {
             "root_solved": reduction.wiped_out or reduction.solved,
@@ -218,7 +218,8 @@ class GacModel(TreeSearchSolver):
         decided = root_answer(reduction, {**stats, "nodes": 0, "fails": 0, "propagations": int(st.info[PROPAGATIONS])})
         if decided is not None:
             return decided
-        found = search(learning_state(st, puzzle, tree["implied"], deadline) if learns("gac", tree) else st, limit, SEARCH_STATS, tree=tree)
+        root = learning_state(st, puzzle, tree["implied"], deadline) if learns("gac", tree) else st
+        found = search(root, limit, SEARCH_STATS, tree=tree)  # type: ignore[arg-type]  # a LearningState goes wherever a State does
         found.stats.pop("root_solved")
         found.stats.update(stats)
         return found

@@ -39,7 +39,7 @@ import itertools
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from kakuro.clock import Deadline
@@ -237,13 +237,13 @@ def _pb_clauses(builder: _Builder, by_value: Mapping[int, list[int]], bound: int
 
 
 # --------------------------------------------------------------------- solving
-@lru_cache(maxsize=None)
+@cache
 def _pysat_name(name: str) -> str:
     """A name PySAT's Solver accepts for canonical `name`; raises if the solver cannot run here."""
     from pysat.solvers import NoSuchSolverError, SolverNames
     from pysat.solvers import Solver as PySatSolver
 
-    aliases = getattr(SolverNames, name, None)
+    aliases: tuple[str, ...] | None = getattr(SolverNames, name, None)
     if not aliases:
         raise BackendOptionError(f"the installed PySAT has no solver {name!r}")
     package = _EXTRA_PACKAGE.get(name)

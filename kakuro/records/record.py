@@ -36,7 +36,7 @@ def clipped(text: str, limit: int = MAX_MESSAGE) -> str:
     return f"{text[:limit]}... ({len(text) - limit} more characters cut)"
 
 
-class JobStatus(str, enum.Enum):
+class JobStatus(str, enum.Enum):  # noqa: UP042  # a StrEnum would change str(status)
     """How a job ended, as the parent verified it (see `kakuro.records.verdict`)."""
 
     SOLVED = "SOLVED"

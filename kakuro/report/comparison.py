@@ -8,7 +8,7 @@ every one of its backends ran, and says how many each one had beyond them. With
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -69,8 +69,11 @@ class Section:
         kill, when the runs do not all share them (None when they do): MEMOUT and TIMEOUT
         counts under different settings are not comparable."""
         differ = []
-        for what, setting in (("memory limit", lambda r: _mib(r.memory_limit_mb)),
-                              ("grace before the kill", lambda r: _grace(r.grace))):
+        settings: tuple[tuple[str, Callable[[Record], str]], ...] = (
+            ("memory limit", lambda r: _mib(r.memory_limit_mb)),
+            ("grace before the kill", lambda r: _grace(r.grace)),
+        )
+        for what, setting in settings:
             groups: dict[str, list[str]] = {}
             for backend in self.backends:
                 for value in sorted({setting(r) for r in self.runs if r.backend == backend}):

@@ -192,7 +192,7 @@ def html_report(
 ) -> str:
     """The whole report as one HTML document. `pairs` chooses the scatter plots (default:
     the best backend of each section against the next ones)."""
-    made = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    made = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     notes = "".join(f"<li>{_e(note)}</li>" for note in about.notes)
     body = [
         f"<h1>{_e(about.title)}</h1>",

@@ -60,7 +60,9 @@ class Backtracking(NativeEngine, EnumeratingSolver):
     description = "stack-based backtracking and its variants (Panov & Koceski 2013, Davies 2009)"
     complete = True
     supports_seed = False
-    options = {"variant": Option("run-ordering", "which published variant: plain (Davies' solver), run-ordering (domains start from the digit sets of each cell's runs; the strongest), value-ordering, decisive or projected-pruning", choices=VARIANTS)}
+    options = {"variant": Option("run-ordering", "which published variant: plain (Davies' solver), run-ordering (domains start "
+                                                 "from the digit sets of each cell's runs; the strongest), value-ordering, "
+                                                 "decisive or projected-pruning", choices=VARIANTS)}
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         strength = _strength(settings["variant"])
@@ -82,6 +84,7 @@ class Backtracking(NativeEngine, EnumeratingSolver):
             if decided.exhausted and not decided.solutions:
                 found.message = "the givens break a run"
         else:
+            assert st is not None  # start returns no state only with a decision
             found = search(st, limit, STATS, "descending" if descending else "ascending", free_cells(st))
         found.stats.pop("root_solved", None)
         found.stats["value_order"] = "descending" if descending else "ascending"

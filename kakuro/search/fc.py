@@ -23,7 +23,8 @@ from kakuro.search.native import (
     tree_settings,
 )
 
-CONSISTENCY = Option("gac", "propagation after each assignment: gac (exact run-level reasoning, the strongest; refuses value ranges too wide to tabulate) or fc (the paper's forward checking, any range)", choices=("gac", "fc"))
+CONSISTENCY = Option("gac", "propagation after each assignment: gac (exact run-level reasoning, the strongest; refuses value "
+                            "ranges too wide to tabulate) or fc (the paper's forward checking, any range)", choices=("gac", "fc"))
 STATS = ("nodes", "fails", "assignments", "propagations")
 
 
@@ -33,7 +34,8 @@ class ForwardChecking(TreeSearchSolver):
 
     description = "depth-first forward checking, smallest domain first (Cazenave 2010)"
     options = {
-        "values": Option("ascending", "value order: ascending (measured the faster) or random (the paper's; the seed picks the order)", choices=("ascending", "random")),
+        "values": Option("ascending", "value order: ascending (measured the faster) or random (the "
+                                      "paper's; the seed picks the order)", choices=("ascending", "random")),
         "consistency": CONSISTENCY,
         **TREE_OPTIONS,
     }

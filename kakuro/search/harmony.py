@@ -57,7 +57,8 @@ class HarmonySearch(NativeEngine):
         "hms": Option(10, "harmony memory size", minimum=2, maximum=10_000),
         "iterations": Option(10_000, "improvisations per restart (NI of the PAR/BW schedules)", minimum=1),
         "fitness": Option("strict", "strict: sums and repeated digits; paper: sums only (Eq. 5)", choices=("strict", "paper")),
-        "bandwidth": Option("increasing", "BW schedule: the printed formula or the described decrease", choices=("increasing", "decreasing")),
+        "bandwidth": Option("increasing", "BW schedule: the printed formula or the described decrease",
+                            choices=("increasing", "decreasing")),
     }
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:

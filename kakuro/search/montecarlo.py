@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from multiprocessing.connection import Connection, wait
-from typing import Any
+from typing import Any, cast
 
 from kakuro import isolation
 from kakuro.clock import Deadline
 from kakuro.options import Option
-from kakuro.outcome import Outcome, Status
+from kakuro.outcome import Outcome, Stat, Status
 from kakuro.puzzle import Puzzle
 from kakuro.registry import register
 from kakuro.search.engine import montecarlo as engine
@@ -48,14 +48,16 @@ from kakuro.search.fc import CONSISTENCY
 from kakuro.search.native import TIME_LIMIT_REACHED, NativeEngine, start
 
 STATS = ("samples", "assignments", "restarts", "propagations")
-STRATEGY = Option("priority", "playing strategy: priority (always play in a smallest-domain cell, Cazenave's), naive (the chosen move only) or max-inference (then every cell left with one value)", choices=tuple(STRATEGIES))
-SELECTION = Option("priority", "random move: priority (a value of a smallest-domain cell), values (a uniform free cell and value pair) or cells (a uniform free cell, then a value)", choices=tuple(SELECTIONS))
+STRATEGY = Option("priority", "playing strategy: priority (always play in a smallest-domain cell, Cazenave's), naive (the chosen "
+                              "move only) or max-inference (then every cell left with one value)", choices=tuple(STRATEGIES))
+SELECTION = Option("priority", "random move: priority (a value of a smallest-domain cell), values (a uniform free cell "
+                               "and value pair) or cells (a uniform free cell, then a value)", choices=tuple(SELECTIONS))
 PLAYING = {"strategy": STRATEGY, "selection": SELECTION}
 COMMON = {"consistency": CONSISTENCY, **PLAYING}
 
 
 def _finish(st: State, code: int) -> Outcome:
-    stats = stats_of(st, STATS)
+    stats: dict[str, Stat] = dict(stats_of(st, STATS))
     if code == SOLVED:
         return Outcome(Status.SOLVED, solution_values(st), stats)
     return Outcome(Status.UNKNOWN, None, stats, TIME_LIMIT_REACHED)
@@ -78,6 +80,7 @@ class MonteCarloSolver(NativeEngine):
         st, decided = start(puzzle, opts["consistency"], deadline, seed, STATS)
         if decided is not None:
             return decided.outcome()
+        assert st is not None  # start returns no state only with a decision
         configure(st, opts["strategy"], opts["selection"])
         return self._search(st, opts, deadline, seed)
 
@@ -104,7 +107,8 @@ class NestedMonteCarlo(MonteCarloSolver):
     game = "nested"
     options = {
         "level": Option(2, "nesting level (1 = meta Monte-Carlo)", minimum=1, maximum=5),
-        "workers": Option(1, "root parallelism: independent searches in forked processes, first solution wins", minimum=1, maximum=64),
+        "workers": Option(1, "root parallelism: independent searches in forked "
+                             "processes, first solution wins", minimum=1, maximum=64),
         **COMMON,
     }
 
@@ -132,12 +136,12 @@ def _root_parallel(st: State, level: int, workers: int, seed: int, deadline: Dea
         rng = rng_state(seed) if i == 0 else rng_state(seed + 1_000_003 * i)
         conn, pid = isolation.fork_child(_nested_worker, (st, level, rng))
         children[conn] = pid
-    totals: dict[str, int | bool] = {}
+    totals: dict[str, Stat] = {}
     solution = None
     try:
         while children and solution is None:
             remaining = deadline.remaining()
-            ready = wait(list(children), None if remaining is None else max(remaining, 0.0) + 0.05)
+            ready = cast("list[Connection]", wait(list(children), None if remaining is None else max(remaining, 0.0) + 0.05))
             if not ready:
                 break  # the workers stop themselves at the deadline; do not wait for stragglers
             for conn in ready:

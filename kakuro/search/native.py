@@ -1,5 +1,6 @@
 """What the native backends share on top of the compiled engine (`kakuro.search.engine`):
-its one-time costs paid before the clock (`NativeEngine`: the kernels a backend runs), starting a search (build, arm, root propagation), the options of the complete tree search
+its one-time costs paid before the clock (`NativeEngine`: the kernels a backend runs), starting
+a search (build, arm, root propagation), the options of the complete tree search
 (`TREE_OPTIONS`), and running it, each answered in the `Solver` contract's terms.
 
 The tree search at `consistency=gac` is the engine's modern search (restarts, dom/wdeg,
@@ -20,7 +21,7 @@ from kakuro.clock import Deadline, Stopwatch
 from kakuro.combos import fixed_values
 from kakuro.implied import region_sums
 from kakuro.options import Option
-from kakuro.outcome import Enumeration
+from kakuro.outcome import Enumeration, Stat
 from kakuro.puzzle import Puzzle
 from kakuro.search.engine.compile import ensure, is_cold
 from kakuro.search.engine.propagate import root_propagate
@@ -164,7 +165,7 @@ def start(
     ok = root_propagate(st)
     raise_if_interrupted(st)
     st.info[ROOT_SOLVED] = (not ok and st.info[STOP] == 0) or (ok and all_fixed(st))
-    stats = dict(stats_of(st, stat_names))
+    stats: dict[str, Stat] = dict(stats_of(st, stat_names))
     if not ok:
         if st.info[STOP] != 0:
             return st, Enumeration([], False, stats, TIME_LIMIT_REACHED + " during root propagation")
@@ -173,7 +174,8 @@ def start(
         return st, Enumeration([[int(v) for v in st.val]], True, stats)
     if consistency == "gac" and all_fixed(st):  # a run at GAC with every domain single is satisfied
         return st, Enumeration([fixed_values(st.dom)], True, stats)
-    return (learning_state(st, puzzle, implied, deadline) if learning else st), None
+    # A LearningState goes wherever a State does (numba types the engine; its annotations say State).
+    return (learning_state(st, puzzle, implied, deadline) if learning else st), None  # type: ignore[return-value]
 
 
 def learning_state(st: State, puzzle: Puzzle, implied: bool, deadline: Deadline = Deadline()) -> LearningState:
@@ -229,6 +231,7 @@ def enumerate_solutions(
     st, decided = start(puzzle, consistency, deadline, seed, stat_names, domains, learning, implied)
     if decided is not None:
         return decided
+    assert st is not None  # start returns no state only with a decision
     return search(st, limit, stat_names, value_order, tree=tree, consistency=consistency)
 
 

@@ -157,21 +157,22 @@ def run_intersections(puzzle: Puzzle) -> list[int]:
 class ReducingDomainValues(TreeSearchSolver):
     """The Reducing Domain Values reduction, then (by default) depth-first search.
 
-    `search=true` (default): the reduced domains are the root of a depth-first search,
-    smallest domain first, values ascending (the engine's search), propagating by exact run
-    reasoning (`consistency=gac`, default, which subsumes the reduction) or forward checking
-    (`consistency=fc`), with the modern search's parts (`TREE_OPTIONS`), so the backend is complete: it proves unsatisfiability and counts
-    solutions. `search=false`: the paper's algorithm alone, answering UNKNOWN when the
-    reduction stalls (and, when counting, `exhausted=False`), so that setting is incomplete.
-    `complete` (a class attribute) describes the default; `search=false` never claims more
-    than the reduction proved.
+    `search=true` (default): the reduced domains are the root of a depth-first search, smallest
+    domain first, values ascending (the engine's search), propagating by exact run reasoning
+    (`consistency=gac`, default, which subsumes the reduction) or forward checking
+    (`consistency=fc`), with the modern search's parts (`TREE_OPTIONS`), so the backend is
+    complete: it proves unsatisfiability and counts solutions. `search=false`: the paper's
+    algorithm alone, answering UNKNOWN when the reduction stalls (and, when counting,
+    `exhausted=False`), so that setting is incomplete. `complete` (a class attribute) describes
+    the default; `search=false` never claims more than the reduction proved.
     """
 
     description = "Reducing Domain Values (Panov & Koceski 2013), then depth-first search"
     complete = True
     options = {
         "search": Option(True, "search after the reduction (false: the paper's algorithm, incomplete)"),
-        "consistency": Option("gac", "propagation during the search after the reduction: gac (exact run-level reasoning, the strongest) or fc (forward checking)", choices=("gac", "fc")),
+        "consistency": Option("gac", "propagation during the search after the reduction: gac (exact run-level "
+                                     "reasoning, the strongest) or fc (forward checking)", choices=("gac", "fc")),
         **TREE_OPTIONS,
     }
 
