@@ -13,6 +13,8 @@ import pytest
 from kakuro.isolation import ChildProcessFailed, DeadlineReached, call_with_deadline, collect, fork_child, stream_with_deadline
 from kakuro.solver import Deadline
 
+pytestmark = pytest.mark.serial  # SIGALRM in this process and children killed at deadlines bounded in seconds: another worker's load would break them
+
 
 def spin() -> None:
     while True:
