@@ -128,14 +128,14 @@ else:
         waits until every other test has finished, then runs on one worker while the other
         workers stop, so timing, memory and signal tests see an otherwise idle machine."""
 
-        def _split_scope(self, nodeid: str) -> str:
-            scope = super()._split_scope(nodeid)  # the group's name, or the test's own id
-            return scope if scope != nodeid else nodeid.split("::", 1)[0]
-
         def __init__(self, config: pytest.Config, log: Producer | None = None) -> None:
             super().__init__(config, log)
             self.serial_node: WorkerController | None = None
             """The worker that runs the `serial` group, chosen when the group is all that is left."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)  # the group's name, or the test's own id
+            return scope if scope != nodeid else nodeid.split("::", 1)[0]
 
         def _assign_work_unit(self, node: WorkerController) -> None:
             if SERIAL in self.workqueue and len(self.workqueue) > 1:
@@ -152,11 +152,13 @@ else:
             test only when told to stop, or given more), and hand over the `serial` group
             once they have all finished."""
             chosen = self.serial_node
+            if chosen is None:
+                return  # its worker crashed: the next worker to ask takes the group
             others = [other for other in self.assigned_work if other is not chosen]
             for other in others:
                 if not other.shutting_down and self._pending_of(self.assigned_work[other]) <= 1:
                     other.shutdown()
-            if chosen is not None and not any(self._pending_of(self.assigned_work[other]) for other in others):
+            if not any(self._pending_of(self.assigned_work[other]) for other in others):
                 super()._assign_work_unit(chosen)
 
         def mark_test_complete(self, node: WorkerController, item_index: int, duration: float = 0) -> None:
