@@ -101,3 +101,77 @@ def hard() -> Puzzle:
     rows = [45] * 9
     cols = [45] * 8 + [46]
     return Puzzle.all_white(rows, cols, values=(1, 10), id="hard-unsat")
+
+
+# ===================================================================== parallel runs (pytest-xdist)
+SERIAL = "serial"
+"""The marker (and the xdist group) of the tests that need the whole machine to themselves."""
+
+try:
+    from xdist.remote import Producer
+    from xdist.scheduler import LoadGroupScheduling
+    from xdist.workermanage import WorkerController
+except ImportError:  # pytest-xdist absent: every test runs in this one process, in order
+    pass
+else:
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+        """Put every `serial` test in the xdist group `serial` (before xdist's own hook names
+        the groups of `--dist loadgroup`), which `SerialLast` runs alone, at the end."""
+        for item in items:
+            if item.get_closest_marker(SERIAL) is not None:
+                item.add_marker(pytest.mark.xdist_group(SERIAL))
+
+    class SerialLast(LoadGroupScheduling):
+        """`--dist loadgroup` with two changes: a test file is one unit of work (its module
+        fixtures, such as a whole compare campaign, are built once), and the `serial` group
+        waits until every other test has finished, then runs on one worker while the other
+        workers stop, so timing, memory and signal tests see an otherwise idle machine."""
+
+        def __init__(self, config: pytest.Config, log: Producer | None = None) -> None:
+            super().__init__(config, log)
+            self.serial_node: WorkerController | None = None
+            """The worker that runs the `serial` group, chosen when the group is all that is left."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)  # the group's name, or the test's own id
+            return scope if scope != nodeid else nodeid.split("::", 1)[0]
+
+        def _assign_work_unit(self, node: WorkerController) -> None:
+            if SERIAL in self.workqueue and len(self.workqueue) > 1:
+                self.workqueue.move_to_end(SERIAL)  # everything else goes first
+            if next(iter(self.workqueue)) != SERIAL:
+                super()._assign_work_unit(node)
+                return
+            if self.serial_node is None:
+                self.serial_node = node
+            self._start_serial_when_alone()
+
+        def _start_serial_when_alone(self) -> None:
+            """Stop every other worker once it is down to its last test (a worker runs its last
+            test only when told to stop, or given more), and hand over the `serial` group
+            once they have all finished."""
+            chosen = self.serial_node
+            if chosen is None:
+                return  # its worker crashed: the next worker to ask takes the group
+            others = [other for other in self.assigned_work if other is not chosen]
+            for other in others:
+                if not other.shutting_down and self._pending_of(self.assigned_work[other]) <= 1:
+                    other.shutdown()
+            if not any(self._pending_of(self.assigned_work[other]) for other in others):
+                super()._assign_work_unit(chosen)
+
+        def mark_test_complete(self, node: WorkerController, item_index: int, duration: float = 0) -> None:
+            super().mark_test_complete(node, item_index, duration)
+            if self.serial_node is not None and SERIAL in self.workqueue:
+                self._start_serial_when_alone()
+
+        def remove_node(self, node: WorkerController) -> str | None:
+            if node is self.serial_node:
+                self.serial_node = None  # it crashed: whoever asks next takes the group
+            return super().remove_node(node)
+
+    def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadGroupScheduling | None:
+        """`SerialLast` for `--dist loadgroup` (the default, set in pyproject.toml); the other
+        `--dist` modes are xdist's own and run `serial` tests alongside the others."""
+        return SerialLast(config, log) if config.getvalue("dist") == "loadgroup" else None

@@ -4,6 +4,8 @@ the same, checked answers."""
 
 from __future__ import annotations
 
+import pytest
+
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.generate import cazenave, classic
@@ -37,6 +39,7 @@ def test_each_path_answers_and_names_itself() -> None:
     assert refuted.stats["removed_gac"] >= 0 and refuted.stats["search_time"] > 0
 
 
+@pytest.mark.serial  # a bound on wall time: another worker's load would break it
 def test_sat_answering_first_stops_the_native_search() -> None:
     """The native search cannot refute this grid in minutes, SAT does in a fraction of a
     second: the race's answer is SAT's, long before the limit."""
@@ -45,6 +48,7 @@ def test_sat_answering_first_stops_the_native_search() -> None:
     assert result.time < 10
 
 
+@pytest.mark.serial  # a bound on wall time: another worker's load would break it
 def test_the_root_counts_the_whole_grid() -> None:
     """Row sums that do not add up to the column sums: refuted before any search."""
     disagreeing = Puzzle.all_white([96] * 12, [96] * 11 + [97], values=(1, 15))
@@ -62,6 +66,7 @@ def test_counts_agree_between_the_paths() -> None:
         assert len({(c.count, c.exhausted) for c in counts.values()}) == 1, (puzzle.id, counts)
 
 
+@pytest.mark.serial  # a bound on wall time: another worker's load would break it
 def test_the_time_limit_holds_when_neither_finishes() -> None:
     hard = hard_for_gac(16)  # unsatisfiable, hard for both
     result = kakuro.solve(hard, "auto", time_limit=0.5)

@@ -126,6 +126,7 @@ def test_records_carry_what_a_comparison_needs(campaign) -> None:
     assert "checker rejected" in wrong.message
 
 
+@pytest.mark.serial  # a bound on wall time: another worker's load would break it
 def test_a_sleeper_is_killed_within_the_grace(campaign) -> None:
     _, records, pidfile = campaign
     starts = [line.split() for line in pidfile.read_text().splitlines()]
@@ -245,6 +246,7 @@ def _campaign_command(puzzles: Path, out: Path) -> list[str]:
             "-b", "test-nap:nap=0.2", "--repeat", "4", "-j", "2", "-o", str(out)]
 
 
+@pytest.mark.serial  # a signal to a child, timed: another worker's load would break it
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
 def test_a_killed_campaign_resumes_with_every_job_once(puzzles: Path, tmp_path: Path, how: signal.Signals) -> None:
     out = tmp_path / "results.jsonl"

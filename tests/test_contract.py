@@ -74,6 +74,7 @@ def test_same_seed_same_answer(name: str, two_solutions: Puzzle, cazenave: Puzzl
         assert first.solution == second.solution
 
 
+@pytest.mark.serial  # a bound on wall time: another worker's load would break it
 @pytest.mark.parametrize("name", AVAILABLE)
 def test_unsatisfiable_puzzle(name: str, unsatisfiable: Puzzle) -> None:
     cls = solver_class(name)
@@ -88,6 +89,7 @@ def test_unsatisfiable_puzzle(name: str, unsatisfiable: Puzzle) -> None:
     assert elapsed < 1.0 + TIME_SLACK
 
 
+@pytest.mark.serial  # a bound on wall time: another worker's load would break it
 @pytest.mark.parametrize("name", AVAILABLE)
 def test_time_limit_is_honoured_on_a_hard_puzzle(name: str, hard: Puzzle) -> None:
     cls = solver_class(name)

@@ -16,6 +16,9 @@ import pytest
 import kakuro
 from tests.conftest import AVAILABLE, hard_for_gac
 
+# Serial: SIGINT to a child mid-search, the seconds to its exit bounded: another worker's load would break it.
+pytestmark = pytest.mark.serial
+
 ROOT = Path(__file__).resolve().parent.parent
 SEARCH_SECONDS = 2.0
 """How long the child searches before it is interrupted (its search would take far longer)."""

@@ -20,6 +20,9 @@ from kakuro.isolation import (
     stream_with_deadline,
 )
 
+# Serial: SIGALRM in this process and children killed at deadlines bounded in seconds: another worker's load would break them.
+pytestmark = pytest.mark.serial
+
 
 def spin() -> None:
     while True:
