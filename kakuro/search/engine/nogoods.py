@@ -30,11 +30,23 @@ from typing import NamedTuple
 
 import numpy as np
 
+from kakuro.search.engine.bits import lowest_bit_index
 from kakuro.search.engine.compile import compiled
-from kakuro.search.engine.state import (
-    DELETED, FAILED, NG_COUNT, NG_TOP, NGQ_HEAD, NGQ_LEN, NOGOOD_BASE, REASON, TRAIL, W_FREE, W_TOP, LearningState,
-    enqueue_cell_runs, lowest_bit_index, set_domain,
+from kakuro.search.engine.layout import (
+    DELETED,
+    FAILED,
+    NG_COUNT,
+    NG_TOP,
+    NGQ_HEAD,
+    NGQ_LEN,
+    NOGOOD_BASE,
+    REASON,
+    TRAIL,
+    W_FREE,
+    W_TOP,
+    LearningState,
 )
+from kakuro.search.engine.trail import enqueue_cell_runs, set_domain
 
 HEADER = 4
 LENGTH, LBD, WATCH_A, WATCH_B = range(HEADER)

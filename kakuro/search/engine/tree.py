@@ -31,14 +31,35 @@ import numpy as np
 from numba.extending import overload
 
 from kakuro.search.engine import nogoods
+from kakuro.search.engine.bits import highest_bit_index, lowest_bit_index
+from kakuro.search.engine.build import warm_up_state, with_learning
 from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, instance_of
-from kakuro.search.engine.propagate import assign, propagate, propagate_implied, root_propagate
-from kakuro.search.engine.state import (
-    ASSIGNED, DECISION, EXHAUSTED, FAILED, FULL, FAILS, LEARNED, LIMIT, NFREE, NODES, NOGOOD_BASE, REASON, RESTARTS,
-    STOP, STOPPED, SUMS_FROM, TRAIL, LearningState, State, copy_values, enqueue_cell_runs,
-    clock_ns, highest_bit_index, kernel_ns, lowest_bit_index, raise_if_interrupted, random_below, random_value, select_variable,
-    set_domain, undo, warm_up_state, with_learning,
+from kakuro.search.engine.interrupt import clock_ns, kernel_ns, raise_if_interrupted
+from kakuro.search.engine.layout import (
+    ASSIGNED,
+    DECISION,
+    EXHAUSTED,
+    FAILED,
+    FAILS,
+    FULL,
+    LEARNED,
+    LIMIT,
+    NFREE,
+    NODES,
+    NOGOOD_BASE,
+    REASON,
+    RESTARTS,
+    STOP,
+    STOPPED,
+    SUMS_FROM,
+    TRAIL,
+    LearningState,
+    State,
 )
+from kakuro.search.engine.propagate import assign, propagate, propagate_implied, root_propagate
+from kakuro.search.engine.queries import copy_values, select_variable
+from kakuro.search.engine.rng import random_below, random_value
+from kakuro.search.engine.trail import enqueue_cell_runs, set_domain, undo
 
 ASCENDING = 0
 DESCENDING = 1
