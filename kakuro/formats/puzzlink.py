@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 
 from kakuro.errors import KakuroError, PuzzleFormatError
@@ -83,95 +84,137 @@ def _parse_commented_url(url: str, comments: list[tuple[int, int, str]], file: s
 
 def _parse_url(url: str, header: Header, file: str | None, line: int, column: int) -> Puzzle:
     """One URL found at (`line`, `column`); the body is decoded as pzprjs does."""
-
-    def fail(message: str, offset: int, text: str | None = None) -> PuzzleFormatError:
-        return PuzzleFormatError(message, file=file, line=line, column=column + offset, text=text)
-
-    match = _URL.fullmatch(url)
-    if match is None:
-        raise fail("not a puzz.link URL like https://puzz.link/p?kakuro/COLS/ROWS/BODY", 0, url[:40])
-    if match.group("type") != "kakuro":
-        raise fail("not a Kakuro URL", match.start("type"), match.group("type")[:20])
-    parts = match.group("rest").split("/")
-    if len(parts) != 3:
-        raise fail("expected COLS/ROWS/BODY after ?kakuro/", match.start("rest"), match.group("rest")[:40])
-    offsets = [match.start("rest")]
-    for part in parts[:-1]:
-        offsets.append(offsets[-1] + len(part) + 1)
-    cols, rows = (
-        parse_number(part, file=file, line=line, column=column + offset, what=what)
-        for part, offset, what in zip(parts, offsets, ("the number of columns", "the number of rows"))
+    decoder = _Decoder(url, file, line, column)
+    cols, rows, body = decoder.size()
+    decoder.grid = [["#"] * (cols + 1) for _ in range(rows + 1)]
+    decoder.places = [[(line, column + decoder.start)] * (cols + 1) for _ in range(rows + 1)]
+    i = decoder.read_cells(body, rows, cols)
+    i = decoder.read_frame(body, rows, cols, i)
+    if i < len(body):
+        raise decoder.fail("unexpected text after the last clue", decoder.start + i, body[i : i + 20])
+    decoder.check_runs()
+    grid = decoder.grid
+    return building(
+        lambda: Puzzle.from_grid(grid, values=header.values, id=header.id, meta=header.meta), file=file,
+        locate=decoder.locate,
     )
-    for count, offset, what in ((cols, offsets[0], "columns"), (rows, offsets[1], "rows")):
-        if not 1 <= count < MAX_SIDE:
-            raise fail(f"the number of {what} must be 1..{MAX_SIDE - 1}", offset, str(count))
-    body, start = parts[2], offsets[2]
-    if len(body) * _SKIP_MAX < rows * cols:
-        raise fail(f"a body of {len(body)} characters cannot describe {rows * cols} cells", start, body[:20])
 
-    def clue(offset: int) -> int | None:
-        char = url[offset]
+
+@dataclass
+class _Decoder:
+    """The decoding of one URL found at (`line`, `column`) of `file`, step by step: its size,
+    its cells, its frame of clues; `places` keeps where each grid cell came from, for the
+    messages."""
+
+    url: str
+    file: str | None
+    line: int
+    column: int
+    start: int = 0
+    """Offset of the body in `url`."""
+    grid: list[list[GridCell]] = field(default_factory=list)
+    places: list[list[tuple[int, int]]] = field(default_factory=list)
+
+    def fail(self, message: str, offset: int, text: str | None = None) -> PuzzleFormatError:
+        """The error for `offset` characters into the URL."""
+        return PuzzleFormatError(message, file=self.file, line=self.line, column=self.column + offset, text=text)
+
+    def clue(self, offset: int) -> int | None:
+        """The sum of the clue character at `offset` of the URL (None: no clue)."""
+        char = self.url[offset]
         if char not in _CLUES:
-            raise fail("not a clue character: use 1-9, a-j (10-19), A-Z (20-45) or - (none)", offset, char)
+            raise self.fail("not a clue character: use 1-9, a-j (10-19), A-Z (20-45) or - (none)", offset, char)
         return _CLUES[char]
 
-    grid: list[list[GridCell]] = [["#"] * (cols + 1) for _ in range(rows + 1)]
-    places = [[(line, column + start)] * (cols + 1) for _ in range(rows + 1)]
-    i, cell = 0, 0
-    while cell < rows * cols:
-        if i >= len(body):
-            raise fail(f"the URL ends after {cell} of the {rows * cols} cells", start + i)
-        char = body[i]
-        r, c = divmod(cell, cols)
-        if "k" <= char <= "z":
-            skip = ord(char) - _SKIP_FIRST + 1
-            if cell + skip > rows * cols:
-                raise fail("this skips past the last cell", start + i, char)
-            for j in range(cell, cell + skip):
-                rr, cc = divmod(j, cols)
-                grid[rr + 1][cc + 1] = 0
-                places[rr + 1][cc + 1] = (line, column + start + i)
-            cell += skip
-            i += 1
-            continue
-        places[r + 1][c + 1] = (line, column + start + i)
-        if char != ".":
-            if i + 1 >= len(body):
-                raise fail("a clue cell needs two characters, down and across", start + i, char)
-            down, across = (clue(start + j) for j in (i, i + 1))
-            if down is not None or across is not None:
-                grid[r + 1][c + 1] = [down, across]
-            i += 1
-        cell += 1
-        i += 1
-    frame = [(0, c + 1) for c in range(cols) if grid[1][c + 1] == 0]
-    frame += [(r + 1, 0) for r in range(rows) if grid[r + 1][1] == 0]
-    for r, c in frame:
-        where = f"the run down column {c}" if r == 0 else f"the run along row {r}"
-        if i >= len(body):
-            raise fail(f"the URL ends before the clue of {where}", start + i)
-        total = clue(start + i)
-        if total is not None:
-            grid[r][c] = [total, None] if r == 0 else [None, total]
-        places[r][c] = (line, column + start + i)
-        i += 1
-    if i < len(body):
-        raise fail("unexpected text after the last clue", start + i, body[i : i + 20])
-    unclued = _unclued_run(grid)
-    if unclued is not None:
-        (r, c), where = unclued
-        offset = places[r][c][1] - column
-        raise fail(
-            f"{where} has no sum: puzz.link allows runs of two or more cells without one, kakuro's puzzles do not",
-            offset, url[offset],
+    def size(self) -> tuple[int, int, str]:
+        """(columns, rows, body) of the URL, checked; sets `start`."""
+        match = _URL.fullmatch(self.url)
+        if match is None:
+            raise self.fail("not a puzz.link URL like https://puzz.link/p?kakuro/COLS/ROWS/BODY", 0, self.url[:40])
+        if match.group("type") != "kakuro":
+            raise self.fail("not a Kakuro URL", match.start("type"), match.group("type")[:20])
+        parts = match.group("rest").split("/")
+        if len(parts) != 3:
+            raise self.fail("expected COLS/ROWS/BODY after ?kakuro/", match.start("rest"), match.group("rest")[:40])
+        offsets = [match.start("rest")]
+        for part in parts[:-1]:
+            offsets.append(offsets[-1] + len(part) + 1)
+        cols, rows = (
+            parse_number(part, file=self.file, line=self.line, column=self.column + offset, what=what)
+            for part, offset, what in zip(parts, offsets, ("the number of columns", "the number of rows"))
         )
+        for count, offset, what in ((cols, offsets[0], "columns"), (rows, offsets[1], "rows")):
+            if not 1 <= count < MAX_SIDE:
+                raise self.fail(f"the number of {what} must be 1..{MAX_SIDE - 1}", offset, str(count))
+        body, self.start = parts[2], offsets[2]
+        if len(body) * _SKIP_MAX < rows * cols:
+            raise self.fail(f"a body of {len(body)} characters cannot describe {rows * cols} cells", self.start, body[:20])
+        return cols, rows, body
 
-    def locate(position: tuple[int, int] | None) -> tuple[int, int | None]:
-        return places[position[0]][position[1]] if position is not None else (line, column)
+    def read_cells(self, body: str, rows: int, cols: int) -> int:
+        """Decode the inner cells (skips, black cells, clue cells) into `grid`; returns the
+        position in `body` after them."""
+        start = self.start
+        i, cell = 0, 0
+        while cell < rows * cols:
+            if i >= len(body):
+                raise self.fail(f"the URL ends after {cell} of the {rows * cols} cells", start + i)
+            char = body[i]
+            r, c = divmod(cell, cols)
+            if "k" <= char <= "z":
+                skip = ord(char) - _SKIP_FIRST + 1
+                if cell + skip > rows * cols:
+                    raise self.fail("this skips past the last cell", start + i, char)
+                for j in range(cell, cell + skip):
+                    rr, cc = divmod(j, cols)
+                    self.grid[rr + 1][cc + 1] = 0
+                    self.places[rr + 1][cc + 1] = (self.line, self.column + start + i)
+                cell += skip
+                i += 1
+                continue
+            self.places[r + 1][c + 1] = (self.line, self.column + start + i)
+            if char != ".":
+                if i + 1 >= len(body):
+                    raise self.fail("a clue cell needs two characters, down and across", start + i, char)
+                down, across = (self.clue(start + j) for j in (i, i + 1))
+                if down is not None or across is not None:
+                    self.grid[r + 1][c + 1] = [down, across]
+                i += 1
+            cell += 1
+            i += 1
+        return i
 
-    return building(
-        lambda: Puzzle.from_grid(grid, values=header.values, id=header.id, meta=header.meta), file=file, locate=locate
-    )
+    def read_frame(self, body: str, rows: int, cols: int, i: int) -> int:
+        """Decode the clues of the frame (above each column, left of each row that starts
+        white) from position `i` of `body`; returns the position after them."""
+        grid = self.grid
+        frame = [(0, c + 1) for c in range(cols) if grid[1][c + 1] == 0]
+        frame += [(r + 1, 0) for r in range(rows) if grid[r + 1][1] == 0]
+        for r, c in frame:
+            where = f"the run down column {c}" if r == 0 else f"the run along row {r}"
+            if i >= len(body):
+                raise self.fail(f"the URL ends before the clue of {where}", self.start + i)
+            total = self.clue(self.start + i)
+            if total is not None:
+                grid[r][c] = [total, None] if r == 0 else [None, total]
+            self.places[r][c] = (self.line, self.column + self.start + i)
+            i += 1
+        return i
+
+    def check_runs(self) -> None:
+        """Refuse a run of two or more cells without a sum (puzz.link allows them)."""
+        unclued = _unclued_run(self.grid)
+        if unclued is not None:
+            (r, c), where = unclued
+            offset = self.places[r][c][1] - self.column
+            raise self.fail(
+                f"{where} has no sum: puzz.link allows runs of two or more cells without one, kakuro's puzzles do not",
+                offset, self.url[offset],
+            )
+
+    def locate(self, position: tuple[int, int] | None) -> tuple[int, int | None]:
+        """Where grid cell `position` came from (the URL's start for None)."""
+        return self.places[position[0]][position[1]] if position is not None else (self.line, self.column)
 
 
 def _unclued_run(grid: list[list[GridCell]]) -> tuple[tuple[int, int], str] | None:

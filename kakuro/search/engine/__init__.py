@@ -5,8 +5,14 @@ One module per concept, each importing only the modules above it in this list (a
 
 - `compile`: the kernel decorators, the disk cache keyed by these sources, compilation before
   the clock (`ensure`, `is_cold`);
-- `state`: the state arrays and constants, building, the trail (`set_domain`, `set_value`,
-  `undo`), the clock and deadline (`arm`, `should_stop`), the random numbers;
+- `layout`: the state's arrays (`State`), its `info` slots, return codes and limits;
+- `bits`: bit intrinsics (`popcount`, `lowest_bit_index`, `highest_bit_index`);
+- `rng`: the state's random numbers (`random_below`, `random_value`);
+- `interrupt`: the kernels' clock, deadline and Ctrl-C (`arm`, `should_stop`);
+- `trail`: changes with undo (`set_domain`, `set_value`, `undo`) and the run queue;
+- `queries`: reading the state (`select_variable`, `capture`, `stats_of`);
+- `build`: building a state in Python (`build_state`, `with_learning`);
+- `state`: all of the above by one name, for the code outside the engine;
 - `propagate`: `assign` at the state's strength (check, projected, fc, gac), run-level GAC and
   its matching, root propagation, shaving, retargeting a layout;
 - `tree`: the one depth-first search (variable and value orders);

@@ -45,7 +45,7 @@ STRENGTHS = ("check", "projected", "fc", "gac")
 """The propagation strengths (`state.MODES`): a kernel is compiled for each on its own. The
 learning search is compiled for "learn" too: a gac LearningState, made after the root."""
 KERNELS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "state": ("state", ()),
+    "state": ("interrupt", ()),
     "shave:gac": ("propagate", ("shave", "gac")),
     "harmony": ("harmony", ()),
     "local": ("local", ()),

@@ -8,20 +8,13 @@ from __future__ import annotations
 import numpy as np
 
 from kakuro.puzzle import Puzzle
+from kakuro.search.engine.bits import lowest_bit_index
+from kakuro.search.engine.build import WARM_UP_PUZZLE, build_state, load_domains
 from kakuro.search.engine.compile import entry_point
+from kakuro.search.engine.interrupt import arm, raise_if_interrupted
+from kakuro.search.engine.layout import STOP, TRAIL, State
 from kakuro.search.engine.propagate import assign, root_propagate
-from kakuro.search.engine.state import (
-    STOP,
-    TRAIL,
-    WARM_UP_PUZZLE,
-    State,
-    arm,
-    build_state,
-    load_domains,
-    lowest_bit_index,
-    raise_if_interrupted,
-    undo,
-)
+from kakuro.search.engine.trail import undo
 
 REFUTATION_FIELDS = 3
 """Columns of a `refutations` row: cell, value, domain changes made before the wipe-out."""

@@ -15,11 +15,13 @@ import numpy as np
 
 from kakuro.combos import combination_library, range_mask
 from kakuro.puzzle import Puzzle
+from kakuro.search.engine.build import build_state
 from kakuro.search.engine.compile import compiled, entry_point
+from kakuro.search.engine.interrupt import arm, raise_if_interrupted, should_stop
+from kakuro.search.engine.layout import State
 from kakuro.search.engine.propagate import SHAVE_COUNTERS, retarget, root_propagate, shave
-from kakuro.search.engine.state import (
-    State, arm, build_state, domain_summary, raise_if_interrupted, random_below, random_value, should_stop,
-)
+from kakuro.search.engine.queries import domain_summary
+from kakuro.search.engine.rng import random_below, random_value
 
 SHAVE_BELOW = 30
 SHAVE_SHARE = 4

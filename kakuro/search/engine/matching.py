@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from kakuro.search.engine.bits import lowest_bit_index
 from kakuro.search.engine.compile import compiled
-from kakuro.search.engine.state import State, lowest_bit_index
+from kakuro.search.engine.layout import State
 
 # rows of `work`: slots' cells, domains and supports, the matching and its search
 W_CELLS, W_FDOM, W_SUPP, W_REACH, W_MATCH, W_OWNER, W_SCELL, W_SVAL, W_SCAND = range(9)

@@ -22,13 +22,15 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba.extending import overload
 
+from kakuro.search.engine.build import warm_up_state
 from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, instance_of
+from kakuro.search.engine.interrupt import raise_if_interrupted
+from kakuro.search.engine.layout import NFREE, RESTARTS, SOLVED, STOP, STOPPED, TRAIL, State
 from kakuro.search.engine.playout import GOING_ON, MAX_MOVES_PER_CELL, candidate_moves, configure, play_in_game, playout
 from kakuro.search.engine.propagate import root_propagate
-from kakuro.search.engine.state import (
-    NFREE, RESTARTS, SOLVED, STOP, STOPPED, TRAIL, State, capture, raise_if_interrupted, random_below,
-    undo, warm_up_state,
-)
+from kakuro.search.engine.queries import capture
+from kakuro.search.engine.rng import random_below
+from kakuro.search.engine.trail import undo
 
 TABLE_BITS = 20
 """log2 of the UCT transposition table's slots (1 Mi slots, 24 MB)."""

@@ -30,11 +30,23 @@ from typing import NamedTuple
 
 import numpy as np
 
+from kakuro.search.engine.bits import lowest_bit_index
 from kakuro.search.engine.compile import compiled
-from kakuro.search.engine.state import (
-    DELETED, FAILED, NG_COUNT, NG_TOP, NGQ_HEAD, NGQ_LEN, NOGOOD_BASE, REASON, TRAIL, W_FREE, W_TOP, LearningState,
-    enqueue_cell_runs, lowest_bit_index, set_domain,
+from kakuro.search.engine.layout import (
+    DELETED,
+    FAILED,
+    NG_COUNT,
+    NG_TOP,
+    NGQ_HEAD,
+    NGQ_LEN,
+    NOGOOD_BASE,
+    REASON,
+    TRAIL,
+    W_FREE,
+    W_TOP,
+    LearningState,
 )
+from kakuro.search.engine.trail import enqueue_cell_runs, set_domain
 
 HEADER = 4
 LENGTH, LBD, WATCH_A, WATCH_B = range(HEADER)
@@ -380,14 +392,12 @@ def propagate_nogoods(st: LearningState) -> bool:
 
 
 @compiled
-def reduce(st: LearningState, keep: int, glue: int = GLUE) -> bool:
-    """At the root: simplify every nogood (literals true at the root go; a nogood with a false
-    literal is satisfied for good and goes), keep those of LBD at most `glue` (a found
-    solution's nogood, of LBD 0, always) and the `keep` best of the others by LBD, compact
-    the store and watch each kept one again. False when a nogood is left with no literal: the
-    puzzle has no (further) solution."""
+def _simplify_all(st: LearningState) -> int:
+    """`reduce`'s first pass, in place: drop each nogood's literals true at the root, mark a
+    nogood with a false literal satisfied (LBD -1), keep the simplified length in its WATCH_A
+    slot (unused pairs marked -1, the slot size kept). Returns the highest LBD of the
+    unsatisfied nogoods, or -1 when one is left with no literal."""
     top = st.info[NG_TOP]
-    # pass 1: simplify in place, find the highest LBD
     highest = 0
     o = 0
     while o < top:
@@ -411,14 +421,20 @@ def reduce(st: LearningState, keep: int, glue: int = GLUE) -> bool:
             st.ng_store[o + LBD] = -1
         else:
             if kept == 0:
-                return False
+                return -1
             for j in range(kept, length):  # keep the slot size; mark the unused pairs
                 st.ng_store[base + 2 * j] = -1
             st.ng_store[o + WATCH_A] = kept  # the simplified length, for pass 2
             highest = max(highest, st.ng_store[o + LBD])
         o = base + 2 * length
-    # the LBD threshold: raise it from `glue` while the nogoods between `glue` and it stay at
-    # most `keep`
+    return highest
+
+
+@compiled
+def _lbd_threshold(st: LearningState, keep: int, glue: int, highest: int) -> int:
+    """The LBD threshold of `reduce`: raised from `glue` (up to `highest`) while the nogoods
+    of LBD between `glue` and it stay at most `keep`."""
+    top = st.info[NG_TOP]
     threshold = glue
     while threshold < highest:
         within = 0
@@ -431,7 +447,15 @@ def reduce(st: LearningState, keep: int, glue: int = GLUE) -> bool:
         if within > keep:
             break
         threshold += 1
-    # pass 2: compact, watch again (units found here are asserted at the root)
+    return threshold
+
+
+@compiled
+def _compact(st: LearningState, threshold: int) -> None:
+    """`reduce`'s second pass over the simplified store: delete the satisfied nogoods and
+    those of LBD above `threshold`, assert the unit ones at the root, move the others down and
+    watch them again."""
+    top = st.info[NG_TOP]
     st.watch_head.fill(-1)
     st.info[W_TOP] = 0
     st.info[W_FREE] = -1
@@ -469,4 +493,17 @@ def reduce(st: LearningState, keep: int, glue: int = GLUE) -> bool:
         o += step
     st.info[NG_TOP] = write
     st.info[NG_COUNT] = count
+
+
+@compiled
+def reduce(st: LearningState, keep: int, glue: int = GLUE) -> bool:
+    """At the root: simplify every nogood (literals true at the root go; a nogood with a false
+    literal is satisfied for good and goes), keep those of LBD at most `glue` (a found
+    solution's nogood, of LBD 0, always) and the `keep` best of the others by LBD, compact
+    the store and watch each kept one again (units found here are asserted at the root).
+    False when a nogood is left with no literal: the puzzle has no (further) solution."""
+    highest = _simplify_all(st)
+    if highest < 0:
+        return False
+    _compact(st, _lbd_threshold(st, keep, glue, highest))
     return True

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from kakuro.search.engine.bits import lowest_bit_index
 from kakuro.search.engine.compile import compiled
+from kakuro.search.engine.layout import ASSIGNED, NFREE, SAMPLES, SELECTION, STOP, STRATEGY, State
 from kakuro.search.engine.propagate import assign
-from kakuro.search.engine.state import (
-    ASSIGNED, NFREE, SAMPLES, SELECTION, STOP, STRATEGY, State, capture, lowest_bit_index, random_below, random_value,
-    select_variable,
-)
+from kakuro.search.engine.queries import capture, select_variable
+from kakuro.search.engine.rng import random_below, random_value
 
 VALUE_BITS = 6
 """A move is encoded as cell << VALUE_BITS | value."""

@@ -22,17 +22,49 @@ honoured inside a long table too.
 from __future__ import annotations
 
 import numpy as np
-
-from kakuro.puzzle import Puzzle
 from numba.extending import overload
 
+from kakuro.puzzle import Puzzle
 from kakuro.search.engine import nogoods
-from kakuro.search.engine.matching import W_CELLS, W_FDOM, W_MATCH, W_REACH, W_SUPP, matching_supports
+from kakuro.search.engine.bits import highest_bit_index, lowest_bit_index, popcount
+from kakuro.search.engine.build import build_state, warm_up_state
 from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, inlined, instance_of
-from kakuro.search.engine.state import (
-    ASSIGNMENTS, CLOCK_EVERY, FAILED, FREE, SUMS_FROM, VALUE_MASK, NFREE, NGQ_LEN, PROPAGATIONS, REASON, QHEAD, QLEN, QUEUED, STOP, SUM, TARGET, TICKS, TRAIL,
-    FcState, commit_root, enqueue_cell_runs, enqueue_other_runs, enqueue_run, GacState, LearningState, ProjectedState, State, build_state, warm_up_state, domain_summary, highest_bit_index,
-    lowest_bit_index, popcount, raise_if_interrupted, set_domain, set_value, should_stop, undo,
+from kakuro.search.engine.interrupt import raise_if_interrupted, should_stop
+from kakuro.search.engine.layout import (
+    ASSIGNMENTS,
+    CLOCK_EVERY,
+    FAILED,
+    FREE,
+    NFREE,
+    NGQ_LEN,
+    PROPAGATIONS,
+    QHEAD,
+    QLEN,
+    QUEUED,
+    REASON,
+    STOP,
+    SUM,
+    SUMS_FROM,
+    TARGET,
+    TICKS,
+    TRAIL,
+    VALUE_MASK,
+    FcState,
+    GacState,
+    LearningState,
+    ProjectedState,
+    State,
+)
+from kakuro.search.engine.matching import W_CELLS, W_FDOM, W_MATCH, W_REACH, W_SUPP, matching_supports
+from kakuro.search.engine.queries import domain_summary
+from kakuro.search.engine.trail import (
+    commit_root,
+    enqueue_cell_runs,
+    enqueue_other_runs,
+    enqueue_run,
+    set_domain,
+    set_value,
+    undo,
 )
 
 CLOCK_EVERY_COMBOS = 1024

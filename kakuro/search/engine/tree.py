@@ -31,14 +31,35 @@ import numpy as np
 from numba.extending import overload
 
 from kakuro.search.engine import nogoods
+from kakuro.search.engine.bits import highest_bit_index, lowest_bit_index
+from kakuro.search.engine.build import warm_up_state, with_learning
 from kakuro.search.engine.compile import INTERNAL, compiled, entry_point, instance_of
-from kakuro.search.engine.propagate import assign, propagate, propagate_implied, root_propagate
-from kakuro.search.engine.state import (
-    ASSIGNED, DECISION, EXHAUSTED, FAILED, FULL, FAILS, LEARNED, LIMIT, NFREE, NODES, NOGOOD_BASE, REASON, RESTARTS,
-    STOP, STOPPED, SUMS_FROM, TRAIL, LearningState, State, copy_values, enqueue_cell_runs,
-    clock_ns, highest_bit_index, kernel_ns, lowest_bit_index, raise_if_interrupted, random_below, random_value, select_variable,
-    set_domain, undo, warm_up_state, with_learning,
+from kakuro.search.engine.interrupt import clock_ns, kernel_ns, raise_if_interrupted
+from kakuro.search.engine.layout import (
+    ASSIGNED,
+    DECISION,
+    EXHAUSTED,
+    FAILED,
+    FAILS,
+    FULL,
+    LEARNED,
+    LIMIT,
+    NFREE,
+    NODES,
+    NOGOOD_BASE,
+    REASON,
+    RESTARTS,
+    STOP,
+    STOPPED,
+    SUMS_FROM,
+    TRAIL,
+    LearningState,
+    State,
 )
+from kakuro.search.engine.propagate import assign, propagate, propagate_implied, root_propagate
+from kakuro.search.engine.queries import copy_values, select_variable
+from kakuro.search.engine.rng import random_below, random_value
+from kakuro.search.engine.trail import enqueue_cell_runs, set_domain, undo
 
 ASCENDING = 0
 DESCENDING = 1
@@ -382,6 +403,102 @@ def _weigh(st: State, plan: Plan, failed: int) -> None:
                 plan.weights[r] += 1.0 / (last - first)
 
 
+GO_ON = -1
+PAUSED = -2
+"""A step's answers besides the search's return codes: the search goes on; it pauses at the
+root (`pause_at`)."""
+
+
+@compiled
+def _start(st: State, plan: Plan) -> int:
+    """Note the root (the current trail length, decision level 0) and propagate its implied
+    sums (a learning state's). GO_ON, or EXHAUSTED / STOPPED with the state undone to the root."""
+    a = plan.analysis
+    root = st.info[TRAIL]
+    a.level_start[0] = root
+    if not propagate_implied(st):
+        undo(st, root)
+        return STOPPED if st.info[STOP] != 0 else EXHAUSTED
+    copy_domains(st, a.root_dom)
+    return GO_ON
+
+
+@compiled
+def _store_solution(st: State, solutions: np.ndarray, row: int) -> None:
+    """Write the solution the domains hold (every one a single value) in row `row` of `solutions`."""
+    for x in range(st.dom.shape[0]):
+        solutions[row, x] = lowest_bit_index(st.dom[x])
+
+
+@compiled
+def _decide(st: State, plan: Plan, c: int, level: int) -> bool:
+    """Open decision level `level` on cell `c`: its value by the plan's value order (or saved
+    phase), recorded, assigned and propagated. False on a wipe-out or a stop."""
+    v = _choose_value(st, plan, c)
+    plan.analysis.level_start[level] = st.info[TRAIL]
+    plan.decision_cell[level] = c
+    plan.decision_value[level] = v
+    st.info[NODES] += 1
+    st.info[REASON] = DECISION
+    return assign(st, c, v)
+
+
+@compiled
+def _step_back(st: State, plan: Plan, level: int) -> int:
+    """Chronological backtracking: undo decision level `level` and remove its decision's value
+    from its cell one level up. Returns that level."""
+    d = plan.decision_cell[level]
+    bit = np.int64(1) << plan.decision_value[level]
+    _undo_saving_phases(st, plan.phase, plan.analysis.level_start[level])
+    st.info[REASON] = DECISION
+    set_domain(st, d, st.dom[d] & ~bit)
+    enqueue_cell_runs(st, d)
+    return level - 1
+
+
+@compiled
+def _repair(st: State, plan: Plan, level: int, solution: bool) -> tuple[int, int, int]:
+    """After a wipe-out at `level` (or, `solution`, to exclude the solution just found): learn
+    and backjump, or step back, until propagation holds. Returns (GO_ON or the search's code
+    EXHAUSTED / FULL / STOPPED, the new level, the wipe-outs met); the caller undoes to the
+    root on a code."""
+    learning = plan.settings[S_LEARNING] != 0
+    conflicts = 0
+    while True:
+        if level == 0:
+            return EXHAUSTED, level, conflicts
+        if not solution:
+            st.info[FAILS] += 1
+            conflicts += 1
+            _weigh(st, plan, st.info[FAILED])
+        if learning:
+            level = learn(st, plan, level, solution)
+            if level < 0:
+                return (EXHAUSTED if level == NO_SOLUTION_LEFT else FULL), level, conflicts
+        else:
+            level = _step_back(st, plan, level)
+        solution = False
+        if propagate(st):
+            return GO_ON, level, conflicts
+        if st.info[STOP] != 0:
+            return STOPPED, level, conflicts
+
+
+@compiled
+def _restart(st: State, plan: Plan, restart: int) -> int:
+    """Restart number `restart`: back to the root (phases saved), counted, the root refreshed
+    (`back_at_root`). GO_ON; PAUSED when a pause moment has passed (`pause_at`); or EXHAUSTED /
+    STOPPED (the caller undoes to where the search began)."""
+    _undo_saving_phases(st, plan.phase, plan.analysis.level_start[1])
+    st.info[RESTARTS] += 1
+    if not back_at_root(st, plan, restart):
+        return STOPPED if st.info[STOP] != 0 else EXHAUSTED
+    plan.position[P_RESTART] = restart
+    if 0 < plan.position[P_PAUSE] <= clock_ns():  # paused at the root, nothing undone: resumed,
+        return PAUSED                             # the search goes on as if it had not paused
+    return GO_ON
+
+
 @entry_point
 def modern_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, int]:
     """The modern search (module docstring) from the current, propagated state. Stores up to
@@ -390,28 +507,22 @@ def modern_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, in
     store holds nothing but found solutions' nogoods and has no room for another). The state
     is restored to where it started."""
     limit = solutions.shape[0]
-    settings = plan.settings
-    learning = settings[S_LEARNING] != 0
-    a = plan.analysis
+    learning = plan.settings[S_LEARNING] != 0
     root = st.info[TRAIL]
-    a.level_start[0] = root
-    if not propagate_implied(st):  # the implied sums at the root (a learning state's)
-        undo(st, root)
-        return (STOPPED if st.info[STOP] != 0 else EXHAUSTED), 0
-    copy_domains(st, a.root_dom)
+    code = _start(st, plan)
+    if code != GO_ON:
+        return code, 0
     level = 0
     count = 0
     restart = max(plan.position[P_RESTART], 1)  # a search paused at a restart goes on from it
     plan.position[P_RESTART] = restart
-    budget = _budget(settings, restart)
+    budget = _budget(plan.settings, restart)
     conflicts = 0
     while True:
         c = _choose_cell(st, plan)
-        conflict = False
-        solution = False
-        if c < 0:  # every domain a single value: a solution (GAC and the checks hold)
-            for x in range(st.dom.shape[0]):
-                solutions[count, x] = lowest_bit_index(st.dom[x])
+        solution = c < 0  # every domain a single value: a solution (GAC and the checks hold)
+        if solution:
+            _store_solution(st, solutions, count)
             count += 1
             if not learning:  # nothing would stop a restart from finding it again: no more restarts
                 budget = np.iinfo(np.int64).max
@@ -419,62 +530,31 @@ def modern_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, in
                 undo(st, root)
                 return (LIMIT if count >= limit else EXHAUSTED), count
             conflict = True
-            solution = True
         else:
-            v = _choose_value(st, plan, c)
             level += 1
-            a.level_start[level] = st.info[TRAIL]
-            plan.decision_cell[level] = c
-            plan.decision_value[level] = v
-            st.info[NODES] += 1
-            st.info[REASON] = DECISION
-            if not assign(st, c, v):
-                if st.info[STOP] != 0:
-                    undo(st, root)
-                    return STOPPED, count
-                conflict = True
-        while conflict:
-            if level == 0:
-                undo(st, root)
-                return EXHAUSTED, count
-            if not solution:
-                st.info[FAILS] += 1
-                conflicts += 1
-                _weigh(st, plan, st.info[FAILED])
-            if learning:
-                level = learn(st, plan, level, solution)
-                if level < 0:
-                    undo(st, root)
-                    return (EXHAUSTED if level == NO_SOLUTION_LEFT else FULL), count
-            else:  # chronological: x != v one level up
-                d = plan.decision_cell[level]
-                bit = np.int64(1) << plan.decision_value[level]
-                _undo_saving_phases(st, plan.phase, a.level_start[level])
-                level -= 1
-                st.info[REASON] = DECISION
-                set_domain(st, d, st.dom[d] & ~bit)
-                enqueue_cell_runs(st, d)
-            solution = False
-            if propagate(st):
-                conflict = False
-            elif st.info[STOP] != 0:
+            conflict = not _decide(st, plan, c, level)
+            if conflict and st.info[STOP] != 0:
                 undo(st, root)
                 return STOPPED, count
+        if conflict:
+            code, level, met = _repair(st, plan, level, solution)
+            conflicts += met
+            if code != GO_ON:
+                undo(st, root)
+                return code, count
         if level == 0 and learning:
-            copy_domains(st, a.root_dom)
+            copy_domains(st, plan.analysis.root_dom)
         if conflicts >= budget and level > 0:
-            _undo_saving_phases(st, plan.phase, a.level_start[1])
             level = 0
             restart += 1
-            st.info[RESTARTS] += 1
             conflicts = 0
-            budget = _budget(settings, restart)
-            if not back_at_root(st, plan, restart):
+            budget = _budget(plan.settings, restart)
+            code = _restart(st, plan, restart)
+            if code == PAUSED:
+                return STOPPED, count
+            if code != GO_ON:
                 undo(st, root)
-                return (STOPPED if st.info[STOP] != 0 else EXHAUSTED), count
-            plan.position[P_RESTART] = restart
-            if 0 < plan.position[P_PAUSE] <= clock_ns():  # paused at the root, nothing undone: resumed,
-                return STOPPED, count                     # the search goes on as if it had not paused
+                return code, count
 
 
 def plan_for(st: State, *, restarts: str = "luby", unit: int = 100, learning: bool = True, order: str = "dom/wdeg",
