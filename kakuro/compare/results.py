@@ -4,9 +4,7 @@ DeprecationWarning, for one release."""
 
 from __future__ import annotations
 
-import importlib
-import warnings
-from typing import Any
+from kakuro.moved import moved_names
 
 _MOVED = {
     **dict.fromkeys(("ANSWERED", "FINAL", "KEY_FIELDS", "MAX_MESSAGE", "SCHEMA", "JobStatus", "Record", "clipped",
@@ -14,15 +12,4 @@ _MOVED = {
     **dict.fromkeys(("SHOWN_BAD_LINES", "ResultsFile", "default_results_path", "read_results"), "kakuro.records.files"),
 }
 
-
-def __getattr__(name: str) -> Any:
-    """A moved name from its new home, with a DeprecationWarning naming that home."""
-    home = _MOVED.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    warnings.warn(f"{__name__}.{name} moved to {home}; import it from there", DeprecationWarning, stacklevel=2)
-    return getattr(importlib.import_module(home), name)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_MOVED))
+__getattr__, __dir__ = moved_names(__name__, _MOVED)

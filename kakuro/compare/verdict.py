@@ -4,24 +4,11 @@ release."""
 
 from __future__ import annotations
 
-import importlib
-import warnings
-from typing import Any
+from kakuro.moved import moved_names
 
 _MOVED = {
     **dict.fromkeys(("MEMOUT_FRACTION", "Witnesses", "judge", "overrule", "refuted"), "kakuro.records.verdict"),
     "Attempt": "kakuro.compare.attempt",
 }
 
-
-def __getattr__(name: str) -> Any:
-    """A moved name from its new home, with a DeprecationWarning naming that home."""
-    home = _MOVED.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    warnings.warn(f"{__name__}.{name} moved to {home}; import it from there", DeprecationWarning, stacklevel=2)
-    return getattr(importlib.import_module(home), name)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_MOVED))
+__getattr__, __dir__ = moved_names(__name__, _MOVED)
