@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 
 import numpy as np
 
-from kakuro.errors import KakuroError
+from kakuro.errors import KakuroError, UnsupportedOperationError
 from kakuro.puzzle import MAX_VALUE, Puzzle, Run
 
 MAX_COMBINATIONS = 1_000_000
@@ -407,3 +408,38 @@ def subset_automaton(
                     following.add(state | (1 << v))
             layer = following
     return tuple(sorted(transitions)), accepting
+
+
+MAX_AUTOMATON_STATES = 1 << 18
+"""Largest automaton (bound on the states for one run) the regular and mdd models build."""
+
+
+@dataclass(frozen=True)
+class RunAutomaton:
+    """A layered DFA over the values of one run. State `i` is the set of values used so far
+    (`states[i]`, a bitmask); state 0 is the empty set, the initial state. `transitions` are
+    (source, value, target) triples, sorted; `finals` are the states that are combinations."""
+
+    length: int
+    states: tuple[int, ...]
+    transitions: tuple[tuple[int, int, int], ...]
+    finals: tuple[int, ...]
+
+
+@cache
+def run_automaton(length: int, total: int, values: tuple[int, int] = (1, 9)) -> RunAutomaton:
+    """`kakuro.combos.subset_automaton` with its states numbered 0.. in mask order (the empty
+    set first; masks grow along every transition, so the numbering is topological). Raises
+    UnsupportedOperationError when the combinations allow more than MAX_AUTOMATON_STATES
+    states (bound: combinations x 2^length)."""
+    bound = len(combinations(length, total, values)) << length
+    if bound > MAX_AUTOMATON_STATES:
+        raise UnsupportedOperationError(
+            f"the automaton of a run of {length} cells summing to {total} over {values[0]}..{values[1]} "
+            f"may have {bound} states, more than {MAX_AUTOMATON_STATES}; use model=decomposition"
+        )
+    arcs, accepting = subset_automaton(length, total, values)
+    states = tuple(sorted({0} | {target for _, _, target in arcs}))
+    index = {m: i for i, m in enumerate(states)}
+    transitions = tuple((index[s], v, index[t]) for s, v, t in arcs)
+    return RunAutomaton(length, states, transitions, tuple(index[c] for c in accepting))

@@ -17,9 +17,9 @@ except ImportError:
 
 import kakuro
 from kakuro import KakuroError, Puzzle, Status
-from kakuro.combos import permutation_table
+from kakuro.combos import permutation_table, run_automaton
 from kakuro.errors import BackendOptionError
-from kakuro.models.choco import MODELS, SEARCHES, precompile, run_automaton
+from kakuro.models.choco import MODELS, SEARCHES, precompile
 from tests.conftest import shared_data_or_skip
 
 SPECS = [f"choco:model={m}" for m in MODELS]

@@ -18,7 +18,7 @@ Models (option `model`), one or two constraints per run:
 Tables, automata and diagrams depend only on (length, total, value range): they are built
 once per process and reused, because moving 9! tuples into Choco costs about 1.5 s (tables
 restricted by givens are built per puzzle). A run with more than `MAX_TABLE_ROWS`
-permutations (a KakuroError from `kakuro.combos`) or `MAX_AUTOMATON_STATES` states (an
+permutations (a KakuroError from `kakuro.combos`) or `kakuro.combos.MAX_AUTOMATON_STATES` states (an
 `UnsupportedOperationError`) is refused: wide value ranges of Cazenave grids; the decomposition
 has no such limit.
 
@@ -49,13 +49,13 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any, TypeVar
 
 import numpy as np
 
 from kakuro.clock import Deadline
-from kakuro.combos import combinations, permutation_table, range_mask, subset_automaton
+from kakuro.combos import combinations, permutation_table, range_mask, run_automaton
 from kakuro.engines import Engine
 from kakuro.errors import UnsupportedOperationError
 from kakuro.isolation import DeadlineReached, call_with_deadline
@@ -84,8 +84,6 @@ SEARCHES: Mapping[str, str] = {
 }
 """Option value -> the pychoco backend function that installs the strategy."""
 
-MAX_AUTOMATON_STATES = 1 << 18
-"""Largest automaton (bound on the states for one run) the regular and mdd models build."""
 MAX_DIAGRAM_TRANSITIONS = 300_000
 """Largest automaton (transitions for one run) the mdd model compiles to a diagram: Choco's
 construction is one call that cannot be stopped at a time limit; 200,055 transitions (12
@@ -95,39 +93,6 @@ CHECK_EVERY = 64
 """Variables made between two looks at the deadline while building (a 900x900 grid has 360,000)."""
 MATRIX_CHUNK = 4096
 """Table rows moved into Choco between two looks at the deadline."""
-
-
-# --------------------------------------------------------------------- pure run compilation
-@lru_cache(maxsize=None)
-@dataclass(frozen=True)
-class RunAutomaton:
-    """A layered DFA over the values of one run. State `i` is the set of values used so far
-    (`states[i]`, a bitmask); state 0 is the empty set, the initial state. `transitions` are
-    (source, value, target) triples, sorted; `finals` are the states that are combinations."""
-
-    length: int
-    states: tuple[int, ...]
-    transitions: tuple[tuple[int, int, int], ...]
-    finals: tuple[int, ...]
-
-
-@cache
-def run_automaton(length: int, total: int, values: tuple[int, int] = (1, 9)) -> RunAutomaton:
-    """`kakuro.combos.subset_automaton` with its states numbered 0.. in mask order (the empty
-    set first; masks grow along every transition, so the numbering is topological). Raises
-    UnsupportedOperationError when the combinations allow more than MAX_AUTOMATON_STATES
-    states (bound: combinations x 2^length)."""
-    bound = len(combinations(length, total, values)) << length
-    if bound > MAX_AUTOMATON_STATES:
-        raise UnsupportedOperationError(
-            f"the automaton of a run of {length} cells summing to {total} over {values[0]}..{values[1]} "
-            f"may have {bound} states, more than {MAX_AUTOMATON_STATES}; use model=decomposition"
-        )
-    arcs, accepting = subset_automaton(length, total, values)
-    states = tuple(sorted({0} | {target for _, _, target in arcs}))
-    index = {m: i for i, m in enumerate(states)}
-    transitions = tuple((index[s], v, index[t]) for s, v, t in arcs)
-    return RunAutomaton(length, states, transitions, tuple(index[c] for c in accepting))
 
 
 # --------------------------------------------------------------------- Java objects
