@@ -101,16 +101,10 @@ def _collect(child: tuple[Connection, int], deadline: Deadline) -> tuple[bool, l
                 return finished, items, value
             if not wait([receiver], remaining):
                 continue
-            try:
-                kind, payload = receiver.recv()
-            except EOFError:
-                raise _died(pid) from None
-            if kind == ITEM:
-                items.append(payload)
-            elif kind == RETURN:
+            kind, payload = _receive(child)
+            if kind == RETURN:
                 return True, items, payload
-            else:
-                raise payload
+            items.append(payload)
     finally:
         discard(child)
 
@@ -119,21 +113,27 @@ def iterate_child(child: tuple[Connection, int]) -> Iterator[Any]:
     """Each item a `fork_child` child (stream=True) sends, as it comes, without a deadline.
     Re-raises what the child raised; `ChildProcessFailed` (with its `exitcode`) when it died
     first. The child is closed and reaped when the iteration ends, however it ends."""
-    receiver, pid = child
     try:
         while True:
-            try:
-                kind, payload = receiver.recv()
-            except EOFError:
-                raise _died(pid) from None
-            if kind == ITEM:
-                yield payload
-            elif kind == RETURN:
+            kind, payload = _receive(child)
+            if kind == RETURN:
                 return
-            else:
-                raise payload
+            yield payload
     finally:
         discard(child)
+
+
+def _receive(child: tuple[Connection, int]) -> tuple[str, Any]:
+    """The next (ITEM or RETURN, payload) a `fork_child` child sends, waiting for it.
+    Re-raises what the child raised; `ChildProcessFailed` when it died first."""
+    receiver, pid = child
+    try:
+        kind, payload = receiver.recv()
+    except EOFError:
+        raise _died(pid) from None
+    if kind not in (ITEM, RETURN):
+        raise payload
+    return kind, payload
 
 
 def discard(child: tuple[Connection, int]) -> None:

@@ -187,7 +187,7 @@ def _refuse_input_as_output(out: Path, paths: Sequence[str], instances: Sequence
             found = os.stat(source)
         except OSError:
             continue
-        if (found.st_dev, found.st_ino) == (target.st_dev, target.st_ino):
+        if os.path.samestat(found, target):
             raise KakuroError(f"-o {out} is the puzzle file {source}, an input of this campaign; "
                               "write the results to another file")
 

@@ -79,7 +79,7 @@ class JobPoolPlugin(WorkerPlugin):
 
 
 def run_chunk(payloads: list[bytes], kill_afters: list[float], plugin: str, budget: float,
-              specs: list[str] | None = None) -> list[Attempt]:
+              specs: list[str]) -> list[Attempt]:
     """A Dask task: run pickled Jobs (of the backends `specs`) in order on this worker's pool
     (registered under the name `plugin`), each killed after its `kill_afters` seconds, handing
     over no new job once `budget` seconds have passed. Returns the attempts of the first jobs,
@@ -89,7 +89,7 @@ def run_chunk(payloads: list[bytes], kill_afters: list[float], plugin: str, budg
     if pool is None:
         return [Attempt("lost", message=f"dask: worker {get_worker().address} has no job pool {plugin!r}")] * len(payloads)
     start = time.monotonic()
-    waiting = iter(zip(payloads, kill_afters, specs or [""] * len(payloads)))
+    waiting = iter(zip(payloads, kill_afters, specs))
     queued = deque(pool.submit_pickled(*job) for job in itertools.islice(waiting, 2))
     attempts: list[Attempt] = []
     while queued:  # one job queued behind the running one: its process takes it without waiting for us

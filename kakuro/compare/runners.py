@@ -112,7 +112,7 @@ class JobPool:
         """Start `job` as soon as a worker is free; its future ends with a Reply or an error."""
         return self._schedule(run_job, job, job.limits.kill_after, job.backend.spec)
 
-    def submit_pickled(self, payload: bytes, kill_after: float, spec: str = "") -> Future[Any]:
+    def submit_pickled(self, payload: bytes, kill_after: float, spec: str) -> Future[Any]:
         """`submit` for a pickled Job (of backend `spec`) whose worker is killed after
         `kill_after` seconds."""
         return self._schedule(run_pickled_job, payload, kill_after, spec)
@@ -137,19 +137,16 @@ class JobPool:
             error = future.exception()
         except CancelledError:
             error = None
-            cancelled = True
-        else:
-            cancelled = False
         with self._lock:
             token = self._token_of.pop(future, 0)
             self._future_of.pop(token, None)
             try:
-                return self._attempt(future, error, cancelled, token)
+                return self._attempt(future, error, token)
             finally:
                 self._watch.forget(token)
 
-    def _attempt(self, future: Future[Any], error: BaseException | None, cancelled: bool, token: int) -> Attempt:
-        if cancelled:
+    def _attempt(self, future: Future[Any], error: BaseException | None, token: int) -> Attempt:
+        if future.cancelled():
             if future in self._exited:
                 self._watch.kill_orphans()
                 return Attempt("died", exitcode=0, memory_mb=self._exited.pop(future))

@@ -70,14 +70,14 @@ def resident_bytes() -> int:
             return 0
 
 
-def report_job(reports: Connection | None, started: bool) -> None:
+def report_job(started: bool) -> None:
     """In a worker: tell the watch that a job's solve call starts (with this process's
     resident memory) or ended. Never blocks (see `_send`)."""
-    _send(reports, SOLVE_START if started else SOLVE_END, 0, resident_bytes() if started else -1)
+    _send(_worker_reports, SOLVE_START if started else SOLVE_END, 0, resident_bytes() if started else -1)
 
 
 def set_worker_reports(reports: Connection | None) -> None:
-    """In a worker, once: the pipe `run_reported` tells the pool's watch through."""
+    """In a worker, once: the pipe `run_reported` and `report_job` tell the pool's watch through."""
     global _worker_reports
     _worker_reports = reports
 

@@ -99,7 +99,6 @@ class _WorkerState:
     failures: dict[str, str] = field(default_factory=dict)
     versions: dict[str, dict[str, str]] = field(default_factory=dict)
     machine: dict[str, Any] = field(default_factory=dict)
-    reports: Connection | None = None
 
 
 _state: _WorkerState | None = None
@@ -204,7 +203,7 @@ def start_worker(config: WorkerConfig, reports: Connection | None = None, parent
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
         os.close(devnull)
-    state = _WorkerState(config, machine=machine_info(), reports=reports)
+    state = _WorkerState(config, machine=machine_info())
     import_failure = load_imports(config)
     for spec in config.backends:
         if import_failure:
@@ -237,11 +236,11 @@ def run_job(job: Job) -> Reply:
         message = state.failures.get(spec, f"backend {job.backend.label!r} was not warmed up in this worker")
         return Reply(Status.ERROR, message=message, wall=time.perf_counter() - start, **common)
     _reset_peak_rss()
-    report_job(state.reports, started=True)
+    report_job(started=True)
     try:
         outcome = _outcome(lambda: solver.solve(job.instance.puzzle, time_limit=job.limits.time_limit, seed=job.seed))
     finally:
-        report_job(state.reports, started=False)
+        report_job(started=False)
     return Reply(**outcome, wall=time.perf_counter() - start, peak_rss_mb=_peak_rss_mb(), **common)
 
 
