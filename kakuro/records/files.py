@@ -38,7 +38,7 @@ def read_results(path: str | os.PathLike[str], *, warn: Callable[[str], None] | 
     `SHOWN_BAD_LINES` are reported through `warn` as `file:line: reason`, then how many were
     skipped in all. A UTF-8 BOM at the start is ignored. Raises KakuroError, at once, if the
     file cannot be read, is not a regular file, or holds more than `MAX_INPUT_BYTES`."""
-    records, notes, _ = _parse(_read_bounded(path), path)
+    records, notes = _parse(_read_bounded(path), path)
     if warn is not None:
         for note in notes:
             warn(note)
@@ -76,8 +76,9 @@ def _refuse_special(path: str | os.PathLike[str], mode: int) -> None:
     raise KakuroError(f"{path} is {kind}, not a regular file; results files are regular files")
 
 
-def _parse(data: bytes, path: str | os.PathLike[str]) -> tuple[list[Record], list[str], int]:
-    """(records, warnings, lines skipped) of a results file's bytes; see `read_results`."""
+def _parse(data: bytes, path: str | os.PathLike[str]) -> tuple[list[Record], list[str]]:
+    """(records, warnings) of a results file's bytes; see `read_results`. There are warnings
+    exactly when a line was skipped."""
     data = data.removeprefix(codecs.BOM_UTF8)
     records: list[Record] = []
     notes: list[str] = []
@@ -105,7 +106,7 @@ def _parse(data: bytes, path: str | os.PathLike[str]) -> tuple[list[Record], lis
             notes.append(f"{path}:{number}: {reason}; line skipped")
     if skipped:
         notes.append(f"{path}: {skipped} malformed line(s) skipped, {len(records)} record(s) read")
-    return records, notes, skipped
+    return records, notes
 
 
 class ResultsFile:
@@ -133,11 +134,11 @@ class ResultsFile:
         try:
             if resume and os.fstat(self._fd).st_size:
                 data = _read_bounded(self.path)
-                self.existing, notes, skipped = _parse(data, self.path)
-                if skipped and not self.existing:
+                self.existing, notes = _parse(data, self.path)
+                if notes and not self.existing:
                     raise KakuroError(f"{self.path} holds no results records; refusing to append")
-                for note in notes:
-                    if warn is not None:
+                if warn is not None:
+                    for note in notes:
                         warn(note)
                 if not data.endswith(b"\n"):  # a line torn by a killed writer stays on its own
                     self._write(b"\n")

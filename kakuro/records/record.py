@@ -19,6 +19,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from kakuro.values import is_integer, is_number
+
 SCHEMA = 2
 """Version of the record layout written by this version (see the module docstring)."""
 KEY_FIELDS = ("index", "digest", "backend", "seed", "repeat")
@@ -117,7 +119,7 @@ class Record:
         """A record from a parsed JSON object of any schema up to `SCHEMA`. Raises ValueError
         saying what is wrong; unknown fields are ignored."""
         schema = data.get("schema", 1)
-        if not _is_int(schema) or schema < 1:
+        if not is_integer(schema) or schema < 1:
             raise ValueError(f"schema {schema!r} is not a version number")
         if schema > SCHEMA:
             raise ValueError(f"schema {schema} is newer than this kakuro reads ({SCHEMA}); upgrade kakuro")
@@ -142,12 +144,8 @@ class Record:
         return cls(**values)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return is_number(value) and math.isfinite(value)
 
 
 def is_non_negative(value: Any) -> bool:
@@ -175,21 +173,21 @@ _REQUIRED = ("source", "index", "digest", "backend", "seed", "repeat", "time_lim
 _FLOATS = frozenset({"time_limit", "time", "wall", "grace", "peak_rss_mb"})
 _FIELD_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "source": (_is_text, "a string"),
-    "index": (_is_int, "a whole number"),
+    "index": (is_integer, "a whole number"),
     "digest": (_is_text, "a string"),
     "backend": (_is_text, "a string"),
-    "seed": (_is_int, "a whole number"),
-    "repeat": (_is_int, "a whole number"),
+    "seed": (is_integer, "a whole number"),
+    "repeat": (is_integer, "a whole number"),
     "time_limit": (_is_positive, "a positive number"),
     "instance": (_is_text, "a string"),
     "spec": (_or_null(_is_text), "a string or null"),
     "time": (_or_null(is_non_negative), "a number of seconds (0 or more) or null"),
     "wall": (_or_null(is_non_negative), "a number of seconds (0 or more) or null"),
     "grace": (_or_null(is_non_negative), "a number of seconds (0 or more) or null"),
-    "memory_limit_mb": (_or_null(_is_int), "a whole number or null"),
+    "memory_limit_mb": (_or_null(is_integer), "a whole number or null"),
     "peak_rss_mb": (_or_null(is_non_negative), "a number (0 or more) or null"),
-    "rows": (_or_null(_is_int), "a whole number or null"),
-    "cols": (_or_null(_is_int), "a whole number or null"),
+    "rows": (_or_null(is_integer), "a whole number or null"),
+    "cols": (_or_null(is_integer), "a whole number or null"),
     "stats": (_is_object, "an object"),
     "message": (_is_text, "a string"),
     "finished": (_is_text, "a string"),

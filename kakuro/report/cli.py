@@ -108,8 +108,7 @@ def _report(args: argparse.Namespace) -> int:
 
 def _nothing_to_compare(empty: Sequence[Section], files: Sequence[str]) -> str:
     """The one-line message for sections whose backends ran no puzzle in common."""
-    counts = "; ".join(f"time limit {s.time_limit:g} s: " + ", ".join(f"{b} {n}" for b, n in s.own.items())
-                       for s in empty)
+    counts = "; ".join(f"time limit {s.time_limit:g} s: {s.own_counts}" for s in empty)
     each = " and ".join(f"python -m kakuro.report {name}" for name in files) if len(files) > 1 else ""
     return (f"nothing to compare: the backends ran no puzzle in common (puzzles per backend, {counts}); "
             + (f"see each file with {each}, or " if each else "see ")

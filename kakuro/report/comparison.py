@@ -49,15 +49,19 @@ class Section:
         """True when there is nothing to compare: the backends ran no puzzle in common."""
         return not self.results
 
+    @property
+    def own_counts(self) -> str:
+        """The puzzles each backend ran, as `cpsat 12, nmcs 10`."""
+        return ", ".join(f"{b} {n}" for b, n in self.own.items())
+
     def note(self) -> str:
         """One sentence saying which puzzles the backends are compared on."""
+        counts = self.own_counts
         if self.empty:
-            counts = ", ".join(f"{b} {n}" for b, n in self.own.items())
             return (f"Nothing to compare: the {len(self.backends)} backends ran no puzzle in common (puzzles per "
                     f"backend: {counts}); report each results file on its own, or pass --puzzles each.")
         if self.same_puzzles:
             return f"Every backend ran the same {len(self.puzzles)} puzzles."
-        counts = ", ".join(f"{b} {n}" for b, n in self.own.items())
         if self.scope == "each":
             return (f"The backends ran different puzzles ({counts}); each is shown on all of its own, "
                     "so their rows are not comparable.")
