@@ -26,6 +26,8 @@ from kakuro.values import is_number
 
 CELL = 40
 """Side of one grid cell in SVG user units (pixels at 100% zoom)."""
+MAX_CELL_SIZE = 1000
+"""Largest cell side in pixels that `render` accepts (a bigger picture is a typo, not a wish)."""
 INK = "#1b1b1b"
 PAPER = "#ffffff"
 CLUE_TEXT = "#ffffff"
@@ -204,10 +206,6 @@ def _scale(cell_size: float) -> float:
     if not is_number(cell_size) or not 0 < cell_size <= MAX_CELL_SIZE:
         raise KakuroError(f"a cell size must be a number of pixels above 0 and at most {MAX_CELL_SIZE}, not {cell_size!r}")
     return cell_size / CELL
-
-
-MAX_CELL_SIZE = 1000
-"""Largest cell side in pixels that `render` accepts (a bigger picture is a typo, not a wish)."""
 
 
 def svg_document(width: float, height: float, shapes: list[Shape], title: str | None = None, scale: float = 1.0) -> str:

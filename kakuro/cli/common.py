@@ -97,7 +97,7 @@ def pick_puzzles(args: argparse.Namespace, puzzles: list[Puzzle]) -> list[tuple[
     """(name, puzzle) of the puzzles of `args.file` that `--all` / `--index K` choose: all, or
     the K-th (default the first, with a note on stderr when the file holds more). A puzzle's
     name is its id, or `FILE#K` (K 1-based) when it has none."""
-    every = getattr(args, "all", False)
+    every = args.all
     if not every and args.index is None and len(puzzles) > 1:
         print(f"kakuro: puzzle 1 of {len(puzzles)} in {args.file}; --all for every puzzle or --index K",
               file=sys.stderr)

@@ -140,8 +140,8 @@ def write(
 def dumps(puzzles: Puzzle | Iterable[Puzzle], format: str = "text") -> str:
     """The puzzles as a string in `format`."""
     items = [puzzles] if isinstance(puzzles, Puzzle) else list(puzzles)
-    text: str = _module(format).dumps(items)
-    return text
+    dumped: str = _module(format).dumps(items)
+    return dumped
 
 
 def _module(format: str) -> ModuleType:

@@ -86,8 +86,6 @@ def _parse_url(url: str, header: Header, file: str | None, line: int, column: in
     """One URL found at (`line`, `column`); the body is decoded as pzprjs does."""
     decoder = _Decoder(url, file, line, column)
     cols, rows, body = decoder.size()
-    decoder.grid = [["#"] * (cols + 1) for _ in range(rows + 1)]
-    decoder.places = [[(line, column + decoder.start)] * (cols + 1) for _ in range(rows + 1)]
     i = decoder.read_cells(body, rows, cols)
     i = decoder.read_frame(body, rows, cols, i)
     if i < len(body):
@@ -127,7 +125,8 @@ class _Decoder:
         return _CLUES[char]
 
     def size(self) -> tuple[int, int, str]:
-        """(columns, rows, body) of the URL, checked; sets `start`."""
+        """(columns, rows, body) of the URL, checked; sets `start`, and `grid` and `places` to
+        an all-black grid of that size (clue row and column included)."""
         match = _URL.fullmatch(self.url)
         if match is None:
             raise self.fail("not a puzz.link URL like https://puzz.link/p?kakuro/COLS/ROWS/BODY", 0, self.url[:40])
@@ -149,6 +148,8 @@ class _Decoder:
         body, self.start = parts[2], offsets[2]
         if len(body) * _SKIP_MAX < rows * cols:
             raise self.fail(f"a body of {len(body)} characters cannot describe {rows * cols} cells", self.start, body[:20])
+        self.grid = [["#"] * (cols + 1) for _ in range(rows + 1)]
+        self.places = [[(self.line, self.column + self.start)] * (cols + 1) for _ in range(rows + 1)]
         return cols, rows, body
 
     def read_cells(self, body: str, rows: int, cols: int) -> int:
