@@ -69,7 +69,6 @@ class Result:
     def solved(self) -> bool:
         return self.status is Status.SOLVED
 
-
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (the command line's `--format json`): status, time (seconds),
         backend, stats, solution (the solved grid, or None) and message."""

@@ -158,15 +158,17 @@ class Solver:
             return Count(Status.ERROR, 0, False, (), elapsed, {}, error, spec)
         stats = MappingProxyType(dict(found.stats))
         solutions: list[Solution] = []
+        number: dict[tuple[int, ...], int] = {}  # a checked solution's values -> its number (from 1)
         oracle = before.puzzle() if found.solutions else puzzle
         for values in found.solutions[:limit]:
             solution, problems = _checked(oracle, values)
             if solution is None:
                 return Count(Status.WRONG, 0, False, (), elapsed, stats, rejection(problems), spec, _as_returned(values))
-            if solution in solutions:
-                problems = [f"the backend returned it twice (solutions {solutions.index(solution) + 1} and {len(solutions) + 1})"]
+            if solution.values in number:
+                problems = [f"the backend returned it twice (solutions {number[solution.values]} and {len(solutions) + 1})"]
                 return Count(Status.WRONG, 0, False, (), elapsed, stats, rejection(problems), spec, solution.values)
             solutions.append(_bound(solution, puzzle))
+            number[solution.values] = len(solutions)
         exhausted = found.exhausted and len(solutions) < limit
         if solutions:
             status = Status.SOLVED

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from kakuro.clock import Deadline, Stopwatch
+from kakuro.clock import Deadline
 from kakuro.combos import fixed_values
 from kakuro.implied import region_sums
 from kakuro.options import Option
@@ -202,9 +202,7 @@ def search(
     search with the `tree` options (TREE_OPTIONS) and the counters MODERN_STATS too; given
     `plan` (`modern_plan`), the modern search resumes with its weights and phases."""
     if tree is not None:  # compiled when first needed (a puzzle the root decides never needs it), off the clock
-        watch = Stopwatch()
-        ensure(tree_kernels(consistency, tree)[-1])
-        postpone(st, watch.off_clock())
+        postpone(st, ensure(tree_kernels(consistency, tree)[-1]))
     if tree is None or is_plain(consistency, tree):
         code, found = run_depth_first(st, value_order, limit, cells)
     else:
