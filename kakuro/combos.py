@@ -279,6 +279,11 @@ def run_combinations(puzzle: Puzzle, run: Run) -> tuple[int, ...]:
     length, total, allowed, given = free_part(puzzle, run)
     if not given:
         return combinations(length, total, puzzle.values)
+    return _given_combinations(run, length, total, allowed, given)
+
+
+def _given_combinations(run: Run, length: int, total: int, allowed: int, given: int) -> tuple[int, ...]:
+    """`run_combinations` of a run with givens, from its `free_part`."""
     try:
         free = combinations_within(length, total, allowed)
     except KakuroError as exc:
@@ -295,9 +300,9 @@ def run_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
     (int64 bitmasks, bit v for value v).
     """
     tables = [
-        np.array(run_combinations(puzzle, run), dtype=np.int64) if given  # this puzzle's own: not kept
+        np.array(_given_combinations(run, length, total, allowed, given), dtype=np.int64) if given  # this puzzle's own: not kept
         else _table_array(length, total, puzzle.values)
-        for run, (length, total, _, given) in zip(puzzle.runs, free_parts(puzzle))
+        for run, (length, total, allowed, given) in zip(puzzle.runs, free_parts(puzzle))
     ]
     offsets = np.zeros(len(tables) + 1, dtype=np.int64)
     np.cumsum([len(t) for t in tables], out=offsets[1:])

@@ -25,7 +25,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from kakuro.clock import Deadline
-from kakuro.deduction import STOPPED, explain
+from kakuro.deduction import STOPPED
+from kakuro.deduction.deduce import explanation_of
 from kakuro.errors import KakuroError
 from kakuro.generate.checks import check_count_and_seed
 from kakuro.generate.grade import grade as grade_of
@@ -149,7 +150,7 @@ def _make(height: int, width: int, density: float, longest: int, rng: random.Ran
         graded = grade_of(made)
         if grade is not None and graded != grade:
             continue
-        explained = explain(made, time_limit=_seconds_left(deadline))
+        explained = explanation_of(made, deadline)
         if explained.status == STOPPED:
             continue  # the deadline passed: reported at the top of the loop
         rated = explained.rating
@@ -160,12 +161,6 @@ def _make(height: int, width: int, density: float, longest: int, rng: random.Ran
 
 class OutOfTime(KakuroError):
     """The deadline passed inside a step of the generator (layout, repair, filling)."""
-
-
-def _seconds_left(deadline: Deadline) -> float | None:
-    """The seconds `deadline` leaves, as a positive `time_limit` (None without a deadline)."""
-    left = deadline.remaining()
-    return None if left is None else max(left, 1e-3)
 
 
 def _check_time(deadline: Deadline) -> None:

@@ -97,10 +97,7 @@ class Auto(TreeSearchSolver):
         wide = tables_refusal(run_table_sizes(puzzle, givens=False))
         if wide is not None:  # see WIDE_RANGE_BACKEND: the range decides, even where the givens' tables fit
             return _wide_range(puzzle, limit, deadline, seed, wide)
-        try:
-            st, reduction = prepare(puzzle, "fixpoint", deadline, seed)
-        except TablesTooLargeError as exc:  # a value range too wide for the tables: CP-SAT's model needs none
-            return _wide_range(puzzle, limit, deadline, seed, exc)
+        st, reduction = prepare(puzzle, "fixpoint", deadline, seed)  # the givens' tables are subsets: they fit too
         stats: dict[str, Any] = {"path": "none"}
         if st is None or reduction is None:  # (no state: no reduction either)
             return Enumeration([], False, stats, "time limit reached during root propagation or shaving")
