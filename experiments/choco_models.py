@@ -26,7 +26,7 @@ from pathlib import Path
 
 import kakuro
 from kakuro import Puzzle, Status
-from kakuro.models.choco import precompile
+from kakuro.solvers.choco import precompile
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 MODELS = ("decomposition", "table", "regular", "mdd")

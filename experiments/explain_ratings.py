@@ -42,11 +42,11 @@ from pathlib import Path
 import kakuro
 from kakuro.deduction import SOLVED, TECHNIQUES, explain
 from kakuro.deduction.replay import replay, unsound_removals
+from kakuro.engine import compile
 from kakuro.errors import KakuroError
 from kakuro.files import refuse_existing, write_new
 from kakuro.generate import GRADES, classic, grade
 from kakuro.generate.classic_grids import TARGET_RATINGS
-from kakuro.search.engine import compile
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 SETS = ("janko", "simonis_easy", "krazydad", "gecode_nikoli", "ifilot_cx16")

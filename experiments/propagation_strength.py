@@ -44,10 +44,10 @@ from pathlib import Path
 
 import kakuro
 from kakuro import Puzzle, Status
-from kakuro.models.gac import reduce as gac_reduce
-from kakuro.search.backtrack import VARIANTS
-from kakuro.search.engine.propagate import root_domains
-from kakuro.search.rdv import reduce_domains
+from kakuro.engine.propagate import root_domains
+from kakuro.reasoning.rdv import reduce_domains
+from kakuro.reasoning.root import reduce as gac_reduce
+from kakuro.solvers.backtrack import VARIANTS
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 SETS = ("janko", "simonis_easy", "krazydad", "gecode_nikoli", "ifilot_cx16")
@@ -85,7 +85,7 @@ def cpsat_root(puzzle: Puzzle) -> bool:
     """CP-SAT's root propagation of the decomposition decides the puzzle (no presolve)."""
     from ortools.sat.python import cp_model
 
-    from kakuro.models.cpsat import build_model
+    from kakuro.solvers.cpsat import build_model
 
     model, cells, _ = build_model(puzzle, "decomposition")
     solver = cp_model.CpSolver()
@@ -159,7 +159,7 @@ def warm(spec: str) -> float:
     solver = kakuro.get_solver(spec)
     solver.ensure_warm()
     if solver.name == "choco" and solver.settings["model"] != "decomposition":  # the models with tables
-        from kakuro.models import choco
+        from kakuro.solvers import choco
 
         choco.precompile(kinds=(solver.settings["model"],))
     return time.perf_counter() - started

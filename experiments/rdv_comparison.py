@@ -46,7 +46,7 @@ from cazenave_tables import open_json  # noqa: E402
 
 import kakuro  # noqa: E402
 from kakuro.generate import GRADES, classic  # noqa: E402
-from kakuro.search.backtrack import VARIANTS  # noqa: E402
+from kakuro.solvers.backtrack import VARIANTS  # noqa: E402
 
 BACKTRACK = tuple(f"backtrack:variant={v}" for v in VARIANTS)
 BACKENDS = (*BACKTRACK, "rdv:search=false", "rdv:consistency=fc", "gac")

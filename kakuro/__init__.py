@@ -26,12 +26,15 @@ from kakuro.errors import (
     UnsupportedOperationError,
 )
 from kakuro.formats import read, write
+from kakuro.moved import install_moved_module_finder
 from kakuro.outcome import Count, Result, Status
 from kakuro.puzzle import Puzzle, Run, Solution
 from kakuro.registry import backend_info, backends, get_solver, register
 from kakuro.solver import Solver
 
 __version__ = "0.1.0"
+
+install_moved_module_finder()  # old module paths (`kakuro.models.sat`, ...) keep working one release
 
 DEFAULT_BACKEND = "auto"
 

@@ -28,7 +28,7 @@ Stats vocabulary (a missing key means "not reported", never zero): see `STATS`.
 
 One-time costs are one generic hook: the class's `warm_up` (engine import and start-up) and the
 instance's `prepare_engine` (what solving with given settings needs first: the native backends
-compile their kernels there, `kakuro.search.native.NativeEngine`); `is_cold` says whether that
+compile their kernels there, `kakuro.native.NativeEngine`); `is_cold` says whether that
 will take long. Whatever a solve pays meanwhile for the first time is taken off its time by the
 clock (`kakuro.clock.Stopwatch`).
 
@@ -193,7 +193,7 @@ class Solver:
 
     def prepare_engine(self, settings: Mapping[str, Any], everything: bool = True) -> None:
         """Pay the one-time costs of solving with `settings` that the class's `warm_up` does not
-        (native backends compile their kernels: `kakuro.search.native.NativeEngine`); without
+        (native backends compile their kernels: `kakuro.native.NativeEngine`); without
         `everything`, only what every such solve needs before it starts (a solve pays the rest
         when a puzzle needs it, and the clock takes that off its time). Nothing by default."""
 

@@ -34,12 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from kakuro.clock import Deadline
-from kakuro.models.cpsat import CpSat
 from kakuro.options import Option
 from kakuro.outcome import Outcome, Result, Status
 from kakuro.puzzle import Puzzle, Solution
 from kakuro.registry import register
 from kakuro.solver import Solver
+from kakuro.solvers.cpsat import CpSat
 
 
 @register("test-nap")

@@ -7,7 +7,7 @@ import pytest
 
 import kakuro
 from kakuro import Puzzle, Status
-from kakuro.search.backtrack import VARIANTS, descending_for
+from kakuro.solvers.backtrack import VARIANTS, descending_for
 from tests.random_puzzles import random_puzzles
 
 

@@ -19,7 +19,7 @@ import kakuro
 from kakuro import KakuroError, Puzzle, Status
 from kakuro.combos import permutation_table, run_automaton
 from kakuro.errors import BackendOptionError
-from kakuro.models.choco import MODELS, SEARCHES, precompile
+from kakuro.solvers.choco import MODELS, SEARCHES, precompile
 from tests.conftest import shared_data_or_skip
 
 SPECS = [f"choco:model={m}" for m in MODELS]

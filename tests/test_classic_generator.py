@@ -11,8 +11,7 @@ import kakuro
 from kakuro import KakuroError
 from kakuro.generate import GRADES, classic, grade
 from kakuro.generate.classic_grids import layout, runs_of, white_cells
-from kakuro.models import gac
-from kakuro.search import rdv
+from kakuro.reasoning import rdv, root
 
 
 def hidden(puzzle: kakuro.Puzzle) -> list[list[object]]:
@@ -69,9 +68,9 @@ def test_grades_follow_the_reasoning_that_solves() -> None:
         g = grade(puzzle)
         assert (g == "rdv") == rdv.reduce_domains(puzzle).solved
         if g == "gac":
-            assert gac.reduce(puzzle, "none").solved
+            assert root.reduce(puzzle, "none").solved
         if g in ("gac+shaving", "search"):
-            assert not gac.reduce(puzzle, "none").solved
+            assert not root.reduce(puzzle, "none").solved
     multi = kakuro.Puzzle.all_white([3, 3], [3, 3], values=(1, 2))  # two solutions: no reasoning fixes a cell
     assert grade(multi) == "search"
 
@@ -85,7 +84,7 @@ def test_a_grade_can_be_asked_for(size: int, wanted: str) -> None:
         assert kakuro.count_solutions(puzzle, "cpsat", limit=2).unique
     if wanted == "gac+shaving":  # found by the search itself, not by drawing until one turns up
         assert all(p.meta["attempts"] <= 2 for p in puzzles)
-        assert not any(gac.reduce(p, "none").solved for p in puzzles)
+        assert not any(root.reduce(p, "none").solved for p in puzzles)
 
 
 @pytest.mark.parametrize("kwargs", [dict(rows=2, cols=8), dict(rows=8, cols=121), dict(rows=8, cols=8, density=0.9),
@@ -127,5 +126,5 @@ def test_unique_puzzles_across_densities_and_run_lengths(size: int, density: flo
     puzzle = classic(size, size, density=density, longest=longest, seed=1)[0]
     assert puzzle.check(hidden(puzzle)) == []
     assert max(len(run.cells) for run in puzzle.runs) <= longest
-    assert gac.reduce(puzzle, "fixpoint").solved  # the search's certificate, recomputed
+    assert root.reduce(puzzle, "fixpoint").solved  # the search's certificate, recomputed
     assert kakuro.count_solutions(puzzle, "cpsat", limit=2).unique

@@ -9,7 +9,7 @@ import pytest
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.combos import permutations, range_mask, subset_automaton
-from kakuro.models.cpsat import MODELS
+from kakuro.solvers.cpsat import MODELS
 from tests.conftest import shared_data_or_skip
 
 

@@ -21,9 +21,9 @@ from kakuro.combos import (
     range_mask,
     values_of,
 )
+from kakuro.engine import compile, montecarlo, propagate, state, tree
+from kakuro.engine.compile import callable_from_python
 from kakuro.generate import cazenave
-from kakuro.search.engine import compile, montecarlo, propagate, state, tree
-from kakuro.search.engine.compile import callable_from_python
 from tests.conftest import (
     TWO_SOLUTIONS,
     UNSATISFIABLE,

@@ -31,7 +31,7 @@ print(json.dumps({{"cold": cold, "status": result.status.value, "time": result.t
 
 ASSIGNMENTS = f"""
 import kakuro
-from kakuro.search.engine import propagate, state, tree
+from kakuro.engine import propagate, state, tree
 puzzle = kakuro.read({str(EXAMPLE)!r})[0]
 st = state.build_state(puzzle, "fc")
 state.arm(st, None, 0)
@@ -68,10 +68,10 @@ def test_a_cold_solve_compiles_before_the_clock(fresh_copy: Path) -> None:
 
 def test_editing_an_engine_file_recompiles_the_kernels_that_inline_it(fresh_copy: Path) -> None:
     before = int(run(fresh_copy, ASSIGNMENTS))
-    cached = list((fresh_copy / "kakuro" / "search" / "engine" / "__pycache__").glob("tree.depth_first-*.nbi"))
+    cached = list((fresh_copy / "kakuro" / "engine" / "__pycache__").glob("tree.depth_first-*.nbi"))
     assert before > 0 and cached  # tree.depth_first (which inlines propagate.assign) is on disk
     assert int(run(fresh_copy, ASSIGNMENTS)) == before  # loaded from the cache: the same code
-    source = fresh_copy / "kakuro" / "search" / "engine" / "propagate.py"
+    source = fresh_copy / "kakuro" / "engine" / "propagate.py"
     text = source.read_text()
     assert text.count("st.info[ASSIGNMENTS] += 1\n") == 1
     source.write_text(text.replace("st.info[ASSIGNMENTS] += 1\n", "st.info[ASSIGNMENTS] += 1000\n"))

@@ -41,11 +41,11 @@ from kakuro.deduction.replay import replay, unsound_removals
 from kakuro.deduction.singles import last_cell, naked_single
 from kakuro.deduction.subsets import hidden_subset, naked_subset
 from kakuro.deduction.trace import Removal, Step, explanation_from_dict
+from kakuro.engine.propagate import root_domains
 from kakuro.generate import classic, grade
 from kakuro.generate.classic_grids import LEVELS_OF_GRADE
-from kakuro.implied import MAX_SUM_CELLS, RegionSum, region_sums
+from kakuro.reasoning.implied import MAX_SUM_CELLS, RegionSum, region_sums
 from kakuro.render import STRUCK, to_svg
-from kakuro.search.engine.propagate import root_domains
 from tests.conftest import shared_data_or_skip
 
 SETS = ("janko", "simonis_easy", "krazydad", "gecode_nikoli", "ifilot_cx16")

@@ -11,7 +11,7 @@ import pytest
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.combos import values_of
-from kakuro.models.gac import SHAVING, reduce
+from kakuro.reasoning.root import SHAVING, reduce
 from tests.conftest import hard_for_gac, shared_data_or_skip
 from tests.random_puzzles import random_puzzles
 from tests.reference import gac_fixpoint, initial_domains

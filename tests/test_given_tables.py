@@ -112,7 +112,7 @@ def test_a_wide_grid_with_few_holes_is_solved_through_its_tables(backend: str) -
 
 
 def test_auto_still_hands_a_wide_range_to_cpsat_when_only_the_givens_tables_fit() -> None:
-    # measured: cpsat is the faster on most such grids (kakuro.models.auto.WIDE_RANGE_BACKEND)
+    # measured: cpsat is the faster on most such grids (kakuro.solvers.auto.WIDE_RANGE_BACKEND)
     puzzle = cazenave(20, 62, 10, seed=1)[0]
     result = get_solver("auto").solve(puzzle, time_limit=120, seed=1)
     assert result.status is Status.SOLVED and result.stats["path"] == "cpsat"

@@ -7,7 +7,7 @@ import pytest
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.combos import mask_of, values_of
-from kakuro.search.rdv import reduce_domains
+from kakuro.reasoning.rdv import reduce_domains
 from tests.conftest import shared_data_or_skip
 
 

@@ -54,7 +54,7 @@ def test_every_stored_puzzle_has_a_valid_hidden_solution_or_says_why_it_has_none
 def test_the_unsatisfiable_hard_puzzles_need_a_search_to_refute() -> None:
     """Root GAC, shaving and the totals check leave them open (the sums still add up); two SAT
     solvers prove there is no solution (cpsat takes 3-45 s on them)."""
-    from kakuro.models.gac import reduce
+    from kakuro.reasoning.root import reduce
 
     for path in sorted((INSTANCES / "hard").glob("unsat-*.jsonl")):
         for puzzle in kakuro.read(path):

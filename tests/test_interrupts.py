@@ -89,8 +89,8 @@ def test_ctrl_c_stops_the_explanation_kernel() -> None:
     script = (
         "from kakuro import Puzzle\n"
         "from kakuro.combos import range_mask\n"
-        "from kakuro.search.engine import compile\n"
-        "from kakuro.search.engine.explain import refuted_values\n"
+        "from kakuro.engine import compile\n"
+        "from kakuro.engine.reasons import refuted_values\n"
         "puzzle = Puzzle.all_white([208] * 16, [208] * 15 + [209], values=(1, 25))\n"
         "compile.ensure('root:gac', 'refute:gac')\n"
         "print('go', flush=True)\n"

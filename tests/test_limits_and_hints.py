@@ -54,7 +54,7 @@ def test_ctrl_c_stops_a_cpsat_solve_and_count_at_once(command: str, hard_file: P
 def test_generate_classic_stops_at_its_time_limit_on_the_largest_grid(capsys: pytest.CaptureFixture[str]) -> None:
     """A 120x120 layout at density 0.1 took the repair loop 40 s and more: it never looked at
     the deadline (a 1 s limit ran 22 s at the issue's settings)."""
-    from kakuro.search.engine import compile
+    from kakuro.engine import compile
 
     compile.ensure("root:gac", "shave:gac", "local")  # one-time costs are not in the limit
     started = time.perf_counter()

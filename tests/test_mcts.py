@@ -10,11 +10,10 @@ import time
 import pytest
 
 import kakuro
-from kakuro import Puzzle, Status
+from kakuro import Puzzle, Status, native
+from kakuro.engine import compile, playout
+from kakuro.engine.compile import callable_from_python
 from kakuro.generate import cazenave
-from kakuro.search import native
-from kakuro.search.engine import compile, playout
-from kakuro.search.engine.compile import callable_from_python
 from tests.conftest import hard_for_gac
 
 ALGORITHMS = ["sampling", "flat", "flat:playouts=3", "uct", "uct:playouts=20,c=0.4", "nmcs:level=1", "nmcs"]

@@ -10,8 +10,8 @@ import pytest
 
 import kakuro
 from kakuro import KakuroError, Puzzle, Status
+from kakuro.engine import compile
 from kakuro.generate import cazenave
-from kakuro.search.engine import compile
 from tests.conftest import hard_for_gac, shared_data_or_skip
 
 FC = "fc:consistency=fc,values=random"

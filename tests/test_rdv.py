@@ -7,7 +7,7 @@ import pytest
 
 import kakuro
 from kakuro import Puzzle, Status
-from kakuro.search.rdv import reduce_domains, run_intersections
+from kakuro.reasoning.rdv import reduce_domains, run_intersections
 from tests.conftest import shared_data_or_skip
 from tests.random_puzzles import random_puzzles
 

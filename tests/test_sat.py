@@ -10,7 +10,8 @@ import pytest
 import kakuro
 from kakuro import BackendOptionError, BackendUnavailableError, Puzzle, Status
 from kakuro.combos import combinations, feasible_values, mask_of, range_mask, values_of
-from kakuro.models.sat import ENCODINGS, SOLVER_NAMES, encode
+from kakuro.reasoning.cnf import ENCODINGS, encode
+from kakuro.reasoning.pysat_search import SOLVER_NAMES
 from tests.conftest import shared_data_or_skip
 from tests.random_puzzles import random_puzzles
 

@@ -13,10 +13,10 @@ import kakuro
 from kakuro import KakuroError
 from kakuro.clock import Deadline
 from kakuro.combos import combination_library, combinations, range_mask
+from kakuro.engine import local_search, propagate, state
+from kakuro.engine.compile import callable_from_python
 from kakuro.generate.classic_grids import layout, puzzle_of, random_filling
 from kakuro.generate.unique import UniqueFilling, unique_filling, warm_up
-from kakuro.search.engine import local, propagate, state
-from kakuro.search.engine.compile import callable_from_python
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -61,7 +61,7 @@ def test_retargeted_clues_propagate_like_a_new_puzzle() -> None:
     state built from scratch for that filling's puzzle gives."""
     puzzle, _ = layout_and_filling(9, 4)
     bounds, masks = combination_library(5)
-    st = local.layout_state(puzzle, bounds)
+    st = local_search.layout_state(puzzle, bounds)
     rng = random.Random(1)
     for _ in range(5):
         other = random_filling(black_of(puzzle), rng)

@@ -3,7 +3,7 @@ reasoning on every run until a run cannot reach its sum) and `search` (level 7: 
 decides a cell when nothing else does).
 
 `contradiction` asks the engine for every value whose assumption propagates to a wipe-out
-(`kakuro.search.engine.explain.refutations`) and takes the one whose wipe-out comes soonest
+(`kakuro.engine.reasons.refutations`) and takes the one whose wipe-out comes soonest
 (fewest domain changes first), then replays that one chain in Python to say what happens.
 The engine is imported when one of them is first needed (most puzzles never need it), so
 `import kakuro` stays free of numba.
@@ -28,8 +28,8 @@ def contradiction(board: Board, deadline: Deadline = Deadline()) -> Finding | No
     """A value whose assumption, with exact reasoning on every run, leaves some run unable to
     reach its sum: that value is removed. None too when `deadline` passes first (the caller
     tells the two apart by the deadline)."""
-    from kakuro.search.engine import compile
-    from kakuro.search.engine.explain import refuted_values
+    from kakuro.engine import compile
+    from kakuro.engine.reasons import refuted_values
 
     compile.ensure("root:gac", "refute:gac")
     refuted = refuted_values(board.puzzle, board.cands, end=deadline.end)
@@ -118,8 +118,8 @@ def solutions(puzzle: Puzzle, candidates: list[int], limit: int, deadline: Deadl
     """Up to `limit` solutions of `puzzle` within `candidates` (bitmasks, cell order), by the
     engine's search maintaining GAC, which stops at `deadline` (the list is then not final:
     callers look at the deadline)."""
-    from kakuro.search.engine import compile
-    from kakuro.search.native import enumerate_solutions
+    from kakuro.engine import compile
+    from kakuro.native import enumerate_solutions
 
     compile.ensure("root:gac", "depth_first:gac")
     found = enumerate_solutions(puzzle, "gac", limit, deadline, 0, (), domains=candidates).solutions

@@ -42,8 +42,8 @@ from kakuro.deduction.trace import (
     Explanation,
     Step,
 )
-from kakuro.implied import RegionSum, region_sums
 from kakuro.puzzle import Puzzle
+from kakuro.reasoning.implied import RegionSum, region_sums
 
 RUN, CELL, REGION, BOARD = "run", "cell", "region", "board"
 """What a technique looks at once: one run, one cell, one region sum, or the whole board."""

@@ -1,5 +1,5 @@
 """Level 5, region arithmetic: the "innies and outies" of a closed block of the grid
-(`kakuro.implied.region_sums`, which says what they are). When such a sum covers a few open
+(`kakuro.reasoning.implied.region_sums`, which says what they are). When such a sum covers a few open
 cells, their candidates must add up to it (distinct digits where two of them share a run): a
 value that no such assignment uses goes.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 from kakuro.combos import values_of
 from kakuro.deduction.board import Board, and_list, either
 from kakuro.deduction.finding import Finding, removals_from
-from kakuro.implied import RegionSum
+from kakuro.reasoning.implied import RegionSum
 
 MAX_OPEN = 4
 """Open cells a sum is reasoned about at most (every assignment of their candidates is tried)."""

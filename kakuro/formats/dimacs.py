@@ -35,7 +35,7 @@ def sniff(text: str) -> bool:
 
 def dumps(puzzles: Sequence[Puzzle]) -> str:
     """The DIMACS CNF of exactly one puzzle, with its variable map as comments."""
-    from kakuro.models.sat import encode
+    from kakuro.reasoning.cnf import encode
 
     puzzle = single(puzzles, "DIMACS CNF")
     enc = encode(puzzle, "combinations")

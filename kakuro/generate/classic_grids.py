@@ -27,12 +27,12 @@ from typing import Any
 from kakuro.clock import Deadline
 from kakuro.deduction import STOPPED
 from kakuro.deduction.deduce import explanation_of
+from kakuro.engine import compile
 from kakuro.errors import KakuroError
 from kakuro.generate.checks import check_count_and_seed
 from kakuro.generate.grade import grade as grade_of
 from kakuro.generate.unique import unique_filling
 from kakuro.puzzle import BLACK, DEFAULT_VALUES, GridCell, Puzzle
-from kakuro.search.engine import compile
 from kakuro.values import is_integer, is_number
 
 Cell = tuple[int, int]

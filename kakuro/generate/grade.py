@@ -8,9 +8,8 @@ a puzzle it solves has exactly that one solution.
 
 from __future__ import annotations
 
-from kakuro.models import gac
 from kakuro.puzzle import Puzzle
-from kakuro.search import rdv
+from kakuro.reasoning import rdv, root
 
 GRADES = ("rdv", "gac", "gac+shaving", "search")
 
@@ -21,8 +20,8 @@ def grade(puzzle: Puzzle) -> str:
     for the GAC tables."""
     if rdv.reduce_domains(puzzle).solved:
         return "rdv"
-    if gac.reduce(puzzle, "none").solved:
+    if root.reduce(puzzle, "none").solved:
         return "gac"
-    if gac.reduce(puzzle, "fixpoint").solved:
+    if root.reduce(puzzle, "fixpoint").solved:
         return "gac+shaving"
     return "search"

@@ -3,7 +3,7 @@
 A *filling* gives every white cell of a layout a value, all different along every run; its
 puzzle has the runs' sums as clues and the filling as one solution. That puzzle is unique when
 propagation fixes every cell: root GAC (`root_propagate` in gac mode), then, once at
-most `local.SHAVE_BELOW` cells stay open, shaving (`shave`). `unique_filling` drives the *score*,
+most `local_search.SHAVE_BELOW` cells stay open, shaving (`shave`). `unique_filling` drives the *score*,
 the values left beyond one per cell, to 0 by iterated local search:
 
 - a *move* picks a random open cell and gives it a value neither of its runs uses, swaps its
@@ -20,7 +20,7 @@ Propagation is sound, so a score of 0 certifies that the filling is the puzzle's
 With `beyond_gac` a filling that root GAC alone decides scores 1 instead of 0, so the search goes
 on until shaving is needed too (the grade `gac+shaving` of `kakuro.generate.grade`).
 
-Everything runs compiled in the engine (`kakuro.search.engine.local`) and draws from the state's generator,
+Everything runs compiled in the engine (`kakuro.engine.local_search`) and draws from the state's generator,
 so a seed gives the same filling on any machine; only a deadline can cut a search short.
 """
 
@@ -32,9 +32,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from kakuro.clock import Deadline
+from kakuro.engine import compile, local_search
 from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle
-from kakuro.search.engine import compile, local
 
 
 @dataclass(frozen=True)
@@ -64,14 +64,14 @@ def unique_filling(
         len({int(fill[c]) for c in run.cells}) != len(run.cells) for run in puzzle.runs
     ) or not all(puzzle.values[0] <= v <= puzzle.values[1] for v in values):
         raise KakuroError("values must give each cell a value in range, all different along every run")
-    code, moves, kicks = local.run(puzzle, fill, seed, max_moves, deadline.end, beyond_gac)
-    if code != local.UNIQUE:
+    code, moves, kicks = local_search.run(puzzle, fill, seed, max_moves, deadline.end, beyond_gac)
+    if code != local_search.UNIQUE:
         return None
     return UniqueFilling(tuple(int(v) for v in fill), moves, kicks)
 
 
 KERNELS = ("root:gac", "shave:gac", "local")
-"""The engine kernels the search runs (names of `kakuro.search.engine.compile.KERNELS`)."""
+"""The engine kernels the search runs (names of `kakuro.engine.compile.KERNELS`)."""
 
 
 def warm_up() -> None:

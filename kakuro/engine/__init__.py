@@ -1,0 +1,26 @@
+"""The compiled core every native backend runs on (numba, nopython mode, cached on disk).
+
+One module per concept, each importing only the modules above it in this list (and
+`kakuro.puzzle` / `kakuro.combos`, never `kakuro.solver`):
+
+- `compile`: the kernel decorators, the disk cache keyed by these sources, compilation before
+  the clock (`ensure`, `is_cold`);
+- `layout`: the state's arrays (`State`), its `info` slots, return codes and limits;
+- `bits`: bit intrinsics (`popcount`, `lowest_bit_index`, `highest_bit_index`);
+- `rng`: the state's random numbers (`random_below`, `random_value`);
+- `interrupt`: the kernels' clock, deadline and Ctrl-C (`arm`, `should_stop`);
+- `trail`: changes with undo (`set_domain`, `set_value`, `undo`) and the run queue;
+- `queries`: reading the state (`select_variable`, `capture`, `stats_of`);
+- `build`: building a state in Python (`build_state`, `with_learning`);
+- `state`: all of the above by one name, for the code outside the engine;
+- `propagate`: `assign` at the state's strength (check, projected, fc, gac), run-level GAC and
+  its matching, root propagation, shaving, retargeting a layout;
+- `tree`: the one depth-first search (variable and value orders);
+- `playout`: move choice, playing strategies, playouts;
+- `montecarlo`: sampling, nested, flat and UCT on one restart driver;
+- `harmony`: Self-Adaptive Harmony Search's kernels;
+- `local`: the classic generator's local search on fillings.
+
+The thin `Solver` adapters live beside this package (`kakuro.solvers.fc`, `.montecarlo`,
+`.rdv`, `.backtrack`, `.harmony`, `kakuro.solvers.gac`), sharing `kakuro.native`.
+"""

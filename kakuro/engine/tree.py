@@ -1,0 +1,590 @@
+"""Tree search on the compiled state, in two forms that `gac`, `fc`, `rdv` and the
+backtracking family configure.
+
+`depth_first` is the papers' search: an explicit stack (no recursion, so it is cached on disk)
+of (cell, values left, trail mark), each node assigning a value with `assign` at the state's
+strength (`gac` maintains arc consistency, `fc` forward checks, `check` / `projected` only
+check the assigned cells). Its variable order is the smallest domain first (lowest cell on
+ties) or a fixed list of cells (the backtracking family's row-major order); its value order
+ascending, descending or uniformly random (from the state's generator).
+
+`learning_search` (on gac and learning states only: it refutes x != v by propagating the
+removal) is a search that does not collapse when propagation is not enough: binary
+branching (x = v, then x != v), restarts (Luby or geometric, counted in conflicts), the
+smallest domain over the weighted degree of its runs (dom/wdeg: a run's weight grows with
+each wipe-out it causes; an implied sum's wipe-out is shared out among its cells' runs) with
+random ties, phase saving (a cell gets the value it last had), and, on a LearningState,
+conflict learning: each wipe-out is analysed to a 1-UIP nogood
+(`kakuro.engine.nogoods`), the search backjumps to the nogood's second highest level and
+the nogood propagates from there; nogoods are reduced at restarts. A LearningState's implied
+sums (`with_learning`) are propagated first, at the search's root. Without learning it
+backtracks chronologically (x != v at the level above). Solutions are counted exactly: a found
+solution is excluded by the nogood of its decisions and the search goes on (without learning,
+the search stops restarting once it has found a solution, so it cannot find it twice).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba.extending import overload
+
+from kakuro.engine import nogoods
+from kakuro.engine.bits import highest_bit_index, lowest_bit_index
+from kakuro.engine.build import warm_up_state, with_learning
+from kakuro.engine.compile import INTERNAL, compiled, entry_point, instance_of
+from kakuro.engine.interrupt import clock_ns, kernel_ns, raise_if_interrupted
+from kakuro.engine.layout import (
+    ASSIGNED,
+    DECISION,
+    EXHAUSTED,
+    FAILED,
+    FAILS,
+    FULL,
+    LEARNED,
+    LIMIT,
+    NFREE,
+    NODES,
+    NOGOOD_BASE,
+    REASON,
+    RESTARTS,
+    STOP,
+    STOPPED,
+    SUMS_FROM,
+    TRAIL,
+    LearningState,
+    State,
+)
+from kakuro.engine.propagate import assign, propagate, propagate_implied, root_propagate
+from kakuro.engine.queries import copy_values, select_variable
+from kakuro.engine.rng import random_below, random_value
+from kakuro.engine.trail import enqueue_cell_runs, set_domain, undo
+
+ASCENDING = 0
+DESCENDING = 1
+RANDOM = 2
+VALUE_ORDERS = {"ascending": ASCENDING, "descending": DESCENDING, "random": RANDOM}
+
+
+@entry_point
+def depth_first(st: State, cells: np.ndarray, value_order: int, solutions: np.ndarray,
+                stack: np.ndarray) -> tuple[int, int]:
+    """Depth-first search from the current state.
+
+    `cells` (int64) is the fixed variable order, one entry per free cell; empty for smallest
+    domain first. `value_order` is a value of VALUE_ORDERS. Stores up to `limit` =
+    len(solutions) solutions in the rows of `solutions`; `stack` is int64 (3, cells + 1)
+    scratch. Returns (code, count): code EXHAUSTED (the search finished), LIMIT (`limit` found)
+    or STOPPED. The state is restored.
+    """
+    limit = solutions.shape[0]
+    root = st.info[TRAIL]
+    count = 0
+    if st.info[NFREE] == 0:
+        copy_values(st, solutions[0])
+        return (LIMIT if limit <= 1 else EXHAUSTED), 1
+    s_var, s_vals, s_mark = stack[0], stack[1], stack[2]
+    dynamic = cells.shape[0] == 0
+    d = np.int64(0)  # not a literal 0: numba would also compile the callees for a constant
+    s_var[d] = select_variable(st) if dynamic else cells[d]
+    s_vals[d] = st.dom[s_var[d]]
+    s_mark[d] = root
+    while d >= 0:
+        vals = s_vals[d]
+        if vals == 0:
+            d -= 1
+            continue
+        if value_order == ASCENDING:
+            v = lowest_bit_index(vals)
+        elif value_order == DESCENDING:
+            v = highest_bit_index(vals)
+        else:
+            v = random_value(st, vals)
+        s_vals[d] = vals & ~(np.int64(1) << v)
+        undo(st, s_mark[d])
+        st.info[NODES] += 1
+        if not assign(st, s_var[d], v):
+            if st.info[STOP] != 0:
+                undo(st, root)
+                return STOPPED, count
+            st.info[FAILS] += 1
+            continue
+        if st.info[NFREE] == 0:
+            copy_values(st, solutions[count])
+            count += 1
+            if count >= limit:
+                undo(st, root)
+                return LIMIT, count
+            continue
+        d += 1
+        c = select_variable(st) if dynamic else cells[d]
+        s_var[d] = c
+        s_vals[d] = st.dom[c]
+        s_mark[d] = st.info[TRAIL]
+    undo(st, root)
+    return EXHAUSTED, count
+
+
+NO_CELLS = np.zeros(0, dtype=np.int64)
+
+
+def run_depth_first(
+    st: State, value_order: str = "ascending", limit: int = 1, cells: np.ndarray = NO_CELLS
+) -> tuple[int, list[list[int]]]:
+    """`depth_first` with its buffers: (code, up to `limit` solutions as value lists).
+    `cells`: the fixed variable order (int64), or empty for smallest domain first."""
+    n = st.val.shape[0]
+    solutions = np.zeros((limit, n), dtype=np.int64)
+    code, count = depth_first(
+        st, cells, VALUE_ORDERS[value_order], solutions, np.zeros((3, n + 1), dtype=np.int64)
+    )
+    raise_if_interrupted(st)
+    return int(code), solutions[:count].tolist()
+
+
+def free_cells(st: State) -> np.ndarray:
+    """The free cells in cell order (int64): the backtracking family's fixed order."""
+    return np.flatnonzero(st.val < 0).astype(np.int64)
+
+
+def warm_up(search: str, strength: str) -> None:
+    """Compile `depth_first` or `learning_search` ("modern") for states of `strength` (one
+    signature serves every setting)."""
+    st = warm_up_state("gac" if strength == "learn" else strength)
+    root_propagate(st)
+    if strength == "learn":  # as the backends run it: root propagation on the plain state
+        st = with_learning(st)
+    if search == "modern":
+        run_learning_search(st, 2, learning=strength == "learn")
+    else:
+        run_depth_first(st, "ascending", 2)
+
+
+# --------------------------------------------------------------------- the modern search
+RESTART_POLICIES = {"none": 0, "luby": 1, "geometric": 2}
+DOM, DOM_WDEG, DOM_ACTIVITY = range(3)
+ORDERS = {"dom": DOM, "dom/wdeg": DOM_WDEG, "dom/activity": DOM_ACTIVITY}
+DECAY = 0.95
+"""dom/activity: each conflict multiplies the bump of later conflicts by 1 / DECAY (VSIDS)."""
+# plan.settings slots
+S_RESTARTS, S_UNIT, S_LEARNING, S_ORDER, S_VALUES, S_PHASE, S_KEEP = range(7)
+SETTINGS = 7
+GEOMETRIC = 1.5
+"""Growth of the conflict budget between two geometric restarts."""
+# plan.position slots
+P_RESTART, P_PAUSE = range(2)
+POSITION = 2
+
+
+class Plan(NamedTuple):
+    """A modern search's settings and buffers (made by `plan_for`)."""
+
+    settings: np.ndarray
+    """int64 (SETTINGS,): restart policy, restart unit (conflicts), learning (0/1), variable
+    order, value order, phase saving (0/1), learned nogoods kept at a reduction."""
+    weights: np.ndarray
+    """float64 per run: dom/wdeg's weights."""
+    phase: np.ndarray
+    """int64 per cell: the value it last had (-1: none yet)."""
+    decision_cell: np.ndarray
+    decision_value: np.ndarray
+    """int64 per decision level (1..): the decision."""
+    analysis: nogoods.Analysis
+    count: np.ndarray
+    """int64 (2,): scratch of the analysis."""
+    activity: np.ndarray
+    """float64 per cell, then the current bump: dom/activity's conflict activity (a cell's
+    grows by the bump each time a conflict's analysis meets it)."""
+    position: np.ndarray
+    """int64 (POSITION,): the restart the search is in (0: not started), and a moment (kernel
+    clock, ns; 0: none) from which it pauses at its next restart (`pause_at`)."""
+
+
+@compiled
+def luby(i: int) -> int:
+    """The i-th term (i >= 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ..."""
+    while True:
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+        if (1 << k) - 1 == i:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+
+
+@compiled
+def _budget(settings: np.ndarray, restart: int) -> int:
+    """Conflicts allowed before restart number `restart` + 1."""
+    if settings[S_RESTARTS] == 1:
+        return settings[S_UNIT] * luby(restart)
+    if settings[S_RESTARTS] == 2:
+        return int(settings[S_UNIT] * GEOMETRIC ** (restart - 1))
+    return np.iinfo(np.int64).max
+
+
+@compiled
+def _choose_cell(st: State, plan: Plan) -> int:
+    """The cell to branch on: the smallest domain, over its runs' weights under dom/wdeg,
+    ties broken at random; -1 when every domain is a single value (a solution)."""
+    best = -1
+    best_score = np.inf
+    ties = 0
+    order = plan.settings[S_ORDER]
+    for c in range(st.size.shape[0]):
+        s = st.size[c]
+        if s <= 1 or s == ASSIGNED:
+            continue
+        score = float(s)
+        if order == DOM_WDEG:
+            w = 0.0
+            for k in range(2):
+                r = st.cell_runs[c, k]
+                if r >= 0:
+                    w += plan.weights[r]
+            score /= w
+        elif order == DOM_ACTIVITY:
+            score /= plan.activity[c]
+        if score < best_score:
+            best_score = score
+            best = c
+            ties = 1
+        elif score == best_score:
+            ties += 1
+            if random_below(st, ties) == 0:
+                best = c
+    return best
+
+
+@compiled
+def _choose_value(st: State, plan: Plan, c: int) -> int:
+    d = st.dom[c]
+    v = plan.phase[c]
+    if plan.settings[S_PHASE] and v >= 0 and (d >> v) & 1:
+        return v
+    order = plan.settings[S_VALUES]
+    if order == ASCENDING:
+        return lowest_bit_index(d)
+    if order == DESCENDING:
+        return highest_bit_index(d)
+    return random_value(st, d)
+
+
+@compiled
+def _undo_saving_phases(st: State, phase: np.ndarray, mark: int) -> None:
+    """`undo` to `mark`, first remembering the value of each cell the undo frees (phase
+    saving): only the cells of the trail entries above `mark` can lose their value."""
+    for t in range(st.info[TRAIL] - 1, mark - 1, -1):
+        c = st.trail[2 * t]
+        c = c if c >= 0 else -c - 1
+        s = st.size[c]
+        if s == 1 or s == ASSIGNED:
+            phase[c] = lowest_bit_index(st.dom[c])
+    undo(st, mark)
+
+
+NO_SOLUTION_LEFT = -1
+STORE_FULL = -2
+"""`learn`'s answers besides a level: the puzzle has no further solution; the nogood store is
+full of found solutions' nogoods (the count cannot go on exactly)."""
+
+
+def learn(st: State, plan: Plan, level: int, solution: bool) -> int:
+    """After a wipe-out (or, `solution`, to exclude the solution just found) at `level` >= 1:
+    learn, backjump, store the nogood and assert it. Returns the new level, or
+    NO_SOLUTION_LEFT or STORE_FULL. Learning states only."""
+    raise NotImplementedError("learn runs inside compiled kernels")
+
+
+@overload(learn, jit_options=INTERNAL)
+def _learn(st, plan, level, solution):  # type: ignore[no-untyped-def]
+    if instance_of(st, LearningState):
+        return lambda st, plan, level, solution: _learn_and_assert(st, plan, level, solution)
+    return lambda st, plan, level, solution: NO_SOLUTION_LEFT
+
+
+@compiled
+def _bump(plan: Plan, cells: np.ndarray, k: int) -> None:
+    """dom/activity: raise the activity of the first `k` of `cells` (a conflict's), then the bump."""
+    act = plan.activity
+    n = act.shape[0] - 1
+    for i in range(k):
+        act[cells[i]] += act[n]
+    act[n] /= DECAY
+    if act[n] > 1e100:  # rescale all, keeping the order (and every activity above 0)
+        for c in range(n + 1):
+            act[c] = act[c] * 1e-100 + 1e-300
+
+
+@compiled
+def _learn_and_assert(st: LearningState, plan: Plan, level: int, solution: bool) -> int:
+    a = plan.analysis
+    if solution:  # its decisions' nogood: already in UIP form (the last decision first)
+        for i in range(level):
+            d = level - i
+            c = plan.decision_cell[d]
+            a.out_cells[i] = c
+            a.out_masks[i] = a.root_dom[c] & ~(np.int64(1) << plan.decision_value[d])
+            a.out_levels[i] = d
+        length, backjump, lbd = level, level - 1, nogoods.PERMANENT
+    else:
+        length, backjump, lbd = nogoods.analyze(st, a, level, plan.count)
+        if plan.settings[S_ORDER] == DOM_ACTIVITY:  # the activity is read by that order only
+            _bump(plan, a.touched, plan.count[1])
+    _undo_saving_phases(st, plan.phase, a.level_start[backjump + 1])
+    nogoods.clear_queue(st)
+    st.info[LEARNED] += 1
+    uip = a.out_cells[0]
+    if length == 1 or backjump == 0:  # a fact at the root: no explanation will ever be asked
+        st.info[REASON] = DECISION
+        set_domain(st, uip, st.dom[uip] & a.out_masks[0])
+        enqueue_cell_runs(st, uip)
+        return 0
+    o = nogoods.add(st, a.out_cells, a.out_masks, length, lbd)
+    if o < 0:  # the store is full: reduce it at the root, then keep the nogood (not unit there)
+        _undo_saving_phases(st, plan.phase, a.level_start[1])
+        if not nogoods.reduce(st, plan.settings[S_KEEP] // 2):
+            return NO_SOLUTION_LEFT
+        o = nogoods.add(st, a.out_cells, a.out_masks, length, lbd)
+        if o < 0:  # still full: keep only the solutions' nogoods
+            if not nogoods.reduce(st, 0, nogoods.PERMANENT):
+                return NO_SOLUTION_LEFT
+            o = nogoods.add(st, a.out_cells, a.out_masks, length, lbd)
+            if o < 0:
+                return STORE_FULL
+        return 0
+    st.info[REASON] = NOGOOD_BASE - o
+    set_domain(st, uip, st.dom[uip] & a.out_masks[0])
+    enqueue_cell_runs(st, uip)
+    return backjump
+
+
+def back_at_root(st: State, plan: Plan, restarts: int) -> bool:
+    """At the root after a restart: refresh the root domains and reduce the nogoods when they
+    grew past the budget (learning states). False when that proves no solution is left."""
+    raise NotImplementedError("back_at_root runs inside compiled kernels")
+
+
+@overload(back_at_root, jit_options=INTERNAL)
+def _back_at_root(st, plan, restarts):  # type: ignore[no-untyped-def]
+    if instance_of(st, LearningState):
+        def learning(st, plan, restarts):  # type: ignore[no-untyped-def]
+            keep = plan.settings[S_KEEP] + 100 * restarts
+            if st.info[nogoods.NG_COUNT] > keep and not nogoods.reduce(st, keep // 2):
+                return False
+            if not propagate(st):
+                return False
+            copy_domains(st, plan.analysis.root_dom)
+            return True
+
+        return learning
+    return lambda st, plan, restarts: True
+
+
+@compiled
+def copy_domains(st: State, out: np.ndarray) -> None:
+    for c in range(st.dom.shape[0]):
+        out[c] = st.dom[c]
+
+
+@compiled
+def _weigh(st: State, plan: Plan, failed: int) -> None:
+    """dom/wdeg: one more wipe-out of row `failed` of `runs` (none below 0); an implied sum's
+    is shared out among its cells' runs, the only rows the variable order reads."""
+    if failed < st.info[SUMS_FROM]:
+        if failed >= 0:
+            plan.weights[failed] += 1.0
+        return
+    first, last = st.members[failed], st.members[failed + 1]
+    for idx in range(first, last):
+        for k in range(2):
+            r = st.cell_runs[st.members[idx], k]
+            if r >= 0:
+                plan.weights[r] += 1.0 / (last - first)
+
+
+GO_ON = -1
+PAUSED = -2
+"""A step's answers besides the search's return codes: the search goes on; it pauses at the
+root (`pause_at`)."""
+
+
+@compiled
+def _start(st: State, plan: Plan) -> int:
+    """Note the root (the current trail length, decision level 0) and propagate its implied
+    sums (a learning state's). GO_ON, or EXHAUSTED / STOPPED with the state undone to the root."""
+    a = plan.analysis
+    root = st.info[TRAIL]
+    a.level_start[0] = root
+    if not propagate_implied(st):
+        undo(st, root)
+        return STOPPED if st.info[STOP] != 0 else EXHAUSTED
+    copy_domains(st, a.root_dom)
+    return GO_ON
+
+
+@compiled
+def _store_solution(st: State, solutions: np.ndarray, row: int) -> None:
+    """Write the solution the domains hold (every one a single value) in row `row` of `solutions`."""
+    for x in range(st.dom.shape[0]):
+        solutions[row, x] = lowest_bit_index(st.dom[x])
+
+
+@compiled
+def _decide(st: State, plan: Plan, c: int, level: int) -> bool:
+    """Open decision level `level` on cell `c`: its value by the plan's value order (or saved
+    phase), recorded, assigned and propagated. False on a wipe-out or a stop."""
+    v = _choose_value(st, plan, c)
+    plan.analysis.level_start[level] = st.info[TRAIL]
+    plan.decision_cell[level] = c
+    plan.decision_value[level] = v
+    st.info[NODES] += 1
+    st.info[REASON] = DECISION
+    return assign(st, c, v)
+
+
+@compiled
+def _step_back(st: State, plan: Plan, level: int) -> int:
+    """Chronological backtracking: undo decision level `level` and remove its decision's value
+    from its cell one level up. Returns that level."""
+    d = plan.decision_cell[level]
+    bit = np.int64(1) << plan.decision_value[level]
+    _undo_saving_phases(st, plan.phase, plan.analysis.level_start[level])
+    st.info[REASON] = DECISION
+    set_domain(st, d, st.dom[d] & ~bit)
+    enqueue_cell_runs(st, d)
+    return level - 1
+
+
+@compiled
+def _repair(st: State, plan: Plan, level: int, solution: bool) -> tuple[int, int, int]:
+    """After a wipe-out at `level` (or, `solution`, to exclude the solution just found): learn
+    and backjump, or step back, until propagation holds. Returns (GO_ON or the search's code
+    EXHAUSTED / FULL / STOPPED, the new level, the wipe-outs met); the caller undoes to the
+    root on a code."""
+    learning = plan.settings[S_LEARNING] != 0
+    conflicts = 0
+    while True:
+        if level == 0:
+            return EXHAUSTED, level, conflicts
+        if not solution:
+            st.info[FAILS] += 1
+            conflicts += 1
+            _weigh(st, plan, st.info[FAILED])
+        if learning:
+            level = learn(st, plan, level, solution)
+            if level < 0:
+                return (EXHAUSTED if level == NO_SOLUTION_LEFT else FULL), level, conflicts
+        else:
+            level = _step_back(st, plan, level)
+        solution = False
+        if propagate(st):
+            return GO_ON, level, conflicts
+        if st.info[STOP] != 0:
+            return STOPPED, level, conflicts
+
+
+@compiled
+def _restart(st: State, plan: Plan, restart: int) -> int:
+    """Restart number `restart`: back to the root (phases saved), counted, the root refreshed
+    (`back_at_root`). GO_ON; PAUSED when a pause moment has passed (`pause_at`); or EXHAUSTED /
+    STOPPED (the caller undoes to where the search began)."""
+    _undo_saving_phases(st, plan.phase, plan.analysis.level_start[1])
+    st.info[RESTARTS] += 1
+    if not back_at_root(st, plan, restart):
+        return STOPPED if st.info[STOP] != 0 else EXHAUSTED
+    plan.position[P_RESTART] = restart
+    if 0 < plan.position[P_PAUSE] <= clock_ns():  # paused at the root, nothing undone: resumed,
+        return PAUSED                             # the search goes on as if it had not paused
+    return GO_ON
+
+
+@entry_point
+def learning_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, int]:
+    """The modern search (module docstring) from the current, propagated state. Stores up to
+    `limit` = len(solutions) solutions in the rows of `solutions`. Returns (code, count) like
+    `depth_first`: EXHAUSTED (finished: count is exact), LIMIT, STOPPED, or FULL (the nogood
+    store holds nothing but found solutions' nogoods and has no room for another). The state
+    is restored to where it started."""
+    limit = solutions.shape[0]
+    learning = plan.settings[S_LEARNING] != 0
+    root = st.info[TRAIL]
+    code = _start(st, plan)
+    if code != GO_ON:
+        return code, 0
+    level = 0
+    count = 0
+    restart = max(plan.position[P_RESTART], 1)  # a search paused at a restart goes on from it
+    plan.position[P_RESTART] = restart
+    budget = _budget(plan.settings, restart)
+    conflicts = 0
+    while True:
+        c = _choose_cell(st, plan)
+        solution = c < 0  # every domain a single value: a solution (GAC and the checks hold)
+        if solution:
+            _store_solution(st, solutions, count)
+            count += 1
+            if not learning:  # nothing would stop a restart from finding it again: no more restarts
+                budget = np.iinfo(np.int64).max
+            if count >= limit or level == 0:
+                undo(st, root)
+                return (LIMIT if count >= limit else EXHAUSTED), count
+            conflict = True
+        else:
+            level += 1
+            conflict = not _decide(st, plan, c, level)
+            if conflict and st.info[STOP] != 0:
+                undo(st, root)
+                return STOPPED, count
+        if conflict:
+            code, level, met = _repair(st, plan, level, solution)
+            conflicts += met
+            if code != GO_ON:
+                undo(st, root)
+                return code, count
+        if level == 0 and learning:
+            copy_domains(st, plan.analysis.root_dom)
+        if conflicts >= budget and level > 0:
+            level = 0
+            restart += 1
+            conflicts = 0
+            budget = _budget(plan.settings, restart)
+            code = _restart(st, plan, restart)
+            if code == PAUSED:
+                return STOPPED, count
+            if code != GO_ON:
+                undo(st, root)
+                return code, count
+
+
+def plan_for(st: State, *, restarts: str = "luby", unit: int = 100, learning: bool = True, order: str = "dom/wdeg",
+             values: str = "ascending", phase: bool = True, keep: int = 2000) -> Plan:
+    """A modern search's settings and fresh buffers for `st` (learning needs a LearningState)."""
+    if learning and not isinstance(st, LearningState):
+        raise ValueError("learning needs a LearningState (build_state(..., learning=True))")
+    n = st.dom.shape[0]
+    settings = np.zeros(SETTINGS, dtype=np.int64)
+    settings[[S_RESTARTS, S_UNIT, S_LEARNING, S_ORDER, S_VALUES, S_PHASE, S_KEEP]] = (
+        RESTART_POLICIES[restarts], unit, int(learning), ORDERS[order], VALUE_ORDERS[values], int(phase), keep)
+    analysis = nogoods.analysis_buffers(st) if isinstance(st, LearningState) else nogoods.Analysis(
+        *(np.zeros(n + 2, dtype=np.int64) for _ in nogoods.Analysis._fields))
+    return Plan(settings, np.ones(st.runs.shape[0], dtype=np.float64), np.full(n, -1, dtype=np.int64),
+                np.zeros(n + 2, dtype=np.int64), np.zeros(n + 2, dtype=np.int64), analysis, np.zeros(2, dtype=np.int64),
+                np.ones(n + 1, dtype=np.float64), np.zeros(POSITION, dtype=np.int64))
+
+
+def pause_at(plan: Plan, moment: float | None) -> None:
+    """Make the modern search of `plan` pause (return STOPPED) at its first restart from
+    `moment` (a `time.perf_counter` reading; None: never). Paused at the root with its trail
+    kept, it goes on when called again exactly as if it had not paused, which a stop at a
+    deadline (undone to where the search began, its restarts counted anew) does not."""
+    plan.position[P_PAUSE] = 0 if moment is None else max(1, kernel_ns(moment))
+
+
+def run_learning_search(st: State, limit: int = 1, plan: Plan | None = None, **settings: object) -> tuple[int, list[list[int]]]:
+    """`learning_search` with `plan` (a search resumed after a stop keeps its weights and phases)
+    or fresh buffers of `plan_for`'s settings: (code, up to `limit` solutions as value lists)."""
+    solutions = np.zeros((limit, st.val.shape[0]), dtype=np.int64)
+    code, count = learning_search(st, plan or plan_for(st, **settings), solutions)  # type: ignore[arg-type]
+    raise_if_interrupted(st)
+    return int(code), solutions[:count].tolist()

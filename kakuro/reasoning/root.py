@@ -1,0 +1,132 @@
+"""Root reasoning before any search: GAC on every run to a fixpoint, then shaving (singleton
+arc consistency), then a whole-grid counting check (`prepare`, `reduce`).
+
+Used by `gac` (its first two stages), `auto` (its presolve), the generator's grading and the
+deduction. Run-level GAC keeps a value only if some combination of distinct values with the
+run's sum, matched one-to-one onto the run's free cells, gives it to that cell
+(`kakuro.engine.propagate.revise_run`); shaving assigns each remaining value of each unfixed
+cell, propagates and undoes, and removes a value whose propagation wipes out a domain
+(`fixpoint` repeats sweeps until one removes nothing, `once` sweeps once, `none` skips it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kakuro.clock import Deadline
+from kakuro.combos import fixed_values
+from kakuro.engine.propagate import PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
+from kakuro.engine.state import STOP, BuildStopped, State, arm, build_state, domain_summary, raise_if_interrupted
+from kakuro.outcome import Enumeration
+from kakuro.puzzle import Puzzle
+
+SHAVING = ("none", "once", "fixpoint")
+
+
+@dataclass(frozen=True)
+class RootReduction:
+    """What GAC and shaving did before any search (see `reduce`)."""
+
+    domains: tuple[int, ...]
+    """Cell domains (bitmasks, cell order) after the stages; meaningless after a wipe-out."""
+    wiped_out: bool
+    """The stages proved the puzzle unsatisfiable."""
+    solved: bool
+    """Every domain holds one value: at GAC those values are the only solution."""
+    removed_gac: int
+    removed_shaving: int
+    probes: int
+    """Trial assignments made by shaving."""
+    sweeps: int
+    """Shaving sweeps over the cells (0 without shaving)."""
+    refutation: str = ""
+    """Why the stages proved it unsatisfiable when a counting argument did (`totals_refutation`)."""
+
+
+def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline, seed: int = 0) -> tuple[State | None, RootReduction | None]:
+    """Build the GAC state of `puzzle` (armed with `seed`), run root GAC and `shaving` ("none",
+    "once" or "fixpoint"); the result is the search root. Returns the state (None when the
+    deadline passed while it was built) and the reduction, which is None when the deadline
+    passed first.
+
+    Raises KakuroError when the puzzle's combination tables are too large (wide value ranges).
+    """
+    try:
+        st = build_state(puzzle, "gac", deadline.expired)
+    except BuildStopped:
+        return None, None
+    arm(st, deadline.end, seed)
+    initial = _initial_total(puzzle)
+    ok = root_propagate(st)
+    refutation = totals_refutation(puzzle, st.dom) if ok else ""
+    ok = ok and not refutation
+    counters = np.zeros(SHAVE_COUNTERS, dtype=np.int64)
+    after_gac = domain_summary(st)[0] if ok else initial
+    if ok and shaving != "none":
+        ok = shave(st, shaving == "fixpoint", counters)  # the shaved domains become the root
+    raise_if_interrupted(st)
+    if st.info[STOP] != 0:
+        return st, None
+    after, fixed = domain_summary(st) if ok else (after_gac, 0)
+    reduction = RootReduction(
+        domains=tuple(st.dom.tolist()),
+        wiped_out=not ok,
+        solved=ok and fixed == puzzle.size,
+        removed_gac=initial - after_gac,
+        removed_shaving=after_gac - after,
+        probes=int(counters[PROBES]),
+        sweeps=int(counters[SWEEPS]),
+        refutation=refutation,
+    )
+    return st, reduction
+
+
+def totals_refutation(puzzle: Puzzle, domains: np.ndarray) -> str:
+    """Whole-grid counting, which no single run sees: the across clues add up the digits of
+    every cell in an across run and the down clues those of every cell in a down run, so their
+    difference is the digits of the cells in an across run only minus those of the cells in a
+    down run only. "" when `domains` (int64 bitmasks, cell order) allow that difference, else
+    why no filling can (e.g. a grid whose row sums and column sums disagree)."""
+    sign = np.zeros(puzzle.size, dtype=np.int64)  # +1 across only, -1 down only, 0 both (or neither)
+    totals = {"across": 0, "down": 0}
+    for run in puzzle.runs:
+        sign[list(run.cells)] += 1 if run.direction == "across" else -1
+        totals[run.direction] += run.total
+    lowest = np.bitwise_count((domains & -domains) - 1)
+    highest = np.array(fixed_values(domains), dtype=np.int64)
+    low = int(np.where(sign > 0, lowest, 0).sum() - np.where(sign < 0, highest, 0).sum())
+    high = int(np.where(sign > 0, highest, 0).sum() - np.where(sign < 0, lowest, 0).sum())
+    difference = totals["across"] - totals["down"]
+    if low <= difference <= high:
+        return ""
+    return (f"the across clues add up to {totals['across']} and the down clues to {totals['down']}, but both add up "
+            f"the same digits" + ("" if low == high == 0 else f" except for a difference between {low} and {high}"))
+
+
+def reduce(puzzle: Puzzle, shaving: str = "none") -> RootReduction:
+    """Root GAC, then `shaving`, on `puzzle` (no search, no time limit)."""
+    if shaving not in SHAVING:
+        raise ValueError(f"shaving must be one of {', '.join(SHAVING)}, not {shaving!r}")
+    _, reduction = prepare(puzzle, shaving, Deadline())
+    if reduction is None:  # cannot happen without a deadline
+        raise RuntimeError("root propagation stopped without a deadline")
+    return reduction
+
+
+def root_answer(reduction: RootReduction, stats: dict[str, Any]) -> Enumeration | None:
+    """The stages' own answer, with `stats`: no solution (a wipe-out) or the only one (every
+    domain a single value); None when a search must decide."""
+    if reduction.wiped_out:
+        return Enumeration([], True, stats, reduction.refutation or "root propagation wiped out a domain")
+    if reduction.solved:
+        return Enumeration([fixed_values(reduction.domains)], True, stats)
+    return None
+
+
+def _initial_total(puzzle: Puzzle) -> int:
+    lo, hi = puzzle.values
+    given = len(puzzle.givens)
+    return (puzzle.size - given) * (hi - lo + 1) + given

@@ -1,0 +1,214 @@
+"""OR-Tools CP-SAT backend: each run as AllDifferent + sum, as a table, or as an automaton.
+
+One worker and a fixed random seed by default, because CP-SAT is only reproducible with
+`num_workers=1` and a `random_seed`. OR-Tools is imported when a solve starts.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from kakuro.clock import Deadline
+from kakuro.combos import permutations, range_mask, subset_automaton, values_of
+from kakuro.engines import Engine
+from kakuro.options import Option, seed_below
+from kakuro.outcome import Enumeration, Outcome, Status
+from kakuro.puzzle import Puzzle
+from kakuro.reasoning.rdv import reduce_domains
+from kakuro.registry import register
+from kakuro.solver import Solver
+
+MODELS = ("decomposition", "table", "automaton")
+BUILD_CHECK_EVERY = 64
+"""Cells or runs added to a model between two looks at the deadline."""
+WAIT_SLICE = 0.05
+"""Seconds the caller's thread waits on a CP-SAT solve between two chances to take Ctrl-C."""
+SEED_BITS = 31
+"""CP-SAT's `random_seed` is a 32-bit signed integer: larger seeds are folded into it."""
+
+
+def build_model(
+    puzzle: Puzzle, model_kind: str = "decomposition", deadline: Deadline | None = None
+) -> tuple[Any, list[Any], dict[str, Any]] | None:
+    """The CP-SAT model of `puzzle`, its cell variables (cell order) and size statistics; None
+    when `deadline` passes while building (checked every BUILD_CHECK_EVERY cells and runs, and
+    during the domain reduction: a 1000x1000 grid takes seconds).
+
+    `decomposition`: AllDifferent + linear sum per run, domains lo..hi (givens fixed).
+    `table`: per run the allowed tuples (permutations of its combinations); `automaton`: per
+    run an automaton over the sets of digits used so far. Both start from the domains of the
+    Reducing Domain Values pass (sound, cheap), which keeps the tables small: a free 9-cell run
+    of 45 alone has 9! = 362,880 rows.
+    """
+    from ortools.sat.python import cp_model
+
+    started = time.perf_counter()
+    model = cp_model.CpModel()
+    lo, hi = puzzle.values
+    sizes: dict[str, Any] = {}
+    deadline = deadline or Deadline()
+    if model_kind == "decomposition":
+        domains = [1 << puzzle.givens[i] if i in puzzle.givens else range_mask(puzzle.values) for i in range(puzzle.size)]
+    else:
+        reduction = reduce_domains(puzzle, deadline)
+        if reduction.stopped:
+            return None
+        domains = list(reduction.domains)
+        if reduction.wiped_out:
+            model.add_bool_or([])  # the reduction proved unsatisfiability: an empty clause says so
+            domains = [range_mask(puzzle.values)] * puzzle.size
+    cells = []
+    for number, (d, (r, c)) in enumerate(zip(domains, puzzle.cells)):
+        if number % BUILD_CHECK_EVERY == 0 and deadline.expired():
+            return None
+        cells.append(model.new_int_var_from_domain(cp_model.Domain.from_values(values_of(d)), f"x_{r}_{c}"))
+    tuples = states = transitions = 0
+    for number, run in enumerate(puzzle.runs):
+        if number % BUILD_CHECK_EVERY == 0 and deadline.expired():
+            return None
+        members = [cells[i] for i in run.cells]
+        if model_kind == "table":
+            rows = permutations(run.total, [domains[i] for i in run.cells], puzzle.values)
+            model.add_allowed_assignments(members, rows)
+            tuples += len(rows)
+        elif model_kind == "automaton":
+            arcs, accepting = subset_automaton(len(run), run.total, puzzle.values)
+            model.add_automaton(members, 0, list(accepting), list(arcs))
+            states += len({a for a, _, _ in arcs} | set(accepting))
+            transitions += len(arcs)
+        else:
+            if len(members) > 1:
+                model.add_all_different(members)
+            model.add(cp_model.LinearExpr.sum(members) == run.total)
+    if model_kind == "table":
+        sizes["num_tuples"] = tuples
+    elif model_kind == "automaton":
+        sizes.update(num_states=states, num_transitions=transitions)
+    sizes["build_time"] = time.perf_counter() - started
+    return model, cells, sizes
+
+
+def _configure(solver: Any, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> None:
+    params = solver.parameters
+    params.catch_sigint_signal = False  # CP-SAT would leave SIGINT at SIG_DFL, killing the caller on Ctrl-C
+    params.num_workers = opts["workers"]
+    params.random_seed = seed_below(seed, SEED_BITS)
+    remaining = deadline.remaining()
+    if remaining is not None:
+        params.max_time_in_seconds = max(remaining, 1e-3)
+
+
+def solve_interruptibly(solver: Any, model: Any, callback: Any = None) -> int:
+    """`solver.solve(model, callback)`'s status, the solve running in a helper thread so that
+    Ctrl-C reaches the caller at once: CP-SAT (with `catch_sigint_signal` off) would otherwise
+    hold the main thread until its own limit. Whatever the caller's SIGINT handler raises
+    (KeyboardInterrupt by default) stops the search (`stop_search`), waits for the thread (a
+    few ms) and propagates; the handler itself is never replaced. (The wait is on an Event:
+    after an interrupted `Thread.join`, Python 3.11 may report a running thread as ended.)"""
+    outcome: dict[str, Any] = {}
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            outcome["status"] = solver.solve(model, callback)
+        except BaseException as exc:  # handed to the caller's thread below
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="cp-sat-solve", daemon=True).start()
+    try:
+        while not done.wait(WAIT_SLICE):  # a timed wait: signal handlers run between slices
+            pass
+    except BaseException:
+        solver.stop_search()
+        while not done.is_set():  # never leave CP-SAT running: the process would abort at exit
+            try:
+                done.wait()
+            except KeyboardInterrupt:
+                solver.stop_search()
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return int(outcome["status"])
+
+
+def _statistics(solver: Any, model: Any, sizes: dict[str, Any]) -> dict[str, Any]:
+    proto = model.proto
+    return {
+        **sizes,
+        "branches": solver.num_branches,
+        "conflicts": solver.num_conflicts,
+        "num_vars": len(proto.variables),
+        "num_constraints": len(proto.constraints),
+    }
+
+
+@register("cpsat")
+class CpSat(Solver):
+    """Google OR-Tools CP-SAT on the decomposition model (AllDifferent + sum per run)."""
+
+    description = "OR-Tools CP-SAT; runs as AllDifferent + sum, tables or automata"
+    complete = True
+    engine = Engine("ortools", pip="ortools")
+    options = {
+        "model": Option("decomposition", "how each run is modelled", choices=MODELS),
+        "workers": Option(1, "CP-SAT search workers (1 is reproducible)", minimum=1, maximum=64),
+    }
+
+    @classmethod
+    def warm_up(cls) -> None:
+        """Import CP-SAT's Python layer (over 1 s the first time) and run one trivial solve."""
+        super().warm_up()
+        from ortools.sat.python import cp_model
+
+        model = cp_model.CpModel()
+        model.new_int_var(0, 1, "x")
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.catch_sigint_signal = False
+        solver.solve(model)
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        from ortools.sat.python import cp_model
+
+        built = build_model(puzzle, opts["model"], deadline)
+        if built is None or deadline.expired():
+            return Outcome(Status.UNKNOWN, None, {}, "time limit reached while building the model")
+        model, cells, sizes = built
+        solver = cp_model.CpSolver()
+        _configure(solver, opts, deadline, seed)
+        status = solve_interruptibly(solver, model)
+        stats = _statistics(solver, model, sizes)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return Outcome(Status.SOLVED, [solver.value(x) for x in cells], stats)
+        if status == cp_model.INFEASIBLE:
+            return Outcome(Status.UNSATISFIABLE, None, stats)
+        if status == cp_model.MODEL_INVALID:
+            return Outcome(Status.ERROR, None, stats, model.validate())
+        return Outcome(Status.UNKNOWN, None, stats, "time limit reached")
+
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
+        from ortools.sat.python import cp_model
+
+        built = build_model(puzzle, opts["model"], deadline)
+        if built is None or deadline.expired():
+            return Enumeration([], False, {}, "time limit reached while building the model")
+        model, cells, sizes = built
+        solver = cp_model.CpSolver()
+        _configure(solver, {**opts, "workers": 1}, deadline, seed)  # enumeration needs one worker
+        solver.parameters.enumerate_all_solutions = True
+        found: list[list[int]] = []
+
+        class Collector(cp_model.CpSolverSolutionCallback):
+            def on_solution_callback(self) -> None:
+                found.append([self.value(x) for x in cells])
+                if len(found) >= limit:
+                    self.stop_search()
+
+        status = solve_interruptibly(solver, model, Collector())
+        finished = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+        return Enumeration(found, finished and len(found) < limit, _statistics(solver, model, sizes))

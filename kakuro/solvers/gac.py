@@ -1,0 +1,101 @@
+"""The native GAC sum-alldiff model (backend `gac`), after the Choco Kakuro tutorial.
+
+Each run is one combined sum + all-different constraint kept at generalized arc consistency
+by the engine's run-level propagator (`kakuro.engine.propagate.revise_run`: a value stays only if some
+combination of distinct values with the run's sum, matched one-to-one onto the run's free
+cells, gives it to that cell; the tutorial compiles the same constraint to a table or a
+`regular` automaton). Three stages:
+
+1. root GAC: every run revised to a fixpoint (`root_propagate`);
+2. shaving, i.e. singleton arc consistency (`shave`): each remaining value of each unfixed
+   cell is assigned, propagated and undone; a value whose propagation wipes out a domain is
+   removed (and the removal propagated). `fixpoint` (default) repeats sweeps over the cells
+   until one removes nothing, `once` sweeps once, `none` skips the stage. Measured on all
+   1,398 shared puzzles (`experiments/propagation_strength.py`): `once` and `fixpoint` decide
+   the same puzzles with no search (every one with a unique solution) at the same cost, since
+   a second sweep only runs after a removal, when nearly every domain is fixed; `fixpoint` is
+   the default because it guarantees singleton arc consistency;
+3. a complete search maintaining GAC from the shaved domains: by default the engine's modern
+   search (Luby restarts, dom/wdeg with random ties, phase saving, conflict learning from
+   explained run propagation, the grid's implied sums kept at GAC beside the runs: its closed
+   blocks' innies and outies, `kakuro.reasoning.implied`; `kakuro.native.TREE_OPTIONS` names the
+   parts), or, with every part off (`restarts=none,learning=false,order=dom,phase=false`), the
+   tutorial's depth-first search, smallest domain first, values ascending.
+
+Stats: `root_solved` (stages 1-2 decided the puzzle: every domain a single value, or a
+wipe-out), `removed_gac` and `removed_shaving` (values removed by each stage from the initial
+domains: the full range for an empty cell, the digit for a given), `probes` (shaving trial
+assignments), `sweeps`, `nodes`, `fails`, `propagations` (run revisions), and for the modern
+search `restarts`, `learned` and `deleted` (nogoods). The seed breaks the modern search's
+ties; the plain search does not use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kakuro.clock import Deadline
+from kakuro.engine.state import (
+    PROPAGATIONS,
+    stats_of,
+)
+from kakuro.native import (
+    TREE_OPTIONS,
+    TreeSearchSolver,
+    learning_state,
+    learns,
+    search,
+    tree_kernels,
+    tree_settings,
+)
+from kakuro.options import Option
+from kakuro.outcome import Enumeration, Stat
+from kakuro.puzzle import Puzzle
+from kakuro.reasoning.root import SHAVING, prepare, root_answer
+from kakuro.registry import register
+
+SEARCH_STATS = ("nodes", "fails", "propagations")
+
+
+@register("gac")
+class GacModel(TreeSearchSolver):
+    """Run-level GAC sum-alldiff, then shaving, then search maintaining GAC."""
+
+    description = "GAC per run (sum + alldifferent as one constraint), shaving (SAC), MAC search"
+    complete = True
+    options = {
+        "shaving": Option(
+            "fixpoint",
+            "singleton arc consistency after root GAC: fixpoint (repeated sweeps), once or none",
+            choices=SHAVING,
+        ),
+        **TREE_OPTIONS,
+    }
+
+    def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        return tree_kernels("gac", tree_settings(settings), ("root", "shave"))
+
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
+        tree = tree_settings(opts)
+        st, reduction = prepare(puzzle, opts["shaving"], deadline, seed)
+        if st is None:
+            return Enumeration([], False, {"root_solved": False}, "time limit reached while building the search state")
+        if reduction is None:
+            stopped: dict[str, Stat] = {**stats_of(st, SEARCH_STATS), "root_solved": False}
+            return Enumeration([], False, stopped, "time limit reached during root propagation or shaving")
+        stats: dict[str, Any] = {
+            "root_solved": reduction.wiped_out or reduction.solved,
+            "removed_gac": reduction.removed_gac,
+            "removed_shaving": reduction.removed_shaving,
+            "probes": reduction.probes,
+            "sweeps": reduction.sweeps,
+        }
+        decided = root_answer(reduction, {**stats, "nodes": 0, "fails": 0, "propagations": int(st.info[PROPAGATIONS])})
+        if decided is not None:
+            return decided
+        root = learning_state(st, puzzle, tree["implied"], deadline) if learns("gac", tree) else st
+        found = search(root, limit, SEARCH_STATS, tree=tree)  # type: ignore[arg-type]  # a LearningState goes wherever a State does
+        found.stats.pop("root_solved")
+        found.stats.update(stats)
+        return found
