@@ -24,14 +24,16 @@ import os
 import pickle
 import signal
 import sys
+import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar, cast
 
 from kakuro.clock import Deadline
 
 T = TypeVar("T")
+U = TypeVar("U")
 
 ITEM, RETURN, RAISE = "item", "return", "raise"
 """Tags of the (tag, payload) messages a child sends (see `fork_child`)."""
@@ -257,3 +259,58 @@ def _died(pid: int) -> ChildProcessFailed:
         except ValueError:
             how = f"killed by signal {-code}"
     return ChildProcessFailed(f"the solver process died without an answer ({how})", code)
+
+
+def race(here: Callable[[], T], there: Callable[[], U], *, stop_here: Callable[[], None],
+         here_won: Callable[[T], bool], grace: Callable[[], float]) -> tuple[T, U | None, Exception | None]:
+    """`there()` in a forked child and `here()` in this process, side by side, the first answer
+    winning. The child calls `stop_here()` once it has its answer, so `stop_here` must reach
+    this process (a flag in shared memory) and `here()` must then return. When `here_won(what
+    here() returned)` the child is killed; otherwise its answer is awaited `grace()` seconds (asked then).
+
+    Returns (here's value, there's value or None when it did not answer, the exception that kept
+    it from answering or None). An exception in `here()` kills the child and goes on."""
+    child = fork_child(_answer_then, (there, stop_here))
+    try:
+        mine = here()
+    except BaseException:
+        discard(child)
+        raise
+    if here_won(mine):
+        discard(child)
+        return mine, None, None
+    try:
+        answered, theirs = collect(child, Deadline(time.perf_counter() + grace()))
+    except Exception as exc:  # the child raised or died: here's answer stands
+        return mine, None, exc
+    return mine, theirs if answered else None, None
+
+
+def _answer_then(function: Callable[[], U], then: Callable[[], None]) -> U:
+    """`function()`'s value, `then()` called once it is known (in `race`'s child)."""
+    value = function()
+    then()
+    return value
+
+
+def answers(children: Sequence[tuple[Connection, int]], deadline: Deadline) -> Iterator[tuple[int, Any]]:
+    """(index, returned value) of each `fork_child` child (stream=False) as it answers, until all
+    have or `deadline` passes. Re-raises what a child raised; `ChildProcessFailed` when one
+    died. The children left when the iteration ends, however it ends, are killed and reaped."""
+    waiting = {child[0]: (index, child) for index, child in enumerate(children)}
+    try:
+        while waiting:
+            remaining = deadline.remaining()
+            if remaining is not None and remaining <= 0:
+                return
+            for ready in wait(list(waiting), remaining):
+                index, child = waiting.pop(cast(Connection, ready))
+                try:
+                    kind, payload = _receive(child)
+                finally:
+                    discard(child)
+                if kind == RETURN:
+                    yield index, payload
+    finally:
+        for _, child in waiting.values():
+            discard(child)

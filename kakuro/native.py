@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from kakuro.clock import Deadline
+from kakuro.clock import Deadline, Stopwatch
 from kakuro.combos import fixed_values
 from kakuro.engine.compile import ensure, is_cold
 from kakuro.engine.propagate import root_propagate
@@ -38,12 +38,16 @@ from kakuro.engine.state import (
     load_domains,
     postpone,
     raise_if_interrupted,
+    request_stop,
+    resume,
     stats_of,
     with_learning,
+    with_shared_stop,
 )
 from kakuro.engine.tree import (
     NO_CELLS,
     Plan,
+    pause_at,
     plan_for,
     run_depth_first,
     run_learning_search,
@@ -79,6 +83,8 @@ TREE_OPTIONS: dict[str, Option] = {
 PLAIN = {"restarts": "none", "learning": False, "order": "dom", "phase": False, "implied": False}
 """Every part off: the papers' depth-first search (d-way branching, smallest domain first)."""
 MODERN_STATS = ("restarts", "learned", "deleted")
+SEARCH_STATS = ("nodes", "fails", "propagations")
+"""The counters a complete search reports (with MODERN_STATS for the modern search)."""
 CONSISTENCY = Option("gac", "propagation after each assignment: gac (exact run-level reasoning, the strongest; refuses value "
                             "ranges too wide to tabulate) or fc (the paper's forward checking, any range)", choices=("gac", "fc"))
 """The propagation option of the native backends that search or play on the compiled state."""
@@ -239,3 +245,42 @@ def enumerate_solutions(
 def tree_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     """The TREE_OPTIONS part of a backend's settings."""
     return {name: settings[name] for name in TREE_OPTIONS}
+
+
+class ResumableSearch:
+    """The native learning search (the `tree` options, `gac`'s defaults in `auto`) from a
+    root-propagated state, run in slices, each going on where the last paused: together they
+    make the very decisions of one uninterrupted search with the same seed. Its stop flag lives
+    in memory shared with the processes forked after it was made, so `stop` works from one of
+    them (`kakuro.isolation.race`). `deadline` is the solve's, moved later by the compilation a
+    slice met (not solving)."""
+
+    def __init__(self, root: State, puzzle: Puzzle, tree: Mapping[str, Any], deadline: Deadline, seed: int) -> None:
+        learning = learning_state(root, puzzle, tree["implied"], deadline)
+        arm(learning, None, seed)  # type: ignore[arg-type]  # a LearningState goes wherever a State does
+        self.state = with_shared_stop(learning)  # type: ignore[arg-type]
+        self.plan = learning_plan(self.state, tree)
+        self.tree = tree
+        self.deadline = deadline
+        self.solutions: list[Sequence[int]] = []
+
+    def run(self, limit: int, pause: float | None = None) -> Enumeration:
+        """Search on until `limit` solutions in all (earlier slices' included), the end of the
+        search, the deadline, a `stop`, or (given `pause`, a `time.perf_counter` reading) its
+        first restart after `pause`. Returns every solution so far, `exhausted` when the search
+        ended, and the state's counters."""
+        watch = Stopwatch()
+        resume(self.state, self.deadline.end)
+        pause_at(self.plan, pause)
+        try:
+            found = search(self.state, limit - len(self.solutions), SEARCH_STATS, tree=self.tree, plan=self.plan)
+        finally:
+            pause_at(self.plan, None)
+            self.deadline = self.deadline.postponed(watch)
+        self.solutions += found.solutions
+        found.stats.pop("root_solved", None)
+        return Enumeration(list(self.solutions), found.exhausted, found.stats, found.message)
+
+    def stop(self) -> None:
+        """Make a running slice return at its next look at the clock (from any process)."""
+        request_stop(self.state.info)

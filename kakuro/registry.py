@@ -1,6 +1,6 @@
 """The registry of backends: `@register("name")`, discovery of the shipped backends (every
 module of `kakuro.solvers`), lookup with "did you mean" (`backend_class`,
-`suggest_backend`), what `kakuro.solvers` lists (`backend_info`), and `get_solver` from a spec
+`suggest_backend`), what `kakuro backends` lists (`backend_info`), and `get_solver` from a spec
 string."""
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def backends() -> list[str]:
 
 @dataclass(frozen=True)
 class BackendInfo:
-    """What `kakuro.solvers` lists for one backend: availability (with the engine's version,
+    """What `kakuro backends` lists for one backend: availability (with the engine's version,
     or the reason and the pip command), capabilities and declared options."""
 
     name: str

@@ -1,4 +1,4 @@
-"""The `Solver` interface every backend implements, its typed results, and the registry.
+"""The `Solver` template every backend implements.
 
 A backend is one module with one class::
 

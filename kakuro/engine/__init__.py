@@ -15,12 +15,14 @@ One module per concept, each importing only the modules above it in this list (a
 - `state`: all of the above by one name, for the code outside the engine;
 - `propagate`: `assign` at the state's strength (check, projected, fc, gac), run-level GAC and
   its matching, root propagation, shaving, retargeting a layout;
-- `tree`: the one depth-first search (variable and value orders);
+- `tree`: the tree searches: the papers' depth-first one and the learning search (restarts,
+  dom/wdeg, phase saving, nogoods), pausable;
 - `playout`: move choice, playing strategies, playouts;
 - `montecarlo`: sampling, nested, flat and UCT on one restart driver;
 - `harmony`: Self-Adaptive Harmony Search's kernels;
-- `local`: the classic generator's local search on fillings.
+- `reasons`: the values whose assumption propagates to a wipe-out, for the explanations;
+- `local_search`: the classic generator's local search on fillings.
 
-The thin `Solver` adapters live beside this package (`kakuro.solvers.fc`, `.montecarlo`,
-`.rdv`, `.backtrack`, `.harmony`, `kakuro.solvers.gac`), sharing `kakuro.native`.
+The backends over it (`kakuro.solvers`) reach it through `kakuro.native`, which pays its
+compilation before the clock and drives its searches.
 """

@@ -1,19 +1,22 @@
-"""The backend a user gets without choosing one (`auto`): the measured best path per puzzle.
+"""The backend a user gets without choosing one (`auto`): a portfolio of the two cores,
+built from four verbs.
 
-1. Root GAC and shaving (`kakuro.solvers.gac.prepare`): most published puzzles end here.
-2. What is left is raced: the native modern search (`gac`'s: restarts, dom/wdeg, phase saving,
-   conflict learning, implied sums) on the shaved domains, in this process, against a SAT
-   solver (`sat_solver`, CaDiCaL 1.9.5 by default) on the same domains
-   (`kakuro.solvers.sat.encode` with `domains`: only the values and combinations left are
-   encoded) in a forked child. The child raises the native search's stop flag (its `info`
-   array lives in shared memory) when it has answered; when the native search answers first
-   the child is killed. Since the implied sums the native search is the faster on every loose
+1. Presolve: root GAC and shaving (`kakuro.reasoning.root.prepare`); most published puzzles
+   end here.
+2. Native search that can pause and resume (`kakuro.native.ResumableSearch`): `gac`'s modern
+   search (restarts, dom/wdeg, phase saving, conflict learning, implied sums) on the shaved
+   domains runs alone until its first restart after `head_start` seconds (0.05 s), which
+   decides the easier half of the puzzles left without starting any process, and pauses.
+3. SAT on the reduced domains (`kakuro.reasoning.pysat_search.sat_items` over
+   `kakuro.reasoning.cnf.encode` with `domains`: only the values and combinations left are
+   encoded), CaDiCaL 1.9.5 by default (`sat_solver`).
+4. Race the two (`kakuro.isolation.race`): the native search goes on in this process where it
+   paused (the very decisions `gac` makes with the same seed), SAT in a forked child that
+   raises the native search's stop flag (shared memory) once it has answered; when the native
+   search answers first the child is killed. The native search is the faster on every loose
    grid measured; CaDiCaL refutes the unsatisfiable Cazenave grids whose sums add up, which
-   the native search does not. The race uses two cores for that stage; `search=native` or
-   `search=sat` keeps to one. The native search first runs alone until its first restart
-   after `head_start` seconds (0.05 s), which decides the easier half of the puzzles left
-   without starting any process, and pauses there (`tree.pause_at`); resumed in the race, it
-   makes the very decisions `gac` makes with the same seed.
+   the native search does not. The race uses two cores; `search=native` or `search=sat` keeps
+   to one.
 
 A puzzle whose value range is too wide for the root's combination tables (`TablesTooLargeError`:
 a long run over 1..62, say) goes to `cpsat` instead (`WIDE_RANGE_BACKEND`), whose model needs
@@ -24,40 +27,23 @@ the time ran out), the root's counters (`removed_gac`, `removed_shaving`, `probe
 (seconds after the root) and the winner's counters. Complete: it proves unsatisfiability and
 counts solutions.
 """
-
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
-from kakuro.clock import Deadline, Stopwatch
+from kakuro.clock import Deadline
 from kakuro.combos import run_table_sizes
-from kakuro.engine.state import (
-    State,
-    arm,
-    request_stop,
-    resume,
-    tables_refusal,
-    with_shared_stop,
-)
-from kakuro.engine.tree import Plan, pause_at
+from kakuro.engine.state import tables_refusal
 from kakuro.errors import BackendUnavailableError, KakuroError, TablesTooLargeError
-from kakuro.isolation import collect, discard, fork_child
-from kakuro.native import (
-    TREE_OPTIONS,
-    TreeSearchSolver,
-    learning_plan,
-    learning_state,
-    search,
-    tree_kernels,
-)
+from kakuro.isolation import race
+from kakuro.native import TREE_OPTIONS, ResumableSearch, TreeSearchSolver, tree_kernels
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Status
 from kakuro.puzzle import Puzzle
 from kakuro.reasoning.pysat_search import (
+    DEFAULT_ENCODING,
     DEFAULT_SOLVER,
     SOLVER_NAMES,
     enumerate_with_sat,
@@ -68,7 +54,6 @@ from kakuro.reasoning.root import prepare, root_answer
 from kakuro.registry import get_solver, register
 
 SEARCHES = ("race", "native", "sat")
-NATIVE_STATS = ("nodes", "fails", "propagations")
 DEFAULT_TREE = {name: option.default for name, option in TREE_OPTIONS.items()}
 
 
@@ -97,6 +82,7 @@ class Auto(TreeSearchSolver):
         wide = tables_refusal(run_table_sizes(puzzle, givens=False))
         if wide is not None:  # see WIDE_RANGE_BACKEND: the range decides, even where the givens' tables fit
             return _wide_range(puzzle, limit, deadline, seed, wide)
+        # 1. presolve
         st, reduction = prepare(puzzle, "fixpoint", deadline, seed)  # the givens' tables are subsets: they fit too
         stats: dict[str, Any] = {"path": "none"}
         if st is None or reduction is None:  # (no state: no reduction either)
@@ -105,30 +91,46 @@ class Auto(TreeSearchSolver):
         decided = root_answer(reduction, {**stats, "path": "root"})
         if decided is not None:
             return decided
+        # 2. search what is left
         start = time.perf_counter()
-        root = st
-
-        def armed(end: float | None) -> State:  # a learning state at the shaved root (empty store) until `end`
-            learning = learning_state(root, puzzle, DEFAULT_TREE["implied"], deadline)
-            arm(learning, end, seed)  # type: ignore[arg-type]  # a LearningState goes wherever a State does
-            return learning  # type: ignore[return-value]
-
-        if opts["search"] == "native":
-            found, path = _native(armed(deadline.end), limit), "native"
-        elif opts["search"] == "sat":
-            found, path = enumerate_with_sat(puzzle, limit, deadline, opts["sat_solver"], domains=reduction.domains), "sat"
-        else:  # a head start alone, then the race, the native search going on where it paused
-            native = with_shared_stop(armed(None))
-            plan = learning_plan(native, DEFAULT_TREE)  # one plan: the race resumes with the head start's weights and phases
-            found, deadline = _head_start(native, plan, limit, deadline, opts["head_start"])
-            path = "native"
-            if not _decided(found, limit) and not deadline.expired():
-                sat_job = (puzzle, limit, opts["sat_solver"], "combinations", reduction.domains)
-                found, path = _race(native, plan, limit, found, sat_job, deadline)
+        sat_job = (puzzle, limit, opts["sat_solver"], DEFAULT_ENCODING, reduction.domains)  # SAT on the reduced domains
+        if opts["search"] == "sat":
+            found = enumerate_with_sat(puzzle, limit, deadline, opts["sat_solver"], DEFAULT_ENCODING, reduction.domains)
+            path = "sat"
+        else:
+            native = ResumableSearch(st, puzzle, DEFAULT_TREE, deadline, seed)
+            if opts["search"] == "native":
+                found, path = native.run(limit), "native"
+            else:
+                found, path = _race(native, limit, sat_job, opts["head_start"])
         stats["search_time"] = time.perf_counter() - start
         settled = _decided(found, limit)
         stats = {**stats, **found.stats, "path": path if settled else "none"}
         return Enumeration(found.solutions, found.exhausted, stats, "" if settled else "time limit reached")
+
+
+def _race(native: ResumableSearch, limit: int, sat_job: tuple[Any, ...], head_start: float) -> tuple[Enumeration, str]:
+    """The native search alone for `head_start` seconds (to its first restart after them: what it
+    decides then starts no process), then on where it paused, raced against SAT (`sat_items(*sat_job)`)
+    in a forked child (`isolation.race`), until one answers. (The answer, "native" or "sat".)"""
+    found = native.run(limit, pause=time.perf_counter() + head_start)
+    if _decided(found, limit) or native.deadline.expired():
+        return found, "native"
+    found, items, failure = race(
+        lambda: native.run(limit), lambda: list(sat_items(*sat_job)), stop_here=native.stop,
+        here_won=lambda found: _decided(found, limit),
+        grace=lambda: 0.0 if native.deadline.expired() else ANSWER_GRACE,  # stopped by the flag, unless the time is up
+    )
+    if failure is not None:  # SAT is out of the race (a died child, a table too large): the native answer stands
+        found.stats["sat_failed"] = f"{type(failure).__name__}: {failure}"
+    if items is None:
+        return found, "native"
+    return enumeration_of(items, True, limit), "sat"
+
+
+ANSWER_GRACE = 0.5
+"""Seconds the parent waits for the SAT child's answer once the native search has stopped:
+the child raises the stop flag just before it sends."""
 
 
 WIDE_RANGE_BACKEND = "cpsat"
@@ -166,59 +168,3 @@ def _wide_range(puzzle: Puzzle, limit: int, deadline: Deadline, seed: int, refus
 def _decided(found: Enumeration, limit: int) -> bool:
     """The search finished, or found all `limit` solutions asked for."""
     return found.exhausted or len(found.solutions) >= limit
-
-
-def _native(st: State, limit: int, plan: Plan | None = None) -> Enumeration:
-    found = search(st, limit, NATIVE_STATS, tree=DEFAULT_TREE, plan=plan)
-    found.stats.pop("root_solved", None)
-    return found
-
-
-def _head_start(st: State, plan: Plan, limit: int, deadline: Deadline, seconds: float) -> tuple[Enumeration, Deadline]:
-    """The native search alone until its first restart `seconds` from now (at most to
-    `deadline`), paused there so that the race goes on with the very search `gac` makes; and
-    the deadline moved later by the search kernel's first compilation meanwhile (not solving)."""
-    watch = Stopwatch()
-    resume(st, deadline.end)
-    pause_at(plan, time.perf_counter() + seconds)
-    found = _native(st, limit, plan)
-    pause_at(plan, None)
-    return found, deadline.postponed(watch)
-
-
-def _race(st: State, plan: Plan, limit: int, head: Enumeration, sat_job: tuple[Any, ...],
-          deadline: Deadline) -> tuple[Enumeration, str]:
-    """The native search for up to `limit` solutions, resumed in this process after `head` (its
-    solutions so far), against SAT (`sat_items(*sat_job)`) in a forked child that stops the
-    native search through the shared stop flag when it has answered; the loser stops (the child
-    is killed). (The answer, "native" or "sat".)"""
-    child = fork_child(_answer_then_stop, (st.info, *sat_job))
-    try:
-        resume(st, deadline.end)
-        more = _native(st, limit - len(head.solutions), plan)
-    except BaseException:
-        discard(child)
-        raise
-    found = Enumeration([*head.solutions, *more.solutions], more.exhausted, more.stats, more.message)
-    if _decided(found, limit):
-        discard(child)
-        return found, "native"
-    wait = 0.0 if deadline.expired() else ANSWER_GRACE  # stopped by the flag, unless the time is up
-    try:
-        answered, items = collect(child, Deadline(time.perf_counter() + wait))
-    except Exception as exc:  # SAT is out of the race (a died child, a table too large): the native answer stands
-        found.stats["sat_failed"] = f"{type(exc).__name__}: {exc}"
-        return found, "native"
-    return (enumeration_of(items, True, limit), "sat") if answered else (found, "native")
-
-
-ANSWER_GRACE = 0.5
-"""Seconds the parent waits for the SAT child's answer once the native search has stopped:
-the child raises the stop flag just before it sends."""
-
-
-def _answer_then_stop(stop: np.ndarray, *sat_job: Any) -> list[tuple[str, Any]]:
-    """SAT's items (in the child), then the native search's stop flag raised."""
-    items = list(sat_items(*sat_job))
-    request_stop(stop)
-    return items

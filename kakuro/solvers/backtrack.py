@@ -9,7 +9,7 @@ fails. Variants (option `variant`; each is `plain` plus one idea, as the paper p
 
 - `plain`: domains are the full value range, values ascending;
 - `run-ordering`: domains start as the intersection of the digit sets of the cell's runs'
-  combinations (`kakuro.solvers.rdv.run_intersections`, the first step of RDV);
+  combinations (`kakuro.reasoning.rdv.run_intersections`, the first step of RDV);
 - `value-ordering`: values descending;
 - `decisive`: ascending when the puzzle's average clue per cell (sum of the clues over sum of
   the run lengths) lies below the middle of the value range (5 for 1..9), else descending;

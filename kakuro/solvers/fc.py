@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kakuro.clock import Deadline
+from kakuro.moved import moved_names
 from kakuro.native import (
     CONSISTENCY,
     TREE_OPTIONS,
@@ -45,3 +46,7 @@ class ForwardChecking(TreeSearchSolver):
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         return enumerate_solutions(puzzle, opts["consistency"], limit, deadline, seed, STATS, opts["values"],
                                    tree=tree_settings(opts))
+
+
+# Names this module held in the previous release (as kakuro.models/kakuro.search), served from their homes.
+__getattr__, __dir__ = moved_names(__name__, {"CONSISTENCY": "kakuro.native"})

@@ -40,7 +40,9 @@ from kakuro.engine.state import (
     PROPAGATIONS,
     stats_of,
 )
+from kakuro.moved import moved_names
 from kakuro.native import (
+    SEARCH_STATS,
     TREE_OPTIONS,
     TreeSearchSolver,
     learning_state,
@@ -54,8 +56,6 @@ from kakuro.outcome import Enumeration, Stat
 from kakuro.puzzle import Puzzle
 from kakuro.reasoning.root import SHAVING, prepare, root_answer
 from kakuro.registry import register
-
-SEARCH_STATS = ("nodes", "fails", "propagations")
 
 
 @register("gac")
@@ -99,3 +99,11 @@ class GacModel(TreeSearchSolver):
         found.stats.pop("root_solved")
         found.stats.update(stats)
         return found
+
+
+# Names this module held in the previous release (as kakuro.models/kakuro.search), served from their homes.
+__getattr__, __dir__ = moved_names(__name__, {
+    "RootReduction": "kakuro.reasoning.root",
+    "reduce": "kakuro.reasoning.root",
+    "totals_refutation": "kakuro.reasoning.root",
+})

@@ -25,8 +25,7 @@ priority) are Cazenave's playout.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from multiprocessing.connection import Connection, wait
-from typing import Any, cast
+from typing import Any
 
 from kakuro import isolation
 from kakuro.clock import Deadline
@@ -130,40 +129,19 @@ def _root_parallel(st: State, level: int, workers: int, seed: int, deadline: Dea
     root-propagated state run `nested` with different generators (worker 0 with the seed's,
     as a serial run); the first solution wins and the others are killed. Stats add up the
     workers that reported (a killed worker's counters are lost); `workers` is the count."""
-    children: dict[Connection, int] = {}
-    for i in range(workers):
-        rng = rng_state(seed) if i == 0 else rng_state(seed + 1_000_003 * i)
-        conn, pid = isolation.fork_child(_nested_worker, (st, level, rng))
-        children[conn] = pid
+    children = [
+        isolation.fork_child(_nested_worker, (st, level, rng_state(seed) if i == 0 else rng_state(seed + 1_000_003 * i)))
+        for i in range(workers)
+    ]
     totals: dict[str, Stat] = {}
     solution = None
-    try:
-        while children and solution is None:
-            remaining = deadline.remaining()
-            ready = cast("list[Connection]", wait(list(children), None if remaining is None else max(remaining, 0.0) + 0.05))
-            if not ready:
-                break  # the workers stop themselves at the deadline; do not wait for stragglers
-            for conn in ready:
-                pid = children.pop(conn)
-                try:
-                    kind, payload = conn.recv()
-                except EOFError:
-                    kind, payload = None, None
-                conn.close()
-                isolation.reap(pid)
-                if kind == isolation.RAISE:
-                    raise payload
-                if kind != isolation.RETURN:
-                    raise isolation.ChildProcessFailed("a nested Monte-Carlo worker died without an answer")
-                code, values, stats = payload
-                for key, value in stats.items():
-                    totals[key] = value if isinstance(value, bool) else int(totals.get(key, 0)) + value
-                if code == SOLVED and solution is None:
-                    solution = values
-    finally:
-        for conn, pid in children.items():
-            conn.close()
-            isolation.reap(pid)
+    straggling = Deadline(None if deadline.end is None else deadline.end + 0.05)  # they stop themselves at the deadline
+    for _, (code, values, stats) in isolation.answers(children, straggling):
+        for key, value in stats.items():
+            totals[key] = value if isinstance(value, bool) else int(totals.get(key, 0)) + value
+        if code == SOLVED:
+            solution = values
+            break
     if not totals:
         totals = dict(stats_of(st, STATS))
     totals["workers"] = workers

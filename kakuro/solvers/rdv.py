@@ -12,7 +12,9 @@ from kakuro.clock import Deadline
 from kakuro.combos import (
     fixed_values,
 )
+from kakuro.moved import moved_names
 from kakuro.native import (
+    SEARCH_STATS,
     TREE_OPTIONS,
     TreeSearchSolver,
     enumerate_solutions,
@@ -24,8 +26,6 @@ from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle
 from kakuro.reasoning.rdv import STOPPED, reduce_domains
 from kakuro.registry import register
-
-SEARCH_STATS = ("nodes", "fails", "propagations")
 
 
 @register("rdv")
@@ -78,3 +78,7 @@ class ReducingDomainValues(TreeSearchSolver):
         )
         found.stats.update(root_solved=stats["root_solved"], passes=reduction.passes, forced=reduction.forced)
         return found
+
+
+# Names this module held in the previous release (as kakuro.models/kakuro.search), served from their homes.
+__getattr__, __dir__ = moved_names(__name__, {"Reduction": "kakuro.reasoning.rdv", "run_intersections": "kakuro.reasoning.rdv"})
