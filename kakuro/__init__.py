@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from kakuro.clock import Deadline
 from kakuro.deduction import explain
+from kakuro.engines import Engine
 from kakuro.errors import (
     BackendOptionError,
     BackendUnavailableError,
@@ -27,10 +29,11 @@ from kakuro.errors import (
 )
 from kakuro.formats import read, write
 from kakuro.moved import install_moved_module_finder
-from kakuro.outcome import Count, Result, Status
+from kakuro.options import Option
+from kakuro.outcome import STATS, Count, Enumeration, Outcome, Result, Status
 from kakuro.puzzle import Puzzle, Run, Solution
-from kakuro.registry import backend_info, backends, get_solver, register
-from kakuro.solver import Solver
+from kakuro.registry import ENTRY_POINT_GROUP, BackendInfo, backend_info, backends, get_solver, register
+from kakuro.solver import EnumeratingSolver, Solver
 
 __version__ = "0.1.0"
 
@@ -114,12 +117,21 @@ def count_solutions(
 
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
+    "STATS",
+    "BackendInfo",
     "BackendOptionError",
     "BackendUnavailableError",
     "Count",
+    "Deadline",
+    "Engine",
+    "EnumeratingSolver",
+    "Enumeration",
     "InvalidPuzzleError",
     "InvalidSolutionError",
     "KakuroError",
+    "Option",
+    "Outcome",
     "Puzzle",
     "PuzzleFormatError",
     "Result",

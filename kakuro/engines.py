@@ -45,6 +45,19 @@ class Engine:
             return "unknown"
 
 
+class Unavailable(Engine):
+    """An engine that cannot be used here, and why: a plug-in that failed to load, say."""
+
+    reason: str
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(module="", pip="")
+        object.__setattr__(self, "reason", reason)
+
+    def version(self) -> str:
+        raise BackendUnavailableError(self.reason)
+
+
 @functools.cache
 def import_refused(module: str) -> str:
     """Why `module` cannot be imported here without ending this process (empty: it can): only

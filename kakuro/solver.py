@@ -76,8 +76,21 @@ from kakuro.values import is_integer, is_number
 
 
 class Solver:
-    """Base class of every backend. Subclasses set the class attributes and `_solve`
-    (and `_count` when `complete`). Instances hold validated options and are reusable."""
+    """Base class of every backend; instances hold validated options and are reusable.
+
+    A backend subclasses it, sets the class attributes (`description`, `paradigm`, `complete`,
+    `options`: a mapping of names to `kakuro.Option`, `engine`: the `kakuro.Engine` package it
+    needs, `supports_seed`) and implements
+
+    - `_solve(puzzle, opts, deadline, seed) -> kakuro.Outcome`: `opts` the validated options,
+      `deadline` a `kakuro.Deadline` to stop at (UNKNOWN then), `seed` a non-negative int;
+    - `_count(puzzle, opts, limit, deadline, seed) -> kakuro.Enumeration` when `complete`:
+      up to `limit` distinct solutions, `exhausted` when the search finished. A complete
+      backend whose one search does both subclasses `EnumeratingSolver` and writes `_count` only;
+
+    then registers with `@kakuro.register("name")`. Callers use `solve` and `count_solutions`,
+    which time the call, check every solution with `puzzle.check` and return a `Result` /
+    `Count`: a backend never builds those nor decides WRONG or ERROR itself."""
 
     name: ClassVar[str] = ""
     complete: ClassVar[bool] = False
@@ -87,6 +100,9 @@ class Solver:
     engine: ClassVar[Engine | None] = None
     options: ClassVar[Mapping[str, Option]] = MappingProxyType({})
     description: ClassVar[str] = ""
+    paradigm: ClassVar[str] = "plug-in"
+    """The family of methods it belongs to, as `kakuro backends` and the reports show it
+    ("native propagation", "Monte-Carlo", "SAT", "MIP", ...)."""
 
     def __init__(self, **options: Any) -> None:
         self.settings: Mapping[str, Any] = MappingProxyType(self._resolve(options))

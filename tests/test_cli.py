@@ -206,10 +206,10 @@ def test_convert_refuses_what_the_target_cannot_hold(capsys: pytest.CaptureFixtu
 def test_backends_lists_every_backend(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "backends")
     lines = out.splitlines()
-    assert code == 0 and lines[0].split() == ["name", "available", "version", "complete", "options"]
+    assert code == 0 and lines[0].split() == ["name", "paradigm", "available", "version", "complete", "options"]
     listed = {line.split()[0] for line in lines[1 : lines.index("")]}
     assert listed == set(kakuro.backends())
-    assert any(line.split()[:2] == ["cpsat", "yes"] for line in lines)
+    assert any(line.split()[:3] == ["cpsat", "CP-SAT", "yes"] for line in lines)
 
 
 # --------------------------------------------------------------------- generate

@@ -91,7 +91,7 @@ def test_nmcs_default_solves_hard_published_puzzles(shared_data: Path) -> None:
 def test_backends_lists_options_with_defaults(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "backends")
     lines = out.splitlines()
-    assert code == 0 and lines[0].split()[:4] == ["name", "available", "version", "complete"]
+    assert code == 0 and lines[0].split()[:5] == ["name", "paradigm", "available", "version", "complete"]
     nmcs = next(line for line in lines if line.startswith("nmcs "))
     assert "level=2" in nmcs and "consistency=gac" in nmcs
     assert "kakuro backends NAME" in out

@@ -16,13 +16,13 @@ import kakuro
 from kakuro import cli as kakuro_cli
 from kakuro.compare.attempt import Attempt
 from kakuro.compare.jobs import Backend, Instance, Job, Limits
-from kakuro.compare.worker import Reply, import_user_module
+from kakuro.compare.worker import Reply
 from kakuro.outcome import Enumeration, Status
 from kakuro.puzzle import Puzzle, Solution
 from kakuro.records.files import read_results
 from kakuro.records.record import JobStatus
 from kakuro.records.verdict import Witnesses, judge
-from kakuro.registry import register, registry_restored
+from kakuro.registry import import_plugin, register, registry_restored
 from kakuro.report import ALL, sections, summarize
 from kakuro.solver import EnumeratingSolver
 from tests.conftest import UNSATISFIABLE
@@ -44,7 +44,7 @@ MAX_MESSAGE = 1000
 @pytest.fixture(scope="module", autouse=True)
 def test_backends(restore_registry):  # noqa: F811 (the fixture imported above)
     """test-bad and test-mutate registered in this process, for this module only."""
-    return import_user_module(BACKENDS_FILE)
+    return import_plugin(BACKENDS_FILE)
 
 
 def latin() -> Puzzle:

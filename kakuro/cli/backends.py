@@ -7,7 +7,7 @@ import argparse
 from typing import Any
 
 import kakuro
-from kakuro.cli.common import EXIT_OK
+from kakuro.cli.common import EXIT_OK, add_imports
 from kakuro.cli.present import backend_details, print_backends
 
 
@@ -25,6 +25,7 @@ def _add_backends(commands: Any) -> None:
         "capabilities and each option's default, accepted values and meaning.",
     )
     command.add_argument("name", nargs="?", metavar="NAME", help="a backend name, e.g. cpsat")
+    add_imports(command)
     command.set_defaults(run=_run_backends)
 
 

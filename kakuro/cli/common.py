@@ -122,3 +122,11 @@ def refuse_output(args: argparse.Namespace) -> None:
     """Stop before any work when -o names an existing file and --force was not given."""
     if args.output is not None:
         refuse_existing(args.output, args.force)
+
+
+def add_imports(command: argparse.ArgumentParser) -> None:
+    """`--import MODULE` (repeatable): modules imported before the command runs, e.g. to register
+    backends (`kakuro.cli.main` imports them)."""
+    command.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
+                         help="import a module first (a dotted name, found from the working folder, or a .py file), "
+                              "e.g. one that registers backends; repeatable")

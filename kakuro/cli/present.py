@@ -106,9 +106,9 @@ def check_lines(problems: Sequence[str]) -> list[str]:
 def print_backends(infos: Sequence[BackendInfo]) -> None:
     """The table of `kakuro backends`: rich on a terminal, aligned plain text otherwise; then
     why each unavailable backend is so."""
-    headers = ("name", "available", "version", "complete", "options")
+    headers = ("name", "paradigm", "available", "version", "complete", "options")
     rows = [
-        (info.name, "yes" if info.available else "no", info.version or "-", "yes" if info.complete else "no",
+        (info.name, info.paradigm, "yes" if info.available else "no", info.version or "-", "yes" if info.complete else "no",
          " ".join(f"{key}={_shown(option.default)}" for key, option in info.options.items()) or "-")
         for info in infos
     ]
@@ -125,7 +125,7 @@ def print_backends(infos: Sequence[BackendInfo]) -> None:
 
     table = Table(*headers, caption="\n".join(notes))
     for row in rows:
-        style = None if row[1] == "yes" else "dim"
+        style = None if row[2] == "yes" else "dim"
         table.add_row(*row, style=style)
     shown_on.print(table)
 
@@ -135,6 +135,7 @@ def backend_details(info: BackendInfo) -> list[str]:
     availability = f"available, version {info.version}" if info.available else f"not available: {info.reason}"
     lines = [
         f"{info.name}: {info.description}",
+        f"  paradigm:    {info.paradigm}",
         f"  engine:      {availability}",
         "  complete:    " + ("yes: proves unsatisfiability and counts solutions" if info.complete
                              else "no: finds solutions, never proves there is none"),

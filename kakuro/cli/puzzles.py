@@ -13,6 +13,7 @@ from kakuro.cli.common import (
     DEFAULT_TIME_LIMIT,
     EXIT_CODES,
     EXIT_OK,
+    add_imports,
     add_time_limit,
     pick,
     read_puzzles,
@@ -85,6 +86,7 @@ def _add_render(commands: Any) -> None:
     command.add_argument("--solution", nargs="?", const="", metavar="FILE", help="draw the solution (from FILE, or solved)")
     command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
                          help="backend that solves the puzzle for --solution without FILE (default: %(default)s)")
+    add_imports(command)
     add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds for that solve")
     command.add_argument("--cell-size", type=_cell_size, default=CELL, metavar="PX",
                          help="side of one grid cell in pixels (default: %(default)s)")

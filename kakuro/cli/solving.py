@@ -16,6 +16,7 @@ from kakuro.cli.common import (
     EXIT_CODES,
     EXIT_ERROR,
     EXIT_OK,
+    add_imports,
     add_time_limit,
     pick,
     pick_puzzles,
@@ -49,6 +50,7 @@ def _add_per_puzzle(command: argparse.ArgumentParser, verb: str, backend_help: s
     command.add_argument("file", metavar="FILE", help="a puzzle file (any format) or a puzz.link URL")
     command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
                          help=f"{backend_help} (default: %(default)s)")
+    add_imports(command)
     add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds per puzzle")
     command.add_argument("--seed", type=at_least(0), metavar="N", help="random seed (non-negative)")
     command.add_argument("--format", choices=("text", "json"), default="text", help=format_help)

@@ -42,13 +42,13 @@ from kakuro.compare.jobs import (
     make_jobs,
     resolve_backends,
 )
-from kakuro.compare.worker import WorkerConfig, import_user_module
+from kakuro.compare.worker import WorkerConfig
 from kakuro.errors import KakuroError
 from kakuro.records.files import ResultsFile, default_results_path, read_results
 from kakuro.records.record import FINAL, JobStatus, Record, latest
 from kakuro.records.tally import print_tally
 from kakuro.records.verdict import Witnesses, overrule
-from kakuro.registry import get_solver
+from kakuro.registry import get_solver, import_plugin
 
 PROG = "python -m kakuro.compare"
 """The program's name in usage lines and messages unless `main` is given another."""
@@ -193,19 +193,9 @@ def _refuse_input_as_output(out: Path, paths: Sequence[str], instances: Sequence
 
 
 def _import_modules(names: Sequence[str]) -> None:
-    """Import the `--import` modules here, the working folder first on sys.path."""
-    if not names:
-        return
-    cwd = os.getcwd()
-    if cwd not in sys.path:
-        sys.path.insert(0, cwd)
+    """Import the `--import` modules here (the workers import them too: `WorkerConfig`)."""
     for name in names:
-        try:
-            import_user_module(name)
-        except (KakuroError, KeyboardInterrupt):
-            raise
-        except BaseException as exc:  # a module may even call sys.exit
-            raise KakuroError(f"--import {name}: {type(exc).__name__}: {exc}") from None
+        import_plugin(name)
 
 
 def _run(

@@ -16,8 +16,6 @@ and stats are cut to a bounded size.
 from __future__ import annotations
 
 import contextlib
-import importlib
-import importlib.util
 import math
 import numbers
 import os
@@ -30,7 +28,6 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from pathlib import Path
 from typing import Any
 
 from kakuro.compare.jobs import Job
@@ -46,7 +43,7 @@ from kakuro.isolation import (
 from kakuro.outcome import Result, Stat, Status
 from kakuro.puzzle import shown
 from kakuro.records.record import clipped, is_non_negative
-from kakuro.registry import backend_class, get_solver
+from kakuro.registry import backend_class, get_solver, import_plugin
 from kakuro.solver import Solver
 
 try:  # POSIX only; the harness degrades (no memory limit) without it
@@ -106,31 +103,6 @@ MAX_STATS = 100
 """Stats a reply carries at the most."""
 
 
-def import_user_module(name: str) -> Any:
-    """Import `name`: a dotted module name, or the path of a .py file (imported under a
-    name derived from its path). Re-importing the same file returns the loaded module."""
-    path = Path(name)
-    if name.endswith(".py") or os.sep in name:
-        if not path.is_file():
-            raise KakuroError(f"--import {name}: no such file")
-        resolved = path.resolve()
-        module_name = "_kakuro_import_" + "".join(c if c.isalnum() else "_" for c in str(resolved))
-        if module_name in sys.modules:
-            return sys.modules[module_name]
-        spec = importlib.util.spec_from_file_location(module_name, resolved)
-        if spec is None or spec.loader is None:
-            raise KakuroError(f"--import {name}: cannot be loaded as a module")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        try:
-            spec.loader.exec_module(module)
-        except BaseException:
-            del sys.modules[module_name]
-            raise
-        return module
-    return importlib.import_module(name)
-
-
 def load_imports(config: WorkerConfig) -> str:
     """Put `config.sys_path` on sys.path and import the `--import` modules in this process.
     Returns the first failure ("" when none); never raises."""
@@ -139,9 +111,9 @@ def load_imports(config: WorkerConfig) -> str:
             sys.path.insert(0, folder)
     for name in config.imports:
         try:
-            import_user_module(name)
-        except BaseException as exc:  # a user module may even call sys.exit
-            return f"--import {name} failed in the worker: {type(exc).__name__}: {exc}"
+            import_plugin(name)
+        except KakuroError as exc:  # whatever the module raised, named
+            return f"{exc} (in the worker)"
     return ""
 
 
@@ -399,7 +371,7 @@ def machine_info() -> dict[str, Any]:
 
 
 def versions(spec: str) -> dict[str, str]:
-    """kakuro, Python and engine versions for a backend spec."""
+    """kakuro, Python and engine versions for a backend spec, and the backend's paradigm."""
     from kakuro import __version__
 
     cls = backend_class(spec.partition(":")[0].strip())
@@ -409,4 +381,4 @@ def versions(spec: str) -> dict[str, str]:
             engine = f"{cls.engine.pip} {cls.engine.version()}"
         except KakuroError:
             engine = f"{cls.engine.pip} unavailable"
-    return {"kakuro": __version__, "python": platform.python_version(), "engine": engine}
+    return {"kakuro": __version__, "python": platform.python_version(), "engine": engine, "paradigm": cls.paradigm}

@@ -21,6 +21,8 @@ class BackendFacts:
     """Full specs it ran with (every option); empty for schema-1 records, which lack them."""
     engines: tuple[str, ...]
     """Engine versions seen (`ortools 9.12`, `built-in`)."""
+    paradigms: tuple[str, ...] = ()
+    """Its paradigm (`SAT`, `Monte-Carlo`, ...); empty for records that predate it."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,8 @@ def about(records: Sequence[Record], *, title: str, files: Sequence[str]) -> Abo
         mine = [r for r in current if r.backend == name]
         specs = tuple(sorted({r.spec for r in mine if r.spec}))
         engines = tuple(sorted({str(r.versions.get("engine")) for r in mine if r.versions.get("engine")}))
-        facts.append(BackendFacts(name, specs, engines))
+        paradigms = tuple(sorted({str(r.versions.get("paradigm")) for r in mine if r.versions.get("paradigm")}))
+        facts.append(BackendFacts(name, specs, engines, paradigms))
     machines = _machines(current)
     software = sorted({f"kakuro {r.versions['kakuro']}" for r in current if r.versions.get("kakuro")}
                       | {f"Python {r.versions['python']}" for r in current if r.versions.get("python")})

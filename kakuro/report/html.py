@@ -149,11 +149,11 @@ def _facts(about: About) -> str:
 
 
 def _backends(about: About) -> str:
-    header = ("backend", "full spec (every option)", "engine")
-    rows = tuple((b.name, "; ".join(b.specs) or "not recorded (schema 1)", ", ".join(b.engines) or "not recorded")
-                 for b in about.backends)
-    return table_html(Table("Backends as they ran", header, rows, text_columns=frozenset({0, 1, 2})),
-                      table_id="backends", sortable=True, wrap=frozenset({1, 2}))
+    header = ("backend", "paradigm", "full spec (every option)", "engine")
+    rows = tuple((b.name, ", ".join(b.paradigms) or "not recorded", "; ".join(b.specs) or "not recorded (schema 1)",
+                  ", ".join(b.engines) or "not recorded") for b in about.backends)
+    return table_html(Table("Backends as they ran", header, rows, text_columns=frozenset({0, 1, 2, 3})),
+                      table_id="backends", sortable=True, wrap=frozenset({2, 3}))
 
 
 def _section(section: Section, number: int, *, group_by: str,

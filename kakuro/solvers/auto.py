@@ -62,6 +62,7 @@ class Auto(TreeSearchSolver):
     """Root GAC and shaving, then the native modern search raced against SAT on the shaved domains."""
 
     description = "root GAC + shaving, then native search with learning raced against SAT on the shaved domains (the default)"
+    paradigm = "portfolio"
     options = {
         "search": Option("race", "after the root: race (native and SAT side by side, the "
                                  "first answer wins), native or sat", choices=SEARCHES),

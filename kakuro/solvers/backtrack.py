@@ -58,6 +58,7 @@ class Backtracking(NativeEngine, EnumeratingSolver):
     """Stack-based backtracking, row-major, checks only (the variants of Davies' solvers)."""
 
     description = "stack-based backtracking and its variants (Panov & Koceski 2013, Davies 2009)"
+    paradigm = "native propagation"
     complete = True
     supports_seed = False
     options = {"variant": Option("run-ordering", "which published variant: plain (Davies' solver), run-ordering (domains start "

@@ -387,6 +387,7 @@ class Choco(Solver):
     """Choco solver through pychoco: decomposition, table, regular or MDD model of each run."""
 
     description = "Choco solver (pychoco): decomposition / table / regular / mdd per run"
+    paradigm = "CP"
     complete = True
     supports_seed = True
     engine = Engine("pychoco", pip="pychoco", import_may_exit=True)

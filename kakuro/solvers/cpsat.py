@@ -152,6 +152,7 @@ class CpSat(Solver):
     """Google OR-Tools CP-SAT on the decomposition model (AllDifferent + sum per run)."""
 
     description = "OR-Tools CP-SAT; runs as AllDifferent + sum, tables or automata"
+    paradigm = "CP-SAT"
     complete = True
     engine = Engine("ortools", pip="ortools")
     options = {

@@ -33,6 +33,7 @@ class ForwardChecking(TreeSearchSolver):
     """Depth-first search with forward checking, smallest domain first (Cazenave 2010)."""
 
     description = "depth-first forward checking, smallest domain first (Cazenave 2010)"
+    paradigm = "native propagation"
     options = {
         "values": Option("ascending", "value order: ascending (measured the faster) or random (the "
                                       "paper's; the seed picks the order)", choices=("ascending", "random")),

@@ -63,6 +63,7 @@ class GacModel(TreeSearchSolver):
     """Run-level GAC sum-alldiff, then shaving, then search maintaining GAC."""
 
     description = "GAC per run (sum + alldifferent as one constraint), shaving (SAC), MAC search"
+    paradigm = "native propagation"
     complete = True
     options = {
         "shaving": Option(

@@ -52,6 +52,7 @@ class HarmonySearch(NativeEngine):
     """Self-Adaptive Harmony Search on the RDV-reduced domains (incomplete)."""
 
     description = "Self-Adaptive Harmony Search after RDV pre-filtering (Panov & Koceski 2014)"
+    paradigm = "metaheuristic"
     complete = False
     options = {
         "hms": Option(10, "harmony memory size", minimum=2, maximum=10_000),

@@ -66,6 +66,8 @@ class MonteCarloSolver(NativeEngine):
     the `consistency`, `strategy` and `selection` options, and a root-propagated state handed
     to `_search` unless root propagation already decided the puzzle."""
 
+    paradigm = "Monte-Carlo"
+
     complete = False
     options = COMMON
     game: str = ""

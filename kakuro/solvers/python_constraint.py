@@ -74,6 +74,7 @@ class Csp(Solver):
     """python-constraint2's backtracking with forward checking on AllDifferent + ExactSum."""
 
     description = "python-constraint2 backtracking, AllDifferent + ExactSum per run"
+    paradigm = "CP"
     complete = True
     supports_seed = False
     engine = Engine("constraint", pip="python-constraint2", distribution="python-constraint2")

@@ -43,6 +43,7 @@ class ReducingDomainValues(TreeSearchSolver):
     """
 
     description = "Reducing Domain Values (Panov & Koceski 2013), then depth-first search"
+    paradigm = "native propagation"
     complete = True
     options = {
         "search": Option(True, "search after the reduction (false: the paper's algorithm, incomplete)"),

@@ -36,6 +36,7 @@ class Sat(Solver):
     """SAT encodings of Kakuro solved by a PySAT solver (CaDiCaL 1.9.5 by default)."""
 
     description = "PySAT CNF (one-hot digits, combination selectors or PB sums), any PySAT solver"
+    paradigm = "SAT"
     complete = True
     supports_seed = False
     engine = Engine("pysat", pip="python-sat")

@@ -1,0 +1,204 @@
+"""Bring your own backend: `--import MODULE` on every command that takes a backend, backends
+registered by installed packages through the `kakuro.backends` entry-point group, and broken
+plug-ins listed as unavailable with the reason, never disturbing the other backends."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import kakuro
+from kakuro.cli import main
+from kakuro.registry import registry_restored
+from tests.conftest import EXAMPLES, ROOT
+
+PLUGIN = '''
+import kakuro
+from itertools import product
+
+
+@kakuro.register("tiny")
+class Tiny(kakuro.EnumeratingSolver):
+    """Every filling of the grid tried in turn: a complete backend in a few lines."""
+
+    description = "brute force over every filling (a plug-in)"
+    paradigm = "brute force"
+    supports_seed = False
+    options = {"descending": kakuro.Option(False, "try the values from the highest down")}
+
+    def _count(self, puzzle, opts, limit, deadline, seed):
+        lo, hi = puzzle.values
+        values = range(hi, lo - 1, -1) if opts["descending"] else range(lo, hi + 1)
+        free = [c for c in range(puzzle.size) if c not in puzzle.givens]
+        found = []
+        for choice in product(values, repeat=len(free)):
+            if deadline.expired():
+                return kakuro.Enumeration(found, False, {}, "time limit reached")
+            filling = [puzzle.givens.get(c, 0) for c in range(puzzle.size)]
+            for c, v in zip(free, choice):
+                filling[c] = v
+            if all(len({filling[c] for c in run.cells}) == len(run.cells)
+                   and sum(filling[c] for c in run.cells) == run.total for run in puzzle.runs):
+                found.append(filling)
+                if len(found) == limit:
+                    break
+        else:
+            return kakuro.Enumeration(found, True, {})
+        return kakuro.Enumeration(found, False, {})
+'''
+SMALL = "# 4\\ 3\\\n\\3 _ _\n\\4 _ _\n"
+"""A 2x2 grid with one solution, 1 2 / 3 1 (2 1 would need 2 2 in the second row)."""
+
+
+@pytest.fixture()
+def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "tiny_plugin.py").write_text(PLUGIN)
+    (tmp_path / "small.txt").write_text(SMALL)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """The command line in this process, as a fresh process would run it: the registry and the
+    imported plug-in modules are as before afterwards."""
+    modules = set(sys.modules)
+    with registry_restored():
+        code = main(list(argv))
+    for name in set(sys.modules) - modules:
+        del sys.modules[name]
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("module", ["tiny_plugin", "tiny_plugin.py"])
+def test_import_works_on_solve_count_render_and_backends(plugin: Path, module: str,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "solve", "small.txt", "-b", "tiny", "--import", module, "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["status"] == "solved"
+    code, out, err = run(capsys, "count", "small.txt", "-b", "tiny:descending=true", "--import", module)
+    assert code == 0 and "exactly 1" in out, (out, err)
+    code, _, err = run(capsys, "render", "small.txt", "--solution", "-b", "tiny", "--import", module, "-o", "s.svg")
+    assert code == 0 and (plugin / "s.svg").read_text().count("<text") >= 4, err
+    code, out, _ = run(capsys, "backends", "--import", module)
+    assert code == 0 and any(line.split()[:2] == ["tiny", "brute"] for line in out.splitlines())
+    code, out, _ = run(capsys, "backends", "tiny", "--import", module)
+    assert "descending = false" in out and "paradigm:    brute force" in out
+
+
+def test_without_import_the_backend_is_unknown_with_a_hint(plugin: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "solve", "small.txt", "-b", "tiny")
+    assert code == 2 and "unknown backend 'tiny'" in err
+
+
+def test_a_module_that_fails_is_one_clear_line(plugin: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (plugin / "bad_plugin.py").write_text("import kakuro\nraise RuntimeError('no licence server')\n")
+    code, _, err = run(capsys, "solve", "small.txt", "-b", "tiny", "--import", "bad_plugin")
+    assert code == 1 and err.strip() == "kakuro: --import bad_plugin: RuntimeError: no licence server"
+    code, _, err = run(capsys, "count", "small.txt", "--import", "missing_module")
+    assert code == 1 and "--import missing_module: ModuleNotFoundError" in err and len(err.splitlines()) == 1
+
+
+def test_compare_runs_an_imported_backend_in_its_workers(plugin: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "kakuro", "compare", "small.txt", "-b", "tiny", "-b", "gac", "--import", "tiny_plugin",
+         "--time-limit", "10", "-o", "r.jsonl", "-j", "1"],
+        cwd=plugin, capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in (plugin / "r.jsonl").read_text().splitlines()]
+    assert {(r["backend"], r["status"]) for r in records} == {("tiny", "SOLVED"), ("gac", "SOLVED")}
+    assert {r["versions"]["paradigm"] for r in records} == {"brute force", "native propagation"}
+
+
+def test_register_refuses_what_is_not_a_backend() -> None:
+    with registry_restored():
+        with pytest.raises(TypeError, match="not a kakuro.Option"):
+            @kakuro.register("odd")
+            class Odd(kakuro.Solver):
+                options = {"level": 3}
+
+                def _solve(self, puzzle, opts, deadline, seed):  # type: ignore[no-untyped-def]
+                    raise NotImplementedError
+        with pytest.raises(TypeError, match="does not implement _solve"):
+            kakuro.register("lazy")(type("Lazy", (kakuro.Solver,), {}))
+        with pytest.raises(TypeError, match="not a subclass of kakuro.Solver"):
+            kakuro.register("thing")(dict)  # type: ignore[type-var]
+        assert "odd" not in kakuro.backends() and "lazy" not in kakuro.backends()
+
+
+def _install(package: Path, target: Path) -> None:
+    """`pip install` the package folder into `target` (a folder put on PYTHONPATH: an installed
+    distribution with its entry points, as in a virtual environment, without touching this one)."""
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                           "--no-index", "--target", str(target), str(package)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.serial  # pip builds a wheel: seconds of both cores
+def test_an_installed_package_registers_backends_by_entry_point(tmp_path: Path) -> None:
+    package = tmp_path / "kakuro-tiny"
+    (package / "kakuro_tiny").mkdir(parents=True)
+    (package / "kakuro_tiny" / "__init__.py").write_text(PLUGIN)
+    (package / "kakuro_tiny" / "broken.py").write_text("raise ImportError('needs libfoo.so.3')\n")
+    (package / "kakuro_tiny" / "notabackend.py").write_text("class Thing:\n    pass\n")
+    (package / "pyproject.toml").write_text(textwrap.dedent("""\
+        [build-system]
+        requires = ["setuptools>=61"]
+        build-backend = "setuptools.build_meta"
+
+        [project]
+        name = "kakuro-tiny"
+        version = "0.1"
+
+        [project.entry-points."kakuro.backends"]
+        tiny = "kakuro_tiny"
+        broken = "kakuro_tiny.broken"
+        thing = "kakuro_tiny.notabackend:Thing"
+        """))
+    site = tmp_path / "site"
+    _install(package, site)
+    (tmp_path / "small.txt").write_text(SMALL)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(site)])}
+
+    def kakuro_cli(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "kakuro", *argv], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=300, env=env)
+
+    listed = kakuro_cli("backends")
+    assert listed.returncode == 0, listed.stderr
+    table = listed.stdout.split("\n\n")[0].splitlines()
+    rows = {line.split()[0]: line for line in table}
+    assert "tiny" in rows and " yes " in rows["tiny"]
+    assert "broken" in rows and " no " in rows["broken"]
+    assert "broken is not available: the plug-in 'kakuro_tiny.broken' (entry point 'broken' of package kakuro-tiny) " \
+           "failed to load: ImportError: needs libfoo.so.3" in listed.stdout
+    assert "thing is not available" in listed.stdout and "not a subclass of kakuro.Solver" in listed.stdout
+    assert "gac" in rows and "cpsat" in rows  # the others are undisturbed
+    solved = kakuro_cli("solve", "small.txt", "-b", "tiny")
+    assert solved.returncode == 0, solved.stderr
+    refused = kakuro_cli("solve", "small.txt", "-b", "broken")
+    assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "libfoo.so.3" in refused.stderr
+    library = subprocess.run([sys.executable, "-c", "import kakuro; p = kakuro.read('small.txt')[0]; "
+                              "print(kakuro.solve(p, 'tiny').status.value, kakuro.solve(p, 'gac').status.value)"],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=300, env=env)
+    assert library.stdout.split() == ["solved", "solved"], library.stderr
+    compared = kakuro_cli("compare", "small.txt", "-b", "tiny", "--time-limit", "10", "-o", "r.jsonl", "-j", "1")
+    assert compared.returncode == 0, compared.stderr
+    assert json.loads((tmp_path / "r.jsonl").read_text().splitlines()[0])["status"] == "SOLVED"
+
+
+def test_the_plugin_api_is_exported_and_typed() -> None:
+    for name in ("Solver", "EnumeratingSolver", "Outcome", "Enumeration", "Option", "Deadline", "Engine",
+                 "BackendInfo", "STATS", "register", "ENTRY_POINT_GROUP"):
+        assert name in kakuro.__all__ and hasattr(kakuro, name), name
+    assert kakuro.ENTRY_POINT_GROUP == "kakuro.backends"
+    assert "_solve(puzzle, opts, deadline, seed)" in (kakuro.Solver.__doc__ or "")
+    assert (ROOT / "kakuro" / "py.typed").exists()
+    assert EXAMPLES.exists()
