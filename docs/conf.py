@@ -13,7 +13,7 @@ ROOT = DOCS.parent
 sys.path.insert(0, str(ROOT))  # the tree being documented, before any installed copy
 sys.path.insert(0, str(DOCS / "_ext"))
 
-import kakuro  # noqa: E402
+import kakuro  # noqa: E402  (the tree beside docs/, first on sys.path)
 
 project = "kakuro"
 author = "the kakuro authors"

@@ -1,6 +1,7 @@
-"""The commands of README.md and REPRODUCTION.md are run, so the documentation cannot rot.
+"""The commands of README.md, REPRODUCTION.md and every page of the documentation site
+(docs/**/*.md) are run, so the documentation cannot rot.
 
-Convention (README.md, "Command line", says it too):
+Convention (the guide's "The command line" page says it too):
 
 - every line of a ```console block is a shell command that must exit 0; lines starting with
   `#` are comments. Each block runs in a fresh temporary folder, its lines in order (a block
@@ -32,7 +33,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCUMENTS = ("README.md", "REPRODUCTION.md")
+DOCS = ROOT / "docs"
+SITE_PAGES = tuple(sorted(
+    path.relative_to(ROOT).as_posix() for path in DOCS.rglob("*.md")
+    if "_build" not in path.relative_to(DOCS).parts and path.name != "README.md"
+))
+"""The site's pages (docs/README.md is the docs' own notes on building, not a page)."""
+DOCUMENTS = ("README.md", "REPRODUCTION.md", "docs/README.md", *SITE_PAGES)
 COPIED = ("instances", "experiments", "benchmarks")
 SCRIPT = re.compile(r"^python\s+(experiments|benchmarks)/\S+\.py\b")
 FENCE = re.compile(r"^```(\S*)\s*$")
@@ -112,8 +119,10 @@ PYTHON = runnable("python")
 
 
 def test_the_documents_have_runnable_blocks() -> None:
-    assert {block.document for block in CONSOLE} == set(DOCUMENTS)
-    assert PYTHON, "README.md's quick start is a python block"
+    assert "README.md" in {block.document for block in CONSOLE}, "README.md's quick start has console blocks"
+    assert "README.md" in {block.document for block in PYTHON}, "README.md's quick start is a python block"
+    assert "docs/index.md" in SITE_PAGES and any(page.startswith("docs/guide/") for page in SITE_PAGES)
+    assert {block.document for block in CONSOLE + PYTHON} & set(SITE_PAGES), "the guide's examples are collected"
     assert as_run("python experiments/x.py --tables 5   # note") == "python experiments/x.py --tables 5 --quick  # note"
     assert as_run("python experiments/x.py --quick") == "python experiments/x.py --quick"
     assert as_run("kakuro solve f.txt") == "kakuro solve f.txt"
@@ -151,3 +160,24 @@ def test_python_block_runs(block: Block, tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=folder, env=env, capture_output=True, text=True,
                           timeout=COMMAND_SECONDS)
     assert done.returncode == 0, f"{block.name}: exited {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+
+
+README_LIMIT = 12_000
+"""README.md stays a front page: what the toolkit is, set-up, a quick start, the backends, links.
+Everything else lives in the documentation site (docs/)."""
+
+
+def test_readme_is_short() -> None:
+    size = len((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert size <= README_LIMIT, f"README.md has {size} characters; at most {README_LIMIT}: move the rest into docs/"
+
+
+def test_readme_links_resolve() -> None:
+    """Relative links of README.md (to docs/...md pages, pictures) point at files that exist,
+    so they work on GitHub."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text) + re.findall(r'src="([^"]+)"', text)
+    local = [target for target in targets if "://" not in target and not target.startswith("mailto:")]
+    assert local, "README.md links into docs/"
+    missing = [target for target in local if not (ROOT / target).exists()]
+    assert not missing, f"README.md links to missing files: {missing}"

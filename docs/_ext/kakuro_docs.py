@@ -9,6 +9,11 @@
     One line per registered backend: name (linked to its page ``backends/NAME`` when that page
     exists), what it is, complete or not, and its options' names.
 
+``{kakuro-api} GROUP``
+    The autodoc entries of the names of `kakuro.__all__` in GROUP (`API_GROUPS`); the group
+    ``other`` holds every exported name no group lists, so a new name always reaches the API
+    reference (and the test of the API pages sees it).
+
 In a MyST page::
 
     ```{backend-options} gac
@@ -17,13 +22,16 @@ In a MyST page::
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 from docutils import nodes
+from docutils.statemachine import StringList
 from docutils.parsers.rst import directives
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
+from sphinx.util.parsing import nested_parse_to_nodes
 
 import kakuro
 from kakuro.options import Option
@@ -169,7 +177,78 @@ class BackendTable(SphinxDirective):
         return [table(["backend", "what it is", "complete", "options"], rows, [10, 50, 8, 32])]
 
 
+API_GROUPS: dict[str, tuple[str, ...]] = {
+    "solving": ("solve", "count_solutions", "get_solver", "Solver"),
+    "results": ("Result", "Count", "Status"),
+    "puzzles": ("Puzzle", "Run", "Solution"),
+    "formats": ("read", "write"),
+    "backends": ("backends", "backend_info", "register"),
+    "explaining": ("explain",),
+    "errors": (
+        "KakuroError", "InvalidPuzzleError", "InvalidSolutionError", "PuzzleFormatError", "UnknownBackendError",
+        "BackendOptionError", "BackendUnavailableError", "UnsupportedOperationError",
+    ),
+}
+"""The API reference's sections: names of `kakuro.__all__`, in the order shown."""
+
+
+def api_names(group: str) -> list[str]:
+    """The exported names of one group; `other`: those no group lists."""
+    exported = list(kakuro.__all__)
+    if group == "other":
+        listed = {name for names in API_GROUPS.values() for name in names}
+        return [name for name in exported if name not in listed]
+    return [name for name in API_GROUPS[group] if name in exported]
+
+
+class KakuroApi(SphinxDirective):
+    """``{kakuro-api} GROUP``: autodoc entries for the exported names of one group."""
+
+    required_arguments = 1
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        group = self.arguments[0]
+        if group != "other" and group not in API_GROUPS:
+            raise self.error(f"kakuro-api: unknown group {group!r}; groups: {', '.join(API_GROUPS)}, other")
+        names = api_names(group)
+        if not names:
+            return [_paragraph("(No other names.)")]
+        lines = ["```{eval-rst}"]
+        for name in names:
+            obj = getattr(kakuro, name)
+            if isinstance(obj, type) and issubclass(obj, BaseException):
+                kind = "autoexception"
+            elif isinstance(obj, type):
+                kind = "autoclass"
+            else:
+                kind = "autofunction"
+            lines.append(f".. {kind}:: kakuro.{name}")
+            if kind == "autoclass":
+                lines.append("   :members:")
+                if issubclass(obj, Enum):
+                    lines.append("   :undoc-members:")
+            lines.append("")
+        lines.append("```")
+        # The page is MyST Markdown and autodoc writes reStructuredText: one eval-rst block.
+        return nested_parse_to_nodes(self.state, StringList(lines, source=self.get_source_info()[0]))
+
+
+def separate_indented_blocks(app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]) -> None:
+    """The docstrings are written for `help()`: an indented list may be followed at once by a
+    paragraph. reStructuredText wants a blank line there; add it (the text is unchanged)."""
+    index = 1
+    while index < len(lines):
+        before, line = lines[index - 1], lines[index]
+        if line.strip() and not line[0].isspace() and before.strip() and before[0].isspace():
+            lines.insert(index, "")
+            index += 1
+        index += 1
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("autodoc-process-docstring", separate_indented_blocks)
     app.add_directive("backend-options", BackendOptions)
     app.add_directive("backend-table", BackendTable)
+    app.add_directive("kakuro-api", KakuroApi)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
