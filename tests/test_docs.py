@@ -13,7 +13,8 @@ Convention (the guide's "The command line" page says it too):
   `benchmarks/` script without `--quick` gets `--quick` added (their full modes take minutes
   to hours); a command that comes out the same as one already run (the same words; its comment
   and spacing do not count) is not run twice;
-- every ```python block is executed too, in such a folder;
+- every ```python block is executed too, in such a folder (it also holds
+  docs/guide/tutorial_backend.py, the plug-in tutorial's backend, which its page shows whole);
 - other blocks are not run: ```sh holds the set-up commands (install, run the tests), which
   CI runs itself (`.ci/run`), ```text holds synopses and output.
 """
@@ -41,6 +42,8 @@ SITE_PAGES = tuple(sorted(
 """The site's pages (docs/README.md is the docs' own notes on building, not a page)."""
 DOCUMENTS = ("README.md", "REPRODUCTION.md", "docs/README.md", *SITE_PAGES)
 COPIED = ("instances", "experiments", "benchmarks")
+COPIED_FILES = ("docs/guide/tutorial_backend.py",)
+"""Files the pages' commands use (the plug-in tutorial's backend, for `compare --import`)."""
 SCRIPT = re.compile(r"^python\s+(experiments|benchmarks)/\S+\.py\b")
 FENCE = re.compile(r"^```(\S*)\s*$")
 COMMAND_SECONDS = 1200
@@ -98,6 +101,9 @@ def workspace(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     folder.mkdir()
     for name in COPIED:
         shutil.copytree(ROOT / name, folder / name, ignore=shutil.ignore_patterns("__pycache__", "results"))
+    for name in COPIED_FILES:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, folder / name)
     shared = ROOT.parent / "shared"
     if shared.is_dir():
         (tmp_path / "shared").symlink_to(shared)
@@ -181,3 +187,11 @@ def test_readme_links_resolve() -> None:
     assert local, "README.md links into docs/"
     missing = [target for target in local if not (ROOT / target).exists()]
     assert not missing, f"README.md links to missing files: {missing}"
+
+
+def test_the_plugin_tutorial_shows_its_file_whole() -> None:
+    """docs/guide/own-backend.md shows docs/guide/tutorial_backend.py as a python block (which
+    runs), and compare --import uses the file: the two must be the same text."""
+    file_lines = [line for line in (ROOT / COPIED_FILES[0]).read_text(encoding="utf-8").splitlines() if line.strip()]
+    shown = [[line for _, line in block.lines] for block in blocks("docs/guide/own-backend.md") if block.kind == "python"]
+    assert file_lines in shown, "docs/guide/own-backend.md no longer shows docs/guide/tutorial_backend.py as it is"
