@@ -14,6 +14,10 @@
     ``other`` holds every exported name no group lists, so a new name always reaches the API
     reference (and the test of the API pages sees it).
 
+``{technique-table}``
+    The explanation's techniques in the order they are tried, with their difficulty level and
+    what each does (`kakuro.deduction.TECHNIQUES`).
+
 In a MyST page::
 
     ```{backend-options} gac
@@ -234,6 +238,19 @@ class KakuroApi(SphinxDirective):
         return nested_parse_to_nodes(self.state, StringList(lines, source=self.get_source_info()[0]))
 
 
+class TechniqueTable(SphinxDirective):
+    """``{technique-table}``: level, name and description of every explanation technique."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        from kakuro.deduction import LEVEL_NAMES, TECHNIQUES
+
+        rows = [[[f"{t.level} {LEVEL_NAMES.get(t.level, '')}".strip()], [_literal(t.name)], [t.description]]
+                for t in TECHNIQUES]
+        return [table(["level", "technique", "what it does"], rows, [14, 22, 64])]
+
+
 def separate_indented_blocks(app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]) -> None:
     """The docstrings are written for `help()`: an indented list may be followed at once by a
     paragraph. reStructuredText wants a blank line there; add it (the text is unchanged)."""
@@ -251,4 +268,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("backend-options", BackendOptions)
     app.add_directive("backend-table", BackendTable)
     app.add_directive("kakuro-api", KakuroApi)
+    app.add_directive("technique-table", TechniqueTable)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
