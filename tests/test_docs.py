@@ -11,8 +11,9 @@ Convention (the guide's "The command line" page says it too):
   test (`python -m kakuro`, PYTHONPATH set to it);
 - long commands are run in their `--quick` form: a line that runs an `experiments/` or
   `benchmarks/` script without `--quick` gets `--quick` added (their full modes take minutes
-  to hours); a command that comes out the same as one already run (the same words; its comment
-  and spacing do not count) is not run twice;
+  to hours); such a script run that comes out the same as one already run (the same words; its
+  comment and spacing do not count) is not run twice (other commands always run: a later line
+  of their block may read what they write);
 - every ```python block is executed too, in such a folder (it also holds
   docs/guide/tutorial_backend.py, the plug-in tutorial's backend, which its page shows whole);
 - other blocks are not run: ```sh holds the set-up commands (install, run the tests), which
@@ -148,7 +149,8 @@ def test_console_block_runs(block: Block, tmp_path: Path) -> None:
         if line.lstrip().startswith("#"):
             continue
         command = as_run(line.strip())
-        if same_command(command) in _already_run:
+        once = bool(SCRIPT.match(command))
+        if once and same_command(command) in _already_run:
             continue
         done = subprocess.run(["bash", "-c", command], cwd=folder, env=env, capture_output=True, text=True,
                               timeout=COMMAND_SECONDS)
@@ -156,7 +158,8 @@ def test_console_block_runs(block: Block, tmp_path: Path) -> None:
             f"{block.document}:{number}: `{command}` exited {done.returncode}\n"
             f"stdout: {done.stdout[-2000:]}\nstderr: {done.stderr[-2000:]}"
         )
-        _already_run.add(same_command(command))
+        if once:
+            _already_run.add(same_command(command))
 
 
 @pytest.mark.parametrize("block", PYTHON, ids=lambda block: block.name)

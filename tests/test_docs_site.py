@@ -50,7 +50,8 @@ def test_every_exported_name_is_in_the_api_reference(site: Path) -> None:
 
     with open(site / "objects.inv", "rb") as stream:
         inventory = InventoryFile.load(stream, "", lambda base, uri: uri)
-    documented = {name for kind, objects in inventory.data.items() if kind.startswith("py:") for name in objects}
+    data = getattr(inventory, "data", inventory)  # Sphinx 8.2+: an Inventory; before: a dict
+    documented = {name for kind, objects in data.items() if kind.startswith("py:") for name in objects}
     missing = [name for name in kakuro.__all__ if f"kakuro.{name}" not in documented]
     assert not missing, f"names of kakuro.__all__ missing from docs/api: {missing}"
 
