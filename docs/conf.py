@@ -17,7 +17,7 @@ import kakuro  # noqa: E402  (the tree beside docs/, first on sys.path)
 
 project = "kakuro"
 author = "the kakuro authors"
-copyright = "the kakuro authors"  # noqa: A001
+copyright = "the kakuro authors"
 release = kakuro.__version__
 version = release
 

@@ -30,8 +30,8 @@ from enum import Enum
 from typing import Any
 
 from docutils import nodes
-from docutils.statemachine import StringList
 from docutils.parsers.rst import directives
+from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
