@@ -46,7 +46,7 @@ def registry_restored() -> Iterator[None]:
 def register(name: str) -> Callable[[S], S]:
     """Class decorator: make a Solver subclass available under `name`. Raises TypeError for a
     class that is not a backend (not a Solver subclass, no `_solve`, options that are not
-    `Option`s) and ValueError for a name that is not alphanumeric (dashes and underscores
+    `Option` instances) and ValueError for a name that is not alphanumeric (dashes and underscores
     allowed)."""
 
     def decorate(cls: S) -> S:

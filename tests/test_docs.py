@@ -1,6 +1,7 @@
-"""The commands of README.md and REPRODUCTION.md are run, so the documentation cannot rot.
+"""The commands of README.md, REPRODUCTION.md and every page of the documentation site
+(docs/**/*.md) are run, so the documentation cannot rot.
 
-Convention (README.md, "Command line", says it too):
+Convention (the guide's "The command line" page says it too):
 
 - every line of a ```console block is a shell command that must exit 0; lines starting with
   `#` are comments. Each block runs in a fresh temporary folder, its lines in order (a block
@@ -10,9 +11,11 @@ Convention (README.md, "Command line", says it too):
   test (`python -m kakuro`, PYTHONPATH set to it);
 - long commands are run in their `--quick` form: a line that runs an `experiments/` or
   `benchmarks/` script without `--quick` gets `--quick` added (their full modes take minutes
-  to hours); a command that comes out the same as one already run (the same words; its comment
-  and spacing do not count) is not run twice;
-- every ```python block is executed too, in such a folder;
+  to hours); such a script run that comes out the same as one already run (the same words; its
+  comment and spacing do not count) is not run twice (other commands always run: a later line
+  of their block may read what they write);
+- every ```python block is executed too, in such a folder (it also holds
+  docs/guide/tutorial_backend.py, the plug-in tutorial's backend, which its page shows whole);
 - other blocks are not run: ```sh holds the set-up commands (install, run the tests), which
   CI runs itself (`.ci/run`), ```text holds synopses and output.
 """
@@ -32,10 +35,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCUMENTS = ("README.md", "REPRODUCTION.md")
+DOCS = ROOT / "docs"
+SITE_PAGES = tuple(sorted(
+    path.relative_to(ROOT).as_posix() for path in DOCS.rglob("*.md")
+    if "_build" not in path.relative_to(DOCS).parts and path.name != "README.md"
+))
+"""The site's pages (docs/README.md is the docs' own notes on building, not a page)."""
+DOCUMENTS = ("README.md", "REPRODUCTION.md", "docs/README.md", *SITE_PAGES)
 COPIED = ("instances", "experiments", "benchmarks")
+COPIED_FILES = ("docs/guide/tutorial_backend.py",)
+"""Files the pages' commands use (the plug-in tutorial's backend, for `compare --import`)."""
 SCRIPT = re.compile(r"^python\s+(experiments|benchmarks)/\S+\.py\b")
-FENCE = re.compile(r"^```(\S*)\s*$")
+FENCE = re.compile(r"^```(\S*)(?:\s.*)?$")  # an info string, maybe with arguments ({backend-options} gac)
 COMMAND_SECONDS = 1200
 
 
@@ -91,6 +102,9 @@ def workspace(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     folder.mkdir()
     for name in COPIED:
         shutil.copytree(ROOT / name, folder / name, ignore=shutil.ignore_patterns("__pycache__", "results"))
+    for name in COPIED_FILES:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, folder / name)
     shared = ROOT.parent / "shared"
     if shared.is_dir():
         (tmp_path / "shared").symlink_to(shared)
@@ -112,8 +126,10 @@ PYTHON = runnable("python")
 
 
 def test_the_documents_have_runnable_blocks() -> None:
-    assert {block.document for block in CONSOLE} == set(DOCUMENTS)
-    assert PYTHON, "README.md's quick start is a python block"
+    assert "README.md" in {block.document for block in CONSOLE}, "README.md's quick start has console blocks"
+    assert "README.md" in {block.document for block in PYTHON}, "README.md's quick start is a python block"
+    assert "docs/index.md" in SITE_PAGES and any(page.startswith("docs/guide/") for page in SITE_PAGES)
+    assert {block.document for block in CONSOLE + PYTHON} & set(SITE_PAGES), "the guide's examples are collected"
     assert as_run("python experiments/x.py --tables 5   # note") == "python experiments/x.py --tables 5 --quick  # note"
     assert as_run("python experiments/x.py --quick") == "python experiments/x.py --quick"
     assert as_run("kakuro solve f.txt") == "kakuro solve f.txt"
@@ -133,7 +149,8 @@ def test_console_block_runs(block: Block, tmp_path: Path) -> None:
         if line.lstrip().startswith("#"):
             continue
         command = as_run(line.strip())
-        if same_command(command) in _already_run:
+        once = bool(SCRIPT.match(command))
+        if once and same_command(command) in _already_run:
             continue
         done = subprocess.run(["bash", "-c", command], cwd=folder, env=env, capture_output=True, text=True,
                               timeout=COMMAND_SECONDS)
@@ -141,7 +158,8 @@ def test_console_block_runs(block: Block, tmp_path: Path) -> None:
             f"{block.document}:{number}: `{command}` exited {done.returncode}\n"
             f"stdout: {done.stdout[-2000:]}\nstderr: {done.stderr[-2000:]}"
         )
-        _already_run.add(same_command(command))
+        if once:
+            _already_run.add(same_command(command))
 
 
 @pytest.mark.parametrize("block", PYTHON, ids=lambda block: block.name)
@@ -151,3 +169,32 @@ def test_python_block_runs(block: Block, tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=folder, env=env, capture_output=True, text=True,
                           timeout=COMMAND_SECONDS)
     assert done.returncode == 0, f"{block.name}: exited {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+
+
+README_LIMIT = 12_000
+"""README.md stays a front page: what the toolkit is, set-up, a quick start, the backends, links.
+Everything else lives in the documentation site (docs/)."""
+
+
+def test_readme_is_short() -> None:
+    size = len((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert size <= README_LIMIT, f"README.md has {size} characters; at most {README_LIMIT}: move the rest into docs/"
+
+
+def test_readme_links_resolve() -> None:
+    """Relative links of README.md (to docs/...md pages, pictures) point at files that exist,
+    so they work on GitHub."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text) + re.findall(r'src="([^"]+)"', text)
+    local = [target for target in targets if "://" not in target and not target.startswith("mailto:")]
+    assert local, "README.md links into docs/"
+    missing = [target for target in local if not (ROOT / target).exists()]
+    assert not missing, f"README.md links to missing files: {missing}"
+
+
+def test_the_plugin_tutorial_shows_its_file_whole() -> None:
+    """docs/guide/own-backend.md shows docs/guide/tutorial_backend.py as a python block (which
+    runs), and compare --import uses the file: the two must be the same text."""
+    file_lines = [line for line in (ROOT / COPIED_FILES[0]).read_text(encoding="utf-8").splitlines() if line.strip()]
+    shown = [[line for _, line in block.lines] for block in blocks("docs/guide/own-backend.md") if block.kind == "python"]
+    assert file_lines in shown, "docs/guide/own-backend.md no longer shows docs/guide/tutorial_backend.py as it is"
