@@ -1,0 +1,78 @@
+"""Every paradigm side by side: the MIP, ASP, SMT, MiniZinc and external-SAT backends, each model
+variant, against `gac`, `cpsat` and `sat` on janko and on the hard set, in one run.
+
+    python benchmarks/paradigms.py [--quick] [--sample 10] [--sets janko,hard] [--backends SPEC,...]
+
+Default backends: `gac`, `cpsat`, `sat`, then each of `mip`, `asp`, `smt`, `minizinc` and `dimacs`
+that is available here with every value of its `model` option (a backend without one: its
+default). Sets: janko (every `--sample`-th of the 999 shared janko puzzles, 10 s each; skipped with
+a note when ../shared/data is absent) and each file of instances/hard (10 s per puzzle, 60 s for
+the 60x60 and 31x101 grids). Per set and backend: puzzles decided (solved or proved
+unsatisfiable), total seconds (an undecided puzzle counts its limit) and the median; every
+answer is checked by the library and a wrong one stops the run. `--quick`: 3 janko puzzles and
+the first puzzle of each hard file at 1 s (a check that it runs, not a measurement).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import kakuro
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hard_search import backend_specs, puzzle_sets, run  # the same runner and sets
+
+BASELINE = ("gac", "cpsat", "sat")
+NEW = ("mip", "asp", "smt", "minizinc", "dimacs")
+
+
+def default_backends() -> list[str]:
+    """The baseline, then every model variant of each new paradigm available here."""
+    specs = list(BASELINE)
+    present = [name for name in NEW if name in kakuro.backends()]
+    for info in kakuro.backend_info(*present) if present else ():
+        if not info.available:
+            print(f"# {info.name} skipped: {info.reason}", file=sys.stderr)
+            continue
+        model = info.options.get("model")
+        choices = [model.default, *[c for c in model.choices or () if c != model.default]] if model else [None]
+        specs += [info.name if choice is None or choice == model.default else f"{info.name}:model={choice}"  # type: ignore[union-attr]
+                  for choice in choices]
+    return specs
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", default="janko,hard", help="comma list of janko, hard")
+    parser.add_argument("--sample", type=int, default=10, help="every N-th janko puzzle (default 10: 100 puzzles)")
+    parser.add_argument("--backends", default=None, help="comma list of backend specs (default: see above)")
+    parser.add_argument("--quick", action="store_true", help="3 janko puzzles, one per hard file, 1 s")
+    args = parser.parse_args()
+    backends = backend_specs(args.backends) if args.backends else default_backends()
+    print(f"# {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f} at the start, {time.strftime('%Y-%m-%d %H:%M')}")
+    print("| set | puzzles | limit s | " + " | ".join(f"`{b}`" for b in backends) + " |")
+    print("|---|---:|---:|" + "---|" * len(backends))
+    for name, puzzles, limit in puzzle_sets(args.sets.split(","), seed=0):
+        if args.quick:
+            puzzles, limit = puzzles[: 3 if name == "janko" else 1], 1.0
+        elif name == "janko":
+            puzzles = puzzles[:: args.sample]
+        cells = []
+        for backend in backends:
+            try:
+                decided, total, median = run(puzzles, backend, limit, [0])
+            except kakuro.KakuroError as exc:  # a backend that refuses the set (a range too wide, ...)
+                cells.append(f"n/a ({exc})")
+                continue
+            cells.append(f"{decided}/{len(puzzles)}, {total:.2f} s (median {median:.3f})")
+        print(f"| {name} | {len(puzzles)} | {limit:g} | " + " | ".join(cells) + " |", flush=True)
+    print(f"# load {os.getloadavg()[0]:.2f} at the end, {time.strftime('%Y-%m-%d %H:%M')}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
