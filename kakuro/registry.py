@@ -45,7 +45,7 @@ def registry_restored() -> Iterator[None]:
 
 def register(name: str) -> Callable[[S], S]:
     """Class decorator: make a Solver subclass available under `name`. Raises TypeError for a
-    class that is not a backend (not a Solver subclass, no `_solve`, options that are not
+    class that is not a backend (not a Solver subclass, options that are not
     `Option` instances) and ValueError for a name that is not alphanumeric (dashes and underscores
     allowed)."""
 
@@ -67,8 +67,6 @@ def _not_a_backend(cls: Any) -> str:
     """Why `cls` cannot be registered as a backend ("" when it can)."""
     if not (isinstance(cls, type) and issubclass(cls, Solver)):
         return f"{cls!r} is not a subclass of kakuro.Solver"
-    if cls._solve is Solver._solve:
-        return f"{cls.__name__} does not implement _solve(puzzle, opts, deadline, seed)"
     if not isinstance(cls.options, Mapping):
         return f"{cls.__name__}.options is a {type(cls.options).__name__}, not a mapping of names to kakuro.Option"
     for key, option in cls.options.items():

@@ -126,11 +126,9 @@ def test_register_refuses_what_is_not_a_backend() -> None:
 
                 def _solve(self, puzzle, opts, deadline, seed):  # type: ignore[no-untyped-def]
                     raise NotImplementedError
-        with pytest.raises(TypeError, match="does not implement _solve"):
-            kakuro.register("lazy")(type("Lazy", (kakuro.Solver,), {}))
         with pytest.raises(TypeError, match="not a subclass of kakuro.Solver"):
             kakuro.register("thing")(dict)  # type: ignore[type-var]
-        assert "odd" not in kakuro.backends() and "lazy" not in kakuro.backends()
+        assert "odd" not in kakuro.backends()
 
 
 def _install(package: Path, target: Path) -> None:
