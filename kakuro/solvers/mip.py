@@ -49,12 +49,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kakuro.clock import Deadline
-from kakuro.combos import range_mask, run_combinations, values_of
+from kakuro.combos import count_run_combinations, range_mask, run_combinations, values_of
 from kakuro.engines import Engine
 from kakuro.errors import KakuroError
 from kakuro.isolation import stream_with_deadline
 from kakuro.options import Option, seed_below
-from kakuro.outcome import Enumeration, Outcome, Stat, Status
+from kakuro.outcome import Enumeration, Outcome, Stat
 from kakuro.puzzle import Puzzle
 from kakuro.registry import register
 from kakuro.solver import Solver
@@ -124,11 +124,11 @@ def _tables(puzzle: Puzzle) -> list[tuple[int, ...] | None]:
     """Each run's combinations, or None when they cannot be listed or are too many."""
     tables: list[tuple[int, ...] | None] = []
     for run in puzzle.runs:
-        try:
-            combos: tuple[int, ...] | None = run_combinations(puzzle, run)
+        try:  # counted first (a dynamic programme): listing a million combinations takes seconds
+            listed = count_run_combinations(puzzle, run) <= MAX_RUN_COMBINATIONS
+            tables.append(run_combinations(puzzle, run) if listed else None)
         except KakuroError:
-            combos = None
-        tables.append(combos if combos is not None and len(combos) <= MAX_RUN_COMBINATIONS else None)
+            tables.append(None)
     return tables
 
 
@@ -201,6 +201,10 @@ class _Engine:
     """One engine holding the programme: `solve` answers "solved", "infeasible" or "stopped"
     (a limit); `values` the cells' values; `cut` adds a row; `counters` the work so far."""
 
+    def __init__(self, program: Program, seed: int) -> None:
+        self.program = program
+        self.nodes = self.iterations = 0
+
     def solve(self, seconds: float | None) -> str:
         raise NotImplementedError
 
@@ -211,7 +215,7 @@ class _Engine:
         raise NotImplementedError
 
     def counters(self) -> dict[str, Stat]:
-        raise NotImplementedError
+        return {"nodes": self.nodes, "lp_iterations": self.iterations}
 
 
 class _Highs(_Engine):
@@ -219,7 +223,7 @@ class _Highs(_Engine):
         import highspy
         import numpy as np
 
-        self.program = program
+        super().__init__(program, seed)
         self.highs = h = highspy.Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("random_seed", seed_below(seed, SEED_BITS))
@@ -230,7 +234,6 @@ class _Highs(_Engine):
         h.addRows(program.num_rows, np.array(program.row_lower), np.array(program.row_upper), len(program.index),
                   np.array(program.starts[:-1], dtype=np.int32), np.array(program.index, dtype=np.int32),
                   np.array(program.value))
-        self.nodes = self.iterations = 0
 
     def solve(self, seconds: float | None) -> str:
         import highspy
@@ -259,15 +262,12 @@ class _Highs(_Engine):
         self.highs.addRow(-float("inf"), upper, len(terms), np.array([c for c, _ in terms], dtype=np.int32),
                           np.array([a for _, a in terms]))
 
-    def counters(self) -> dict[str, Stat]:
-        return {"nodes": self.nodes, "lp_iterations": self.iterations}
-
 
 class _Scip(_Engine):
     def __init__(self, program: Program, seed: int) -> None:
         from pyscipopt import Model, quicksum
 
-        self.program = program
+        super().__init__(program, seed)
         self.model = m = Model()
         m.hideOutput()
         m.setParam("misc/catchctrlc", False)
@@ -277,10 +277,9 @@ class _Scip(_Engine):
             span = range(program.starts[r], program.starts[r + 1])
             expr = quicksum(program.value[k] * self.x[program.index[k]] for k in span)
             lower, upper = program.row_lower[r], program.row_upper[r]
-            if not span:  # an empty row that cannot hold: a row SCIP keeps (x0 - x0 = 1)
-                expr = self.x[0] - self.x[0] if self.x else quicksum([])
+            if not span:  # an empty row (0 = 1): SCIP takes no constant constraint, so over a column fixed at 0
+                expr = quicksum([m.addVar(vtype="B", ub=0)])
             m.addCons(expr == lower if lower == upper else expr <= upper)
-        self.nodes = self.iterations = 0
 
     def solve(self, seconds: float | None) -> str:
         m = self.model
@@ -306,9 +305,6 @@ class _Scip(_Engine):
 
         self.model.freeTransform()
         self.model.addCons(quicksum(a * self.x[c] for c, a in terms) <= upper)
-
-    def counters(self) -> dict[str, Stat]:
-        return {"nodes": self.nodes, "lp_iterations": self.iterations}
 
 
 ENGINES: Mapping[str, type[_Engine]] = {"highs": _Highs, "scip": _Scip}
