@@ -22,6 +22,13 @@ is its digit), with one row per cell: sum_v x[c, v] = 1. They differ in how a ru
   model): a 0-1 variable per cell and digit, one digit per cell, no digit twice in a run, run
   sums as linear equalities.
 
+Measured here (2 cores shared with other work, HiGHS 1.16, SCIP via PySCIPOpt 6.3): on every
+14th janko puzzle the median solve took 0.03-0.08 s with combinations and 0.11-0.25 s with
+assignment on HiGHS (0.6 s on SCIP, one puzzle over 30 s); combinations refutes the
+unsatisfiable grids of instances/hard at the root (16x16 over 1..17 in about 1 s, where SAT
+needs over 10 s) and solves the empty 12x12 and 16x16 grids in 0.1-0.3 s, while no variant
+finds a solution of the loose 30x30 and larger grids within 10 s (HiGHS stays at the root).
+
 The objective is zero: the first integer-feasible point is optimal, so either engine stops at
 a solution or proves there is none (complete). Counting adds, after each solution, the no-good
 cut sum over the non-fixed cells of x[c, v_c] <= n - 1 (that solution excluded, every other
