@@ -80,7 +80,8 @@ def solve(
     with its non-default options, and `stats` a mapping in one vocabulary
     (`kakuro.outcome.STATS`): `nodes`, `fails`, `assignments`, `propagations`, `samples`,
     `restarts`, `root_solved`, `branches`, `conflicts`, `decisions`, `num_vars`,
-    `num_clauses`, `num_constraints`, `num_tuples`, `build_time`, plus backend-specific keys;
+    `num_clauses`, `num_constraints`, `num_tuples`, `build_time`, `lp_iterations`, plus
+    backend-specific keys;
     a missing key means "not reported", never 0.
 
     Raises: UnknownBackendError, BackendOptionError (an unknown option, a bad value, a bad

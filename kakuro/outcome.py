@@ -15,7 +15,7 @@ from kakuro.puzzle import Solution
 Stat = int | float | bool | str
 
 STATS: Mapping[str, str] = MappingProxyType({
-    "nodes": "search nodes (assignments tried by a depth-first search)",
+    "nodes": "search nodes (assignments tried by a depth-first search; branch-and-bound nodes of a MIP engine)",
     "fails": "dead ends: assignments undone after a wipe-out",
     "assignments": "values assigned, propagation included",
     "propagations": "propagator runs (a run revised, a clause propagated)",
@@ -30,6 +30,7 @@ STATS: Mapping[str, str] = MappingProxyType({
     "num_constraints": "constraints of a CP model",
     "num_tuples": "allowed tuples of table constraints",
     "build_time": "seconds spent building the model (within `time`)",
+    "lp_iterations": "simplex iterations of a MIP engine's LP relaxations (HiGHS, SCIP)",
 })
 """The shared stats vocabulary, name -> meaning. A backend may add its own keys (e.g.
 `passes` and `forced` for rdv, `iterations` for sahs, `workers` for nmcs); a missing key
