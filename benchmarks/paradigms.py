@@ -5,9 +5,9 @@ variant, against `gac`, `cpsat` and `sat` on janko and on the hard set, in one r
 
 Default backends: `gac`, `cpsat`, `sat`, then each of `mip`, `asp`, `smt`, `minizinc` and `dimacs`
 that is available here with every value of its `model` option (a backend without one: its
-default). Sets: janko (every `--sample`-th of the 999 shared janko puzzles, 10 s each; skipped with
-a note when ../shared/data is absent) and each file of instances/hard (10 s per puzzle, 60 s for
-the 60x60 and 31x101 grids). Per set and backend: puzzles decided (solved or proved
+default). Sets: janko (every `--sample`-th of the 999 shared janko puzzles; skipped with a note
+when ../shared/data is absent) and each file of instances/hard, `--time-limit` seconds per puzzle
+(10 by default, every set). Per set and backend: puzzles decided (solved or proved
 unsatisfiable), total seconds (an undecided puzzle counts its limit) and the median; every
 answer is checked by the library and a wrong one stops the run. `--quick`: 3 janko puzzles and
 the first puzzle of each hard file at 1 s (a check that it runs, not a measurement).
@@ -50,13 +50,15 @@ def main() -> int:
     parser.add_argument("--sets", default="janko,hard", help="comma list of janko, hard")
     parser.add_argument("--sample", type=int, default=10, help="every N-th janko puzzle (default 10: 100 puzzles)")
     parser.add_argument("--backends", default=None, help="comma list of backend specs (default: see above)")
+    parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per puzzle, every set (default 10)")
     parser.add_argument("--quick", action="store_true", help="3 janko puzzles, one per hard file, 1 s")
     args = parser.parse_args()
     backends = backend_specs(args.backends) if args.backends else default_backends()
     print(f"# {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f} at the start, {time.strftime('%Y-%m-%d %H:%M')}")
     print("| set | puzzles | limit s | " + " | ".join(f"`{b}`" for b in backends) + " |")
     print("|---|---:|---:|" + "---|" * len(backends))
-    for name, puzzles, limit in puzzle_sets(args.sets.split(","), seed=0):
+    for name, puzzles, _ in puzzle_sets(args.sets.split(","), seed=0):
+        limit = args.time_limit
         if args.quick:
             puzzles, limit = puzzles[: 3 if name == "janko" else 1], 1.0
         elif name == "janko":
