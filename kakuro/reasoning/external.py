@@ -6,7 +6,7 @@ is that of a command rather than of a Python package) and running one under a de
 `run_program` starts the program in a session of its own (so a terminal's Ctrl-C reaches only
 kakuro, which then kills it; and everything it starts is in its process group), asks Linux to
 kill it if kakuro dies (`kakuro.isolation.die_with_parent`), reads its stdout and stderr as
-they come and kills its whole process group at the deadline, on Ctrl-C (KeyboardInterrupt
+they come and kills its whole process group, and every descendant, at the deadline, on Ctrl-C (KeyboardInterrupt
 while it waits) or on any other exception, and once it has exited (a helper it left behind
 goes too). Its output is bounded: stdout lines that the caller wants (`keep`, decided on the
 the first bytes of the line) are kept up to `KEEP_BYTES`; of the rest, and of stderr, only the
@@ -255,8 +255,20 @@ def _has_exited(pid: int) -> bool:
 
 
 def _kill_group(pgid: int) -> None:
+    """Kill the program's process group and every descendant it has (MiniZinc starts its solver
+    in a process group of its own), while the program is still unreaped, so its children can
+    be found from it."""
+    try:
+        import psutil
+
+        family = psutil.Process(pgid).children(recursive=True)
+    except Exception:  # psutil absent, or the program gone: the group is all there is
+        family = []
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
+    for process in family:
+        with contextlib.suppress(Exception):
+            process.kill()
 
 
 # ----------------------------------------------------------------------- finding programs
