@@ -46,7 +46,8 @@ def one_line(text: str) -> str:
 def generated() -> list[Puzzle]:
     """Small puzzles of every kind: unique, several solutions, none."""
     return (cazenave(4, 6, 100, count=2, seed=9) + cazenave(5, 6, 70, count=2, seed=9)
-            + cazenave(4, 5, 100, count=2, seed=3, unsatisfiable=True) + classic(8, 8, count=2, seed=3, unique=False) + classic(8, 8, count=1, seed=3))
+            + cazenave(4, 5, 100, count=2, seed=3, unsatisfiable=True)
+            + classic(8, 8, count=2, seed=3, unique=False) + classic(8, 8, count=1, seed=3))
 
 
 # ------------------------------------------------------------------------- answers
