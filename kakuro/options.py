@@ -67,25 +67,81 @@ KIND_WORDS = {bool: "true or false", int: "an integer", float: "a number", str: 
 
 
 def spec_value(value: Any) -> str:
-    """An option's value as a spec string writes it (a bool as true or false)."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
+    """An option's value as a spec string writes it (a bool as true or false); a text that
+    `parse_spec` would split or mistake (a comma, colon, equals sign, quote or space in it, or
+    nothing at all) in double quotes, `"` and `\\` in it escaped with a backslash."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    text = str(value)
+    if isinstance(value, str) and (not text or any(ch in _SPECIAL for ch in text) or text != text.strip()):
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return text
+
+
+_SPECIAL = frozenset(',:="\'\\') | frozenset(" \t")
+"""Characters that make `spec_value` quote a text."""
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split `name[:key=value,...]` into the name and its raw option texts."""
+    """Split `name[:key=value,...]` into the name and its raw option texts. A value may be
+    quoted, `"..."` or `'...'`, to hold commas, colons, equals signs or spaces (a path:
+    `dimacs:cmd="/opt/my solver/kissat"`); within quotes a backslash escapes the next character."""
     if not isinstance(spec, str) or not spec.strip():
         raise UnknownBackendError(f"a backend spec must be a non-empty string like 'cpsat' or 'nmcs:level=2', not {spec!r}")
     name, _, rest = spec.strip().partition(":")
     options: dict[str, str] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
+    for part, quoted in _split_options(spec, rest):
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
             raise BackendOptionError(f"in backend spec {spec!r}: {part!r} is not key=value")
+        if quoted is not None:
+            if value.strip():
+                raise BackendOptionError(f"in backend spec {spec!r}: {part!r} has text before its quoted value")
+            options[key.strip()] = quoted
+            continue
         if ":" in value and "=" in value:  # name:a=1:b=2, the separator mistaken
             fixed = f"{name.strip()}:{rest.strip().replace(':', ',')}"
             raise BackendOptionError(f"in backend spec {spec!r}: options are separated by commas: {fixed}")
         options[key.strip()] = value.strip()
     return name.strip(), options
+
+
+def _split_options(spec: str, rest: str) -> list[tuple[str, str | None]]:
+    """The comma-separated parts of `rest`, each as (its text before a quoted value, that value
+    unquoted) or (its text, None) when nothing in it is quoted. Empty parts are dropped."""
+    parts: list[tuple[str, str | None]] = []
+    i, n = 0, len(rest)
+    while i < n:
+        head: list[str] = []
+        quoted: str | None = None
+        while i < n and rest[i] != ",":
+            if rest[i] in "\"'" and quoted is None and "=" in "".join(head):
+                close, i = rest[i], i + 1
+                value: list[str] = []
+                while i < n and rest[i] != close:
+                    if rest[i] == "\\" and i + 1 < n:
+                        i += 1
+                    value.append(rest[i])
+                    i += 1
+                if i >= n:
+                    raise BackendOptionError(f"in backend spec {spec!r}: a quote {close} is not closed")
+                i += 1
+                quoted = "".join(value)
+                start = i
+                while i < n and rest[i] != ",":
+                    i += 1
+                if rest[start:i].strip():
+                    raise BackendOptionError(
+                        f"in backend spec {spec!r}: {rest[start:i].strip()!r} follows a quoted value; "
+                        "separate options with commas")
+                break
+            head.append(rest[i])
+            i += 1
+        i += 1  # the comma
+        text = "".join(head).strip()
+        if text or quoted is not None:
+            parts.append((text, quoted))
+    return parts
 
 
 SEED_BITS = 63

@@ -16,7 +16,7 @@ from kakuro import (
     UnsupportedOperationError,
 )
 from kakuro.engines import Engine
-from kakuro.options import Option, parse_spec
+from kakuro.options import Option, parse_spec, spec_value
 from kakuro.outcome import Outcome
 from kakuro.registry import register, registry_restored
 from kakuro.solver import Solver
@@ -33,6 +33,31 @@ def test_spec_strings_parse() -> None:
     assert parse_spec("cpsat") == ("cpsat", {})
     with pytest.raises(BackendOptionError, match="key=value"):
         parse_spec("cpsat:workers")
+
+
+@pytest.mark.parametrize(("spec", "options"), [
+    ('dimacs:cmd="/opt/my solver/kissat"', {"cmd": "/opt/my solver/kissat"}),
+    ("dimacs:cmd='/a,b:c=d' , x=1", {"cmd": "/a,b:c=d", "x": "1"}),
+    (r'dimacs:cmd="say \"hi\"\\"', {"cmd": 'say "hi"\\'}),
+    ('dimacs:cmd=""', {"cmd": ""}),
+])
+def test_a_quoted_value_holds_commas_colons_and_spaces(spec: str, options: dict[str, str]) -> None:
+    assert parse_spec(spec) == ("dimacs", options)
+
+
+@pytest.mark.parametrize("value", ["/opt/my solver/kissat", "a,b", "k:v=1", 'q"\'', "back\\slash", "", " pad ", "plain"])
+def test_spec_value_quotes_what_parse_spec_would_split(value: str) -> None:
+    assert parse_spec(f"x:v={spec_value(value)}") == ("x", {"v": value})
+    assert spec_value("plain") == "plain"
+
+
+@pytest.mark.parametrize(("spec", "words"), [
+    ('dimacs:cmd="abc', "not closed"), ('dimacs:cmd="a"b', "separate options with commas"),
+    ('dimacs:cmd=x"a"', "before its quoted value"),
+])
+def test_a_broken_quote_is_one_clear_error(spec: str, words: str) -> None:
+    with pytest.raises(BackendOptionError, match=words):
+        parse_spec(spec)
 
 
 def test_unknown_backend_lists_the_known_ones() -> None:

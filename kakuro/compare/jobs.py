@@ -16,7 +16,7 @@ from typing import Any
 
 from kakuro.errors import KakuroError
 from kakuro.formats import FORMATS, read
-from kakuro.options import parse_spec
+from kakuro.options import parse_spec, spec_value
 from kakuro.puzzle import Puzzle
 from kakuro.registry import backend_info, get_solver
 from kakuro.registry import backends as registered
@@ -70,7 +70,7 @@ class Backend:
             solver.engine.version()
         name, every = parse_spec(solver.full_spec)
         given = parse_spec(asked)[1]
-        kept = [f"{key}={text}" for key, text in every.items() if key in given]
+        kept = [f"{key}={spec_value(text)}" for key, text in every.items() if key in given]
         return cls(name + (":" + ",".join(kept) if kept else ""), solver.full_spec, solver.spec)
 
     def renamed(self, label: str) -> Backend:

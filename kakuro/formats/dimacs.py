@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from kakuro.formats.export import single
 from kakuro.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from kakuro.reasoning.cnf import Encoding
 
 NAME = "dimacs"
 EXTENSIONS = (".cnf", ".dimacs")
@@ -38,13 +42,18 @@ def dumps(puzzles: Sequence[Puzzle]) -> str:
     from kakuro.reasoning.cnf import encode
 
     puzzle = single(puzzles, "DIMACS CNF")
-    enc = encode(puzzle, "combinations")
+    return cnf_text(puzzle, encode(puzzle, "combinations"))
+
+
+def cnf_text(puzzle: Puzzle, enc: Encoding, extra: Sequence[Sequence[int]] = ()) -> str:
+    """The DIMACS text of encoding `enc` of `puzzle` (its variable map as comments), with the
+    clauses `extra` after its own (blocking clauses, for the `dimacs` backend's counting)."""
     lo, hi = puzzle.values
     name = puzzle.id or puzzle.digest()
     lines = [
         f"c Kakuro puzzle {name}: {puzzle.rows}x{puzzle.cols} grid, {puzzle.size} white cells, "
         f"{len(puzzle.runs)} runs, values {lo}..{hi}",
-        "c written by the kakuro toolkit: the sat backend's combination encoding",
+        f"c written by the kakuro toolkit: the sat backend's {enc.encoding} encoding",
         "c each white cell holds exactly one value; a true variable listed below as",
         "c   c map <variable> <row> <col> <value>",
         "c means the cell at (row, col) holds value (0-based, clue row and column included);",
@@ -52,8 +61,9 @@ def dumps(puzzles: Sequence[Puzzle]) -> str:
     ]
     lines += [f"{MAP_PREFIX}{var} {puzzle.cells[cell][0]} {puzzle.cells[cell][1]} {value}"
               for var, cell, value in enc.value_vars()]
-    lines.append(f"p cnf {enc.num_vars} {enc.num_clauses}")
+    lines.append(f"p cnf {enc.num_vars} {enc.num_clauses + len(extra)}")
     lines += [" ".join(map(str, clause)) + " 0" for clause in enc.clauses]
+    lines += [" ".join(map(str, clause)) + " 0" for clause in extra]
     return "\n".join(lines) + "\n"
 
 

@@ -1,0 +1,374 @@
+"""Solvers that are programs: finding an executable (`Program`, an `Engine` whose availability
+is that of a command rather than of a Python package) and running one under a deadline
+(`run_program`), for the backends that hand a file to an external solver (`dimacs`,
+`minizinc`).
+
+`run_program` starts the program in a session of its own (so a terminal's Ctrl-C reaches only
+kakuro, which then kills it; and everything it starts is in its process group), asks Linux to
+kill it if kakuro dies (`kakuro.isolation.die_with_parent`), reads its stdout and stderr as
+they come and kills its whole process group, and every descendant, at the deadline, on Ctrl-C (KeyboardInterrupt
+while it waits) or on any other exception, and once it has exited (a helper it left behind
+goes too). Its output is bounded: stdout lines that the caller wants (`keep`, decided on the
+the first bytes of the line) are kept up to `KEEP_BYTES`; of the rest, and of stderr, only the
+last `TAIL_BYTES` are kept, for the error message. A solver that prints megabytes of chatter
+costs no memory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import selectors
+import shlex
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from kakuro.clock import Deadline
+from kakuro.engines import Engine
+from kakuro.errors import BackendUnavailableError
+from kakuro.isolation import die_with_parent
+
+KEEP_BYTES = 64 << 20
+"""Most bytes of wanted stdout lines kept (a model's `v` lines, MiniZinc's JSON messages):
+a CNF of a 900x900 grid has about 10^7 variables, 100 MB of `v` lines; every shared
+puzzle's fits in 1 MB."""
+TAIL_BYTES = 4096
+"""Bytes kept of the end of the rest of stdout and of stderr."""
+PREFIX_BYTES = 64
+"""A line is kept or not on its first bytes (or all of it when shorter)."""
+LINGER = 0.5
+"""Seconds the pipes are still read after the program exited (a helper it left may hold them)."""
+CHUNK = 1 << 16
+
+
+@dataclass
+class ProgramRun:
+    """What a program did: its exit code (minus the signal that ended it; None when it was
+    killed at the deadline), the stdout lines kept, the ends of the rest."""
+
+    argv: list[str]
+    returncode: int | None
+    kept: list[str] = field(default_factory=list)
+    stdout_tail: str = ""
+    stderr_tail: str = ""
+    timed_out: bool = False
+    overflow: bool = False
+    """True when wanted lines passed `KEEP_BYTES`: those after it were dropped."""
+    seconds: float = 0.0
+
+    def said(self) -> str:
+        """The last non-empty line it printed on stderr, else on stdout (outside the kept
+        lines): the likeliest reason it failed, cut to 200 characters ("" when silent)."""
+        for text in (self.stderr_tail, self.stdout_tail):
+            lines = [line.strip() for line in text.splitlines() if line.strip()]
+            if lines:
+                return lines[-1][:200]
+        return ""
+
+    def ended(self) -> str:
+        """How it ended, in words: "exit code 3", "killed by signal SIGSEGV"."""
+        code = self.returncode
+        if code is None:
+            return "killed at the time limit"
+        if code < 0:
+            try:
+                return f"killed by signal {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit code {code}"
+
+
+class _Stream:
+    """One pipe's bytes cut into lines: lines starting with one of `keep` kept whole (up to the
+    shared budget), the rest rolled into a bounded tail. Unwanted lines are skipped in bulk (a
+    regular expression finds the next wanted line), so ten million lines of chatter cost
+    about a second."""
+
+    def __init__(self, keep: tuple[bytes, ...], budget: list[int]) -> None:
+        self.keep = keep
+        self.pattern = re.compile(b"(?m)^(?:" + b"|".join(re.escape(k) for k in keep) + b")") if keep else None
+        self.budget = budget  # one mutable cell shared by both streams
+        self.kept: list[bytes] = []
+        self.partial = bytearray()
+        self.wanted: bool | None = None  # of the line being read, once decided; None: at a line start
+        self.open = False  # within a line
+        self.tail = bytearray()
+        self.overflow = False
+
+    def feed(self, data: bytes) -> None:
+        start, size = 0, len(data)
+        while start < size:
+            if self.open:
+                end = data.find(b"\n", start)
+                self._add(data[start:] if end < 0 else data[start:end])
+                if end < 0:
+                    return
+                self._finish()
+                start = end + 1
+                continue
+            found = self.pattern.search(data, start) if self.pattern is not None and not self.overflow else None
+            if found is None:  # no wanted line starts in the rest: roll it, but a line cut at the end may be one
+                last = data.rfind(b"\n", start)
+                if last >= 0:
+                    self._roll(data[start : last + 1])
+                    start = last + 1
+                if start < size:
+                    self.open = True
+                continue
+            self._roll(data[start : found.start()])
+            start = found.start()
+            self.open = True
+
+    def _add(self, piece: bytes) -> None:
+        if self.wanted is None:
+            self.partial += piece
+            if len(self.partial) >= PREFIX_BYTES:
+                self._decide()
+            return
+        if self.wanted:
+            if len(piece) > self.budget[0]:
+                self._overflow()
+                self._roll(piece)
+                return
+            self.budget[0] -= len(piece)
+            self.partial += piece
+        else:
+            self._roll(piece)
+
+    def _decide(self) -> None:
+        self.wanted = not self.overflow and bytes(self.partial).startswith(self.keep) if self.keep else False
+        if self.wanted and len(self.partial) > self.budget[0]:
+            self._overflow()
+        elif self.wanted:
+            self.budget[0] -= len(self.partial)
+            return
+        self._roll(bytes(self.partial))
+        self.partial.clear()
+
+    def _overflow(self) -> None:
+        self.overflow = True
+        self.wanted = False
+        self.budget[0] = 0
+        self.partial.clear()
+
+    def _roll(self, piece: bytes) -> None:
+        self.tail += piece[-TAIL_BYTES:]
+        del self.tail[:-TAIL_BYTES]
+
+    def _finish(self) -> None:
+        if self.wanted is None:
+            self._decide()
+        if self.wanted:
+            self.kept.append(bytes(self.partial))
+        else:
+            self._roll(b"\n")
+        self.partial.clear()
+        self.wanted = None
+        self.open = False
+
+    def close(self) -> None:
+        if self.open:
+            self._finish()
+
+
+def run_program(argv: Sequence[str], deadline: Deadline, *, keep: tuple[bytes, ...] = (),
+                cwd: str | None = None, keep_bytes: int = KEEP_BYTES) -> ProgramRun:
+    """Run `argv` until it exits or `deadline` passes (it is killed then: `timed_out`), its
+    stdout lines that start with one of `keep` kept (up to `keep_bytes` in all), the ends of
+    the rest. Raises BackendUnavailableError when it cannot be started. On any exception here
+    (KeyboardInterrupt included) its process group is killed before the exception goes on."""
+    argv = list(argv)
+    start = time.perf_counter()
+    try:
+        process = subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
+            start_new_session=True, preexec_fn=die_with_parent,  # preexec_fn: the kill on kakuro.s death
+        )
+    except OSError as exc:
+        raise BackendUnavailableError(f"cannot run {shlex.join(argv)}: {exc.strerror or exc}") from None
+    budget = [keep_bytes]
+    out, err = _Stream(keep, budget), _Stream((), budget)
+    timed_out = False
+    try:
+        timed_out = not _pump(process, {process.stdout: out, process.stderr: err}, deadline)
+    finally:
+        _kill_group(process.pid)
+        for pipe in (process.stdout, process.stderr):
+            if pipe is not None:
+                pipe.close()
+        process.wait()
+    out.close()
+    err.close()
+    return ProgramRun(
+        argv, None if timed_out else process.returncode,
+        [line.decode("utf-8", "replace").rstrip("\r") for line in out.kept],
+        out.tail.decode("utf-8", "replace"), err.tail.decode("utf-8", "replace"),
+        timed_out, out.overflow, time.perf_counter() - start,
+    )
+
+
+def _pump(process: subprocess.Popen[bytes], streams: dict[object, _Stream], deadline: Deadline) -> bool:
+    """Read both pipes into their streams until they close (or `LINGER` seconds after the
+    program exited) and it has exited: True; False when `deadline` passes first."""
+    selector = selectors.DefaultSelector()
+    try:
+        for pipe in streams:
+            selector.register(pipe, selectors.EVENT_READ)  # type: ignore[arg-type]
+        exited_at: float | None = None
+        while selector.get_map():
+            remaining = deadline.remaining()
+            if remaining is not None and remaining <= 0:
+                return False
+            wait = 0.25 if remaining is None else min(remaining, 0.25)
+            for key, _ in selector.select(wait):
+                data = os.read(key.fd, CHUNK)
+                if data:
+                    streams[key.fileobj].feed(data)
+                else:
+                    selector.unregister(key.fileobj)
+            if exited_at is None and _has_exited(process.pid):
+                exited_at = time.perf_counter()
+            if exited_at is not None and time.perf_counter() - exited_at > LINGER:
+                break
+        remaining = deadline.remaining()
+        try:
+            process.wait(remaining)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+    finally:
+        selector.close()
+
+
+def _has_exited(pid: int) -> bool:
+    """True when the program has exited (it stays unreaped: its group cannot be reused)."""
+    try:
+        info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return True
+    return info is not None
+
+
+def _kill_group(pgid: int) -> None:
+    """Kill the program's process group and every descendant it has (MiniZinc starts its solver
+    in a process group of its own), while the program is still unreaped, so its children can
+    be found from it."""
+    try:
+        import psutil
+
+        family = psutil.Process(pgid).children(recursive=True)
+    except Exception:  # psutil absent, or the program gone: the group is all there is
+        family = []
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+    for process in family:
+        with contextlib.suppress(Exception):
+            process.kill()
+
+
+# ----------------------------------------------------------------------- finding programs
+def command(cmd: str) -> list[str]:
+    """The argv prefix `cmd` names: a path or a name on PATH as it is (spaces and all), else
+    a command line (`kissat -q`, `"/opt/my solver/kissat" --sat`) split as a shell would. Raises
+    BackendUnavailableError, in one line, when the program does not exist or is not executable."""
+    if not cmd.strip():
+        raise BackendUnavailableError("no command given")
+    whole = _executable(cmd)
+    if whole is not None:
+        return [whole]
+    try:
+        words = shlex.split(cmd)
+    except ValueError as exc:
+        raise BackendUnavailableError(f"cannot read the command {cmd!r}: {exc}") from None
+    if not words:
+        raise BackendUnavailableError("no command given")
+    found = _executable(words[0])
+    if found is None:
+        path = os.path.expanduser(words[0])
+        if os.sep in words[0] and os.path.exists(path):
+            what = "is a directory" if os.path.isdir(path) else "is not executable (chmod +x it)"
+            raise BackendUnavailableError(f"{words[0]} {what}")
+        where = "does not exist" if os.sep in words[0] else "is not on PATH"
+        raise BackendUnavailableError(f"{words[0]} {where}")
+    return [found, *words[1:]]
+
+
+def _executable(name: str) -> str | None:
+    """The absolute path of program `name` (a path, or a name looked up on PATH), or None."""
+    path = os.path.expanduser(name)
+    if os.sep in name:
+        return os.path.abspath(path) if os.path.isfile(path) and os.access(path, os.X_OK) else None
+    return shutil.which(name)
+
+
+@dataclass(frozen=True)
+class Program(Engine):
+    """An `Engine` that is a program: available when one of `candidates` (command lines, tried
+    in order) names an executable. `module` and `pip` label it (the compare harness records
+    "{pip} {version}"); `install` says how to get one. The version is the first line that
+    `version_args` print (when given), else the program's path."""
+
+    candidates: tuple[str, ...] = ()
+    install: str = ""
+    version_args: tuple[str, ...] = ()
+
+    def command(self) -> list[str]:
+        """The argv prefix of the first candidate found; BackendUnavailableError when none is."""
+        reasons = []
+        for candidate in self.candidates:
+            try:
+                return command(candidate)
+            except BackendUnavailableError as exc:
+                reasons.append(str(exc))
+        if len(self.candidates) == 1:
+            raise BackendUnavailableError(f"{reasons[0]}{'; ' + self.install if self.install else ''}")
+        raise BackendUnavailableError(
+            f"none of {', '.join(self.candidates)} is on PATH{'; ' + self.install if self.install else ''}")
+
+    def version(self) -> str:
+        argv = self.command()
+        if not self.version_args:
+            return shlex.join(argv)
+        return _version(tuple(argv), self.version_args, _stamp(argv[0]))
+
+
+def _stamp(path: str) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return 0.0
+
+
+_VERSIONS: dict[tuple[tuple[str, ...], tuple[str, ...], float], str] = {}
+
+
+def _version(argv: tuple[str, ...], args: tuple[str, ...], stamp: float) -> str:
+    """The version line a program prints (cached per program and modification time)."""
+    key = (argv, args, stamp)
+    if key not in _VERSIONS:
+        run = run_program([*argv, *args], Deadline.after(VERSION_SECONDS), keep=(b"",), keep_bytes=1 << 16)
+        if run.timed_out or run.returncode != 0:
+            said = run.said()
+            raise BackendUnavailableError(
+                f"{shlex.join([*argv, *args])} failed ({run.ended()}){': ' + said if said else ''}")
+        _VERSIONS[key] = parse_version(run.kept)
+    return _VERSIONS[key]
+
+
+def parse_version(lines: Sequence[str]) -> str:
+    """The version number in a program's --version text (its first dotted number), else its
+    first line."""
+    for line in lines:
+        found = re.search(r"\b\d+\.\d+(\.\d+)*\b", line)
+        if found:
+            return found.group(0)
+    return next((line.strip() for line in lines if line.strip()), "unknown")[:80]
+
+
+VERSION_SECONDS = 10.0
+"""How long a program may take to print its version."""

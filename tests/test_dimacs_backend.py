@@ -1,0 +1,205 @@
+"""The `dimacs` backend end to end with the stand-in SAT program tests/solvers/fake_sat.py (and
+with a real SAT solver where one is on PATH): answers, counts against gac, each fault of a
+program (missing, not executable, crashing, hanging, garbage, silent, lying, flooding) giving
+one clear line and the right status, a path with spaces in a quoted spec, and Ctrl-C on
+`kakuro solve` killing the program and what it started."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+import kakuro
+from kakuro import Puzzle, Status
+from kakuro.errors import BackendUnavailableError
+from kakuro.generate import cazenave, classic
+from kakuro.options import spec_value
+from kakuro.solvers import dimacs
+from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_data_or_skip
+
+FAKE = ROOT / "tests" / "solvers" / "fake_sat.py"
+REAL = next((name for name in dimacs.DEFAULT_SOLVERS if shutil.which(name)), None)
+"""The SAT program `dimacs` runs by default here, if any."""
+needs_real = pytest.mark.skipif(REAL is None, reason=f"no SAT solver on PATH (looked for {', '.join(dimacs.DEFAULT_SOLVERS)})")
+
+
+def fake(mode: str = "ok", *extra: str) -> str:
+    """The spec of the stand-in in `mode`, run by this interpreter (it has PySAT)."""
+    return f"dimacs:cmd={spec_value(shlex.join([sys.executable, str(FAKE), f'--mode={mode}', *extra]))}"
+
+
+def one_line(text: str) -> str:
+    assert len(text.strip().splitlines()) == 1 and "Traceback" not in text, text
+    return text
+
+
+def generated() -> list[Puzzle]:
+    """Small puzzles of every kind: unique, several solutions, none."""
+    return (cazenave(4, 6, 100, count=2, seed=9) + cazenave(5, 6, 70, count=2, seed=9)
+            + cazenave(4, 5, 100, count=2, seed=3, unsatisfiable=True)
+            + classic(8, 8, count=2, seed=3, unique=False) + classic(8, 8, count=1, seed=3))
+
+
+# ------------------------------------------------------------------------- answers
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.txt")), ids=lambda p: p.name)
+def test_solves_the_examples_with_the_stand_in(path: Path) -> None:
+    for puzzle in kakuro.read(path):
+        result = kakuro.solve(puzzle, fake(), time_limit=60)
+        assert result.status is Status.SOLVED, result.message
+        assert result.stats["calls"] == 1 and result.stats["num_clauses"] > 0 and "conflicts" in result.stats
+
+
+def test_counts_agree_with_gac_on_generated_puzzles() -> None:
+    kinds = set()
+    for puzzle in generated():
+        ours = kakuro.count_solutions(puzzle, fake(), limit=2, time_limit=60)
+        gac = kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=60)
+        assert (ours.count, ours.exhausted, ours.status) == (gac.count, gac.exhausted, gac.status), puzzle.id
+        kinds.add(ours.bound)
+    assert {"exactly 0", "exactly 1", "at least 2"} <= kinds  # unsatisfiable, unique and multi-solution ones
+
+
+@needs_real
+def test_a_real_solver_on_path_is_the_default_and_counts_like_gac() -> None:
+    assert kakuro.backend_info("dimacs")[0].available
+    for puzzle in generated()[:6]:
+        ours = kakuro.count_solutions(puzzle, "dimacs", limit=2, time_limit=60)
+        gac = kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=60)
+        assert (ours.count, ours.exhausted) == (gac.count, gac.exhausted), puzzle.id
+
+
+@needs_real
+@pytest.mark.serial  # a bound on wall time
+def test_the_time_limit_holds_on_a_hard_instance() -> None:
+    hard = kakuro.read(ROOT / "instances" / "hard" / "empty-16x16-v17.jsonl")[0]
+    result = kakuro.solve(hard, "dimacs", time_limit=0.5)
+    assert result.status in (Status.UNKNOWN, Status.SOLVED) and result.time < 1.5
+    if result.status is Status.UNKNOWN:
+        assert result.message == "time limit reached"
+
+
+def test_a_sample_of_the_shared_puzzles_is_solved_without_a_wrong_answer() -> None:
+    puzzles = kakuro.read(shared_data_or_skip() / "janko.jsonl")[::70]  # 20 of 1,398
+    spec = "dimacs" if REAL else fake()
+    results = [kakuro.solve(p, spec, time_limit=60) for p in puzzles]
+    assert [r.status for r in results] == [Status.SOLVED] * len(puzzles), [r.message for r in results]
+
+
+# ------------------------------------------------------------------------- faults
+@pytest.mark.parametrize(("mode", "status", "words"), [
+    ("crash", Status.ERROR, "crashed (killed by signal SIGSEGV)"),
+    ("garbage", Status.ERROR, "printed no 's' answer line (exit code 10)"),
+    ("silent", Status.ERROR, "printed no 's' answer line (exit code 0)"),
+    ("wrong", Status.ERROR, "answered SATISFIABLE but the model gives cell 0 no value"),
+    ("noend", Status.ERROR, "'v' lines that do not end with 0"),
+    ("lie-exit", Status.ERROR, "answered SATISFIABLE but ended with exit code 20 (10 expected)"),
+    ("unknown", Status.UNKNOWN, "answered s UNKNOWN"),
+    ("flood", Status.SOLVED, ""),  # 100 MB of comments: read, dropped, the answer kept
+])
+def test_a_misbehaving_program_gives_one_line_and_the_right_status(cazenave: Puzzle, mode: str, status: Status,
+                                                                   words: str) -> None:
+    result = kakuro.solve(cazenave, fake(mode), time_limit=60)
+    assert result.status is status and words in one_line(result.message or "-"), result.message
+    if status is Status.ERROR:
+        assert "fake_sat.py" in result.message  # the program is named
+
+
+def test_a_flood_of_answer_lines_is_cut_and_an_error(cazenave: Puzzle, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dimacs, "MAX_ANSWER_BYTES", 1 << 20)
+    before = psutil.Process().memory_info().rss
+    result = kakuro.solve(cazenave, fake("vflood"), time_limit=60)
+    assert result.status is Status.ERROR and "bytes of answer lines; they were cut" in one_line(result.message)
+    assert psutil.Process().memory_info().rss - before < 50 << 20  # 100 MB printed, not held
+
+
+@pytest.mark.serial  # a bound on wall time
+def test_a_hanging_program_is_killed_at_the_limit_with_what_it_started(cazenave: Puzzle, tmp_path: Path) -> None:
+    pidfile = tmp_path / "pids"
+    start = time.perf_counter()
+    result = kakuro.solve(cazenave, fake("hang-family", f"--pidfile={pidfile}"), time_limit=1)
+    assert result.status is Status.UNKNOWN and result.message == "time limit reached"
+    assert time.perf_counter() - start < 2.5
+    assert_gone(pidfile)
+
+
+def assert_gone(pidfile: Path) -> None:
+    for pid in map(int, pidfile.read_text().split()):
+        deadline = time.monotonic() + 5  # an orphan is reaped by init shortly after the kill
+        while psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+            assert time.monotonic() < deadline, f"process {pid} outlived kakuro's kill"
+            time.sleep(0.05)
+
+
+@pytest.mark.parametrize(("cmd", "words"), [
+    ("/nonexistent/kissat", "/nonexistent/kissat does not exist"),
+    ("no-such-sat-solver", "no-such-sat-solver is not on PATH"),
+    (str(EXAMPLES / "cazenave-2010-table1.txt"), "is not executable (chmod +x it)"),
+    (str(EXAMPLES), "is a directory"),
+])
+def test_a_program_that_cannot_run_is_unavailable_in_one_line(cazenave: Puzzle, cmd: str, words: str) -> None:
+    with pytest.raises(BackendUnavailableError, match=re.escape(words)):
+        kakuro.solve(cazenave, f"dimacs:cmd={spec_value(cmd)}")
+    info = kakuro.backend_info("dimacs")[0]  # the default is what the listing shows, unchanged
+    assert info.available == (REAL is not None)
+
+
+def test_without_a_solver_on_path_it_is_listed_unavailable_saying_why(monkeypatch: pytest.MonkeyPatch,
+                                                                      cazenave: Puzzle) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    info = kakuro.backend_info("dimacs")[0]
+    assert not info.available
+    assert info.reason == ("none of kissat, cadical, cryptominisat5, lingeling, picosat is on PATH; install one "
+                           "(apt-get install kissat) or name a program with dimacs:cmd=PATH")
+    # a program named explicitly still runs, from the spec or as an option of the call
+    assert kakuro.solve(cazenave, fake(), time_limit=60).solved
+    assert kakuro.solve(cazenave, "dimacs", cmd=f"{sys.executable} {FAKE}", time_limit=60).solved
+
+
+def test_the_command_line_takes_a_quoted_path_with_spaces(tmp_path: Path, cazenave: Puzzle) -> None:
+    folder = tmp_path / "my solver, v2"
+    folder.mkdir()
+    program = folder / "fake sat"
+    program.write_text(f"#!{sys.executable}\n" + FAKE.read_text())
+    program.chmod(0o755)
+    puzzle_file = tmp_path / "p.txt"
+    kakuro.write(cazenave, puzzle_file)
+    spec = f'dimacs:cmd="{program}"'
+    done = run_cli("solve", str(puzzle_file), "-b", spec, "--time-limit", "60")
+    assert done.returncode == 0, done.stderr
+    assert kakuro.get_solver(spec).settings["cmd"] == str(program)
+    missing = run_cli("solve", str(puzzle_file), "-b", "dimacs:cmd=/nonexistent/kissat")
+    assert missing.returncode != 0 and "/nonexistent/kissat does not exist" in one_line(missing.stderr)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kakuro", *args], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+
+
+@pytest.mark.serial  # signals to a process tree
+def test_ctrl_c_on_kakuro_solve_kills_the_program_and_its_children(tmp_path: Path) -> None:
+    puzzle_file = tmp_path / "hard.jsonl"
+    kakuro.write(hard_for_gac(), puzzle_file)
+    pidfile = tmp_path / "pids"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "kakuro", "solve", str(puzzle_file), "-b", fake("hang-family", f"--pidfile={pidfile}"),
+         "--time-limit", "600"],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not (pidfile.exists() and len(pidfile.read_text().split()) == 2):
+        assert time.monotonic() < deadline and child.poll() is None, child.communicate()
+        time.sleep(0.05)
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=30)
+    assert child.returncode == 130 and err.strip() == "kakuro: interrupted"
+    assert_gone(pidfile)

@@ -1,0 +1,138 @@
+"""The `minizinc` backend through the real `minizinc` executable (Debian's package ships
+Gecode; CI installs it): answers, counts against gac, the stats vocabulary, the time limit, an
+unknown or unusable solver in one line, and Ctrl-C on `kakuro solve` killing MiniZinc and the
+solver it started. Skipped, saying so, where the executable is absent."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+import kakuro
+from kakuro import Puzzle, Status
+from kakuro.errors import BackendOptionError
+from kakuro.generate import cazenave, classic
+from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_data_or_skip
+
+INFO = kakuro.backend_info("minizinc")[0]
+pytestmark = pytest.mark.skipif(not INFO.available, reason=f"minizinc is not available: {INFO.reason}")
+
+
+def one_line(text: str) -> str:
+    assert len(text.strip().splitlines()) == 1 and "Traceback" not in text, text
+    return text
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.txt")), ids=lambda p: p.name)
+def test_solves_the_examples(path: Path) -> None:
+    for puzzle in kakuro.read(path):
+        result = kakuro.solve(puzzle, "minizinc", time_limit=60)
+        assert result.status is Status.SOLVED, result.message
+        for key in ("nodes", "fails", "propagations", "num_vars", "num_constraints", "build_time"):
+            assert key in result.stats, key
+
+
+def test_counts_agree_with_gac_on_generated_puzzles() -> None:
+    puzzles = (cazenave(4, 6, 100, count=2, seed=9) + cazenave(5, 6, 70, count=2, seed=9)
+               + cazenave(4, 5, 100, count=2, seed=3, unsatisfiable=True)
+               + classic(8, 8, count=2, seed=3, unique=False) + classic(8, 8, count=1, seed=3))
+    kinds = set()
+    for puzzle in puzzles:
+        ours = kakuro.count_solutions(puzzle, "minizinc", limit=2, time_limit=60)
+        gac = kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=60)
+        assert (ours.count, ours.exhausted, ours.status) == (gac.count, gac.exhausted, gac.status), puzzle.id
+        kinds.add(ours.bound)
+    assert {"exactly 0", "exactly 1", "at least 2"} <= kinds
+
+
+def test_counting_by_blocking_agrees_too(monkeypatch: pytest.MonkeyPatch, two_solutions: Puzzle,
+                                         unsatisfiable: Puzzle, cazenave: Puzzle) -> None:
+    """The path of a solver without -n (MiniZinc's MIP ones): a run per solution, each blocked."""
+    from kakuro.solvers import minizinc
+
+    listed = minizinc.find_solver
+
+    def without_n(argv: object, name: str) -> dict[str, object]:
+        config = dict(listed(argv, name))  # type: ignore[arg-type]
+        config["stdFlags"] = [f for f in config.get("stdFlags", []) if f != "-n"]  # type: ignore[attr-defined]
+        return config
+
+    monkeypatch.setattr(minizinc, "find_solver", without_n)
+    assert kakuro.count_solutions(two_solutions, "minizinc", limit=3).bound == "exactly 2"
+    assert kakuro.count_solutions(unsatisfiable, "minizinc", limit=3).bound == "exactly 0"
+    assert kakuro.count_solutions(cazenave, "minizinc", limit=2).bound == "at least 2"
+
+
+@pytest.mark.serial  # a bound on wall time
+def test_the_time_limit_holds_on_a_hard_instance() -> None:
+    hard = kakuro.read(ROOT / "instances" / "hard" / "empty-16x16-v17.jsonl")[0]
+    result = kakuro.solve(hard, "minizinc", time_limit=1)
+    assert result.status is Status.UNKNOWN and result.time < 2.5, result
+
+
+def test_a_sample_of_the_shared_puzzles_is_solved_without_a_wrong_answer() -> None:
+    puzzles = kakuro.read(shared_data_or_skip() / "janko.jsonl")[::140]  # 10 of 1,398
+    results = [kakuro.solve(p, "minizinc", time_limit=60) for p in puzzles]
+    assert [r.status for r in results] == [Status.SOLVED] * len(puzzles), [r.message for r in results]
+
+
+@pytest.mark.parametrize(("solver", "words"), [
+    ("no-such-solver", "MiniZinc has no solver 'no-such-solver' here; it lists: "),
+    ("gist", "MiniZinc's solver 'gist' (Gecode Gist) is graphical; it lists: "),
+])
+def test_an_unknown_solver_is_one_line_naming_the_listed_ones(cazenave: Puzzle, solver: str, words: str) -> None:
+    with pytest.raises(BackendOptionError, match="gecode") as caught:
+        kakuro.solve(cazenave, f"minizinc:solver={solver}")
+    assert str(caught.value).startswith(words)
+    done = run_cli("solve", str(EXAMPLES / "cazenave-2010-table1.txt"), "-b", f"minizinc:solver={solver}")
+    assert done.returncode != 0 and "it lists:" in one_line(done.stderr)
+
+
+def test_a_listed_solver_that_cannot_start_is_an_error_in_one_line(cazenave: Puzzle) -> None:
+    """MiniZinc lists SCIP (and CPLEX, Gurobi, Xpress) wherever it is installed; without the
+    library it fails to load it."""
+    from kakuro.solvers.minizinc import ENGINE, listed_solvers, short_name
+
+    if "scip" not in {short_name(c) for c in listed_solvers(tuple(ENGINE.command()))}:
+        pytest.skip("this MiniZinc does not list SCIP")
+    result = kakuro.solve(cazenave, "minizinc:solver=scip", time_limit=30)
+    if result.status is Status.SOLVED:
+        pytest.skip("SCIP is installed here")
+    assert result.status is Status.ERROR and "minizinc failed" in one_line(result.message)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kakuro", *args], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+
+
+@pytest.mark.serial  # signals to a process tree
+def test_ctrl_c_on_kakuro_solve_kills_minizinc_and_its_solver(tmp_path: Path) -> None:
+    puzzle_file = tmp_path / "hard.jsonl"
+    kakuro.write(hard_for_gac(16), puzzle_file)
+    child = subprocess.Popen([sys.executable, "-m", "kakuro", "solve", str(puzzle_file), "-b", "minizinc",
+                              "--time-limit", "600"], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    solver: list[psutil.Process] = []
+    while not solver:  # MiniZinc started its solver (fzn-gecode): the search is on
+        assert time.monotonic() < deadline and child.poll() is None, child.communicate()
+        family = psutil.Process(child.pid).children(recursive=True)
+        solver = [p for p in family if p.name().startswith("fzn-")]
+        time.sleep(0.05)
+    family = psutil.Process(child.pid).children(recursive=True)
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=30)
+    assert child.returncode == 130 and err.strip() == "kakuro: interrupted"
+    for process in family:
+        end = time.monotonic() + 5
+        while process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+            assert time.monotonic() < end, f"{process.name()} ({process.pid}) outlived kakuro"
+            time.sleep(0.05)
