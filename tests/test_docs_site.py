@@ -70,3 +70,21 @@ def test_backend_options_tables_come_from_the_code(site: Path) -> None:
         checked += 1
     if not checked:
         pytest.skip("no backend page named after a backend yet")
+
+
+@pytest.mark.parametrize("name", ["solve", "count_solutions", "Solver", "Result"])
+def test_the_api_reference_says_what_help_says(site: Path, name: str) -> None:
+    """Every line of help(kakuro.NAME)'s docstring is in the API reference (autodoc: one source)."""
+    import html
+    import inspect
+    import re
+
+    def words(text: str) -> str:
+        return " ".join(re.findall(r"[A-Za-z0-9_]{3,}", text))
+
+    page = html.unescape(re.sub(r"<[^>]+>", " ", (site / "api" / "solving.html").read_text(encoding="utf-8")))
+    shown = words(page)
+    doc = inspect.getdoc(getattr(kakuro, name))
+    assert doc, f"kakuro.{name} has no docstring"
+    missing = [line for line in doc.splitlines() if words(line) and words(line) not in shown]
+    assert not missing, f"lines of help(kakuro.{name}) not in docs/api/solving: {missing}"

@@ -18,6 +18,13 @@
     The explanation's techniques in the order they are tried, with their difficulty level and
     what each does (`kakuro.deduction.TECHNIQUES`).
 
+``{cli-help} [SUBCOMMAND...]``
+    What ``kakuro SUBCOMMAND --help`` prints (``solve``, ``generate classic``, ``compare``; no
+    argument: ``kakuro --help``), as a literal block, rendered at build time from the parsers
+    the command line runs (`kakuro.cli.build_parser`; `compare` and `report` forward to their
+    own parsers, `kakuro.compare.cli.parser` and `kakuro.report.cli.parser`), at a fixed
+    width (`HELP_WIDTH`), so the pages and ``--help`` say the same thing.
+
 In a MyST page::
 
     ```{backend-options} gac
@@ -26,8 +33,11 @@ In a MyST page::
 
 from __future__ import annotations
 
+import argparse
+import functools
+from collections.abc import Callable, Iterator
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -260,6 +270,84 @@ class TechniqueTable(SphinxDirective):
         return [table(["level", "technique", "what it does"], rows, [14, 22, 64])]
 
 
+HELP_WIDTH = 88
+"""Columns of the ``{cli-help}`` blocks: argparse's width on a 90-column terminal
+(``COLUMNS=90 kakuro solve --help`` prints the same text)."""
+
+
+def _forwarded() -> dict[str, Callable[[str], argparse.ArgumentParser]]:
+    """The subcommands whose arguments `kakuro` hands as written to a program with its own
+    parser (`kakuro.cli.campaigns`), and that parser's factory (it takes the `prog` name)."""
+    from kakuro.compare.cli import parser as compare_parser
+    from kakuro.report.cli import parser as report_parser
+
+    return {"compare": compare_parser, "report": report_parser}
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:  # argparse keeps its subparsers only there
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def cli_parser(words: list[str] | tuple[str, ...]) -> argparse.ArgumentParser:
+    """The parser whose ``--help`` ``kakuro WORDS --help`` prints; KeyError names a word that
+    is not a subcommand."""
+    from kakuro.cli import build_parser
+
+    parser = build_parser()
+    for depth, word in enumerate(words):
+        choices = _subcommands(parser)
+        if word not in choices:
+            raise KeyError(f"kakuro {' '.join(words[:depth])}".strip() + f" has no subcommand {word!r}; "
+                           f"it has: {', '.join(choices) or 'none'}")
+        if depth == 0 and word in _forwarded():
+            if len(words) > 1:
+                raise KeyError(f"kakuro {word} has no subcommands")
+            return _forwarded()[word](f"kakuro {word}")
+        parser = choices[word]
+    return parser
+
+
+def cli_commands() -> Iterator[tuple[str, ...]]:
+    """Every leaf subcommand of `kakuro` as its words: ('solve',), ('generate', 'classic'), ..."""
+    from kakuro.cli import build_parser
+
+    def walk(parser: argparse.ArgumentParser, words: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+        choices = _subcommands(parser)
+        if not choices:
+            yield words
+        for name, command in choices.items():
+            yield from walk(command, (*words, name))
+
+    yield from walk(build_parser(), ())
+
+
+def cli_help(words: list[str] | tuple[str, ...], width: int = HELP_WIDTH) -> str:
+    """The text ``kakuro WORDS --help`` prints on a terminal `width` + 2 columns wide."""
+    parser = cli_parser(words)
+    formatter = cast(type[argparse.HelpFormatter], parser.formatter_class)  # (a class: HelpFormatter's kind)
+    parser.formatter_class = functools.partial(formatter, width=width)
+    return parser.format_help().rstrip("\n")
+
+
+class CliHelp(SphinxDirective):
+    """``{cli-help} [SUBCOMMAND...]``: the ``--help`` text of a subcommand, as a literal block."""
+
+    optional_arguments = 2
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        try:
+            text = cli_help(self.arguments)
+        except KeyError as exc:
+            raise self.error(f"cli-help: {exc.args[0]}") from None
+        block = nodes.literal_block(text, text, classes=["kakuro-cli-help"])
+        block["language"] = "text"
+        return [block]
+
+
 def separate_indented_blocks(app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]) -> None:
     """The docstrings are written for `help()`: an indented list may be followed at once by a
     paragraph. reStructuredText wants a blank line there; add it (the text is unchanged)."""
@@ -278,4 +366,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("backend-table", BackendTable)
     app.add_directive("kakuro-api", KakuroApi)
     app.add_directive("technique-table", TechniqueTable)
+    app.add_directive("cli-help", CliHelp)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
