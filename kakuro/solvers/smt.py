@@ -1,0 +1,231 @@
+"""Backend `smt`: satisfiability modulo theories with Z3 (the `z3-solver` package).
+
+Models (option `model`):
+
+- `integer` (default): an `Int` per cell bounded by the puzzle's values (a given is equal to its
+  digit), `Distinct` over each run and its sum equal to the clue: linear integer arithmetic.
+- `onehot`: a `Bool` per cell and value, exactly one per cell (`PbEq`), each value at most once per
+  run (`AtMost`) and each run's sum a pseudo-Boolean equality (`PbEq` weighted by the values):
+  Z3's pseudo-Boolean reasoning on the SAT encoding of the `sat` backend's `pb` flavour.
+
+Solutions are counted with blocking clauses (a clause that some cell differs from the solution
+just found), the solver kept between them (incremental).
+
+Time limits and Ctrl-C: each check runs in a helper thread of a context of its own (`z3.Context`),
+with Z3's `timeout` set to the time left; the caller's thread waits in slices of `WAIT_SLICE` and
+calls `Context.interrupt()` at the deadline or when its SIGINT handler raises (Z3 stops within
+milliseconds; the interrupt is repeated until the check returns, since one that comes before the
+check starts is lost). An interrupted or timed-out check is UNKNOWN, never UNSATISFIABLE.
+Building the model checks the deadline every `BUILD_CHECK_EVERY` cells and runs.
+
+Stats: `num_vars` (the Ints or Bools made), `num_constraints` (assertions, blocking clauses
+excluded), Z3's `conflicts`, `decisions` and `propagations`, `build_time`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kakuro.clock import Deadline
+from kakuro.engines import Engine
+from kakuro.options import Option, seed_below
+from kakuro.outcome import Enumeration, Stat
+from kakuro.puzzle import Puzzle
+from kakuro.registry import register
+from kakuro.solver import EnumeratingSolver
+
+MODELS = ("integer", "onehot")
+BUILD_CHECK_EVERY = 64
+"""Cells or runs added to a model between two looks at the deadline."""
+WAIT_SLICE = 0.05
+"""Seconds the caller's thread waits on a check between two looks at the deadline and Ctrl-C."""
+SEED_BITS = 31
+"""Z3's `random_seed` is an unsigned 32-bit parameter: seeds are folded below 2**31."""
+Z3_STATS = ("conflicts", "decisions", "propagations")
+"""Z3's counters reported under the same names in the stats."""
+
+
+@dataclass
+class Model:
+    """A Z3 solver holding the puzzle, and how to read a solution and block it."""
+
+    solver: Any
+    decode: Callable[[Any], list[int]]
+    block: Callable[[list[int]], Any]
+    sizes: dict[str, Stat]
+
+
+def build_model(puzzle: Puzzle, kind: str, ctx: Any, deadline: Deadline | None = None) -> Model | None:
+    """The Z3 model `kind` of `puzzle` in context `ctx`; None when `deadline` passes while building."""
+    import z3
+
+    deadline = deadline or Deadline()
+    started = time.perf_counter()
+    solver = z3.Solver(ctx=ctx)
+    lo, hi = puzzle.values
+    constraints = 0
+    if kind == "integer":
+        cells = []
+        for i in range(puzzle.size):
+            if i % BUILD_CHECK_EVERY == 0 and deadline.expired():
+                return None
+            x = z3.Int(f"x{i}", ctx)
+            given = puzzle.givens.get(i)
+            solver.add(x == given if given is not None else z3.And(x >= lo, x <= hi))
+            cells.append(x)
+        constraints += puzzle.size
+        for number, run in enumerate(puzzle.runs):
+            if number % BUILD_CHECK_EVERY == 0 and deadline.expired():
+                return None
+            members = [cells[i] for i in run.cells]
+            if len(members) > 1:
+                solver.add(z3.Distinct(*members))
+                constraints += 1
+            solver.add(z3.Sum(members) == run.total)
+            constraints += 1
+
+        def decode(model: Any) -> list[int]:
+            return [model.eval(x, model_completion=True).as_long() for x in cells]
+
+        def block(values: list[int]) -> Any:
+            return z3.Or([x != v for x, v in zip(cells, values)])
+
+        num_vars = len(cells)
+    else:
+        span = range(lo, hi + 1)
+        bits: list[dict[int, Any]] = []
+        for i in range(puzzle.size):
+            if i % BUILD_CHECK_EVERY == 0 and deadline.expired():
+                return None
+            row = {v: z3.Bool(f"b{i}_{v}", ctx) for v in span}
+            solver.add(z3.PbEq([(b, 1) for b in row.values()], 1))
+            given = puzzle.givens.get(i)
+            if given is not None:
+                solver.add(row[given])
+                constraints += 1
+            bits.append(row)
+        constraints += puzzle.size
+        for number, run in enumerate(puzzle.runs):
+            if number % BUILD_CHECK_EVERY == 0 and deadline.expired():
+                return None
+            if len(run.cells) > 1:
+                for v in span:
+                    solver.add(z3.AtMost(*[bits[i][v] for i in run.cells], 1))
+                constraints += len(span)
+            solver.add(z3.PbEq([(bits[i][v], v) for i in run.cells for v in span if v], run.total)
+                       if run.total else z3.And([z3.Not(bits[i][v]) for i in run.cells for v in span if v]))
+            constraints += 1
+
+        def decode(model: Any) -> list[int]:
+            values = []
+            for row in bits:
+                chosen = [v for v, b in row.items() if z3.is_true(model.eval(b, model_completion=True))]
+                values.append(chosen[0] if len(chosen) == 1 else lo - 1)  # never a digit: the checker says so
+            return values
+
+        def block(values: list[int]) -> Any:
+            return z3.Or([z3.Not(row[v]) for row, v in zip(bits, values) if v in row])
+
+        num_vars = len(bits) * len(span)
+    sizes: dict[str, Stat] = {"num_vars": num_vars, "num_constraints": constraints,
+                              "build_time": time.perf_counter() - started}
+    return Model(solver, decode, block, sizes)
+
+
+def check(solver: Any, ctx: Any, deadline: Deadline) -> Any:
+    """`solver.check()` in a helper thread, with Z3's timeout at the time left; the caller's
+    thread interrupts it at `deadline` or when its SIGINT handler raises (which then propagates
+    once the check has returned)."""
+    remaining = deadline.remaining()
+    if remaining is not None:
+        solver.set("timeout", max(1, int(remaining * 1000)))
+    outcome: dict[str, Any] = {}
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            outcome["result"] = solver.check()
+        except BaseException as exc:  # handed to the caller's thread below
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="z3-check", daemon=True).start()
+    try:
+        while not done.wait(WAIT_SLICE):  # a timed wait: signal handlers run between slices
+            if deadline.expired():
+                ctx.interrupt()
+    except BaseException:
+        while not done.is_set():  # never leave Z3 running in the background
+            ctx.interrupt()
+            try:
+                done.wait(WAIT_SLICE)
+            except KeyboardInterrupt:
+                pass
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]
+
+
+def _statistics(solver: Any) -> dict[str, Stat]:
+    stats: dict[str, Stat] = {}
+    raw = solver.statistics()
+    for key in raw.keys():
+        if key in Z3_STATS:
+            stats[key] = int(raw.get_key_value(key))
+    for key in Z3_STATS:  # a counter Z3 leaves out was never incremented
+        stats.setdefault(key, 0)
+    return stats
+
+
+def enumerate_with_z3(puzzle: Puzzle, kind: str, limit: int, deadline: Deadline, seed: int) -> Enumeration:
+    """Up to `limit` solutions of `puzzle` under the Z3 model `kind`, with blocking clauses."""
+    import z3
+
+    ctx = z3.Context()
+    built = build_model(puzzle, kind, ctx, deadline)
+    if built is None:
+        return Enumeration([], False, {}, "time limit reached while building the model")
+    solver = built.solver
+    solver.set("random_seed", seed_below(seed, SEED_BITS))
+    found: list[list[int]] = []
+    exhausted = False
+    message = ""
+    while len(found) < limit:
+        if deadline.expired():
+            message = "time limit reached"
+            break
+        answer = check(solver, ctx, deadline)
+        if answer == z3.sat:
+            found.append(built.decode(solver.model()))
+            solver.add(built.block(found[-1]))
+        elif answer == z3.unsat:
+            exhausted = True
+            break
+        else:
+            reason = solver.reason_unknown()
+            message = "time limit reached" if deadline.expired() or reason in ("timeout", "canceled") else reason
+            break
+    stats = {**built.sizes, **_statistics(solver)}
+    return Enumeration(found, exhausted, stats, message)
+
+
+@register("smt")
+class Smt(EnumeratingSolver):
+    """SMT with Z3: integers with Distinct and sums, or one-hot Booleans with pseudo-Boolean sums."""
+
+    description = "Z3 SMT; integer cells with Distinct + sum, or one-hot Booleans with PB sums"
+    paradigm = "SMT"
+    complete = True
+    engine = Engine("z3", pip="z3-solver")
+    options = {
+        "model": Option("integer", "how cells and runs are modelled", choices=MODELS),
+    }
+
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
+        return enumerate_with_z3(puzzle, opts["model"], limit, deadline, seed)
