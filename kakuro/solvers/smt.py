@@ -31,14 +31,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from kakuro.clock import Deadline
+from kakuro.combos import range_mask, values_of
 from kakuro.engines import Engine
+from kakuro.errors import KakuroError
 from kakuro.options import Option, seed_below
 from kakuro.outcome import Enumeration, Stat
 from kakuro.puzzle import Puzzle
+from kakuro.reasoning.rdv import reduce_domains
 from kakuro.registry import register
 from kakuro.solver import EnumeratingSolver
 
 MODELS = ("integer", "onehot")
+DOMAINS = ("rdv", "bounds")
 BUILD_CHECK_EVERY = 64
 """Cells or runs added to a model between two looks at the deadline."""
 WAIT_SLICE = 0.05
@@ -59,16 +63,22 @@ class Model:
     sizes: dict[str, Stat]
 
 
-def build_model(puzzle: Puzzle, kind: str, ctx: Any, deadline: Deadline | None = None) -> Model | None:
-    """The Z3 model `kind` of `puzzle` in context `ctx`; None when `deadline` passes while building.
-    The model is written as SMT-LIB text and parsed by Z3 (`from_string`): four to ten times
-    faster than building the same terms through z3py's Python objects."""
+def build_model(
+    puzzle: Puzzle, kind: str, ctx: Any, deadline: Deadline | None = None, domains: str = "rdv"
+) -> Model | None:
+    """The Z3 model `kind` of `puzzle` in context `ctx`, its cells restricted to the `domains`
+    (`initial_domains`); None when `deadline` passes while building. The model is written as
+    SMT-LIB text and parsed by Z3 (`from_string`): about ten times faster than building the
+    same terms through z3py's Python objects."""
     import z3
 
     deadline = deadline or Deadline()
     started = time.perf_counter()
+    masks = initial_domains(puzzle, domains, deadline)
+    if masks is None:
+        return None
     writer = _integer if kind == "integer" else _onehot
-    written = writer(puzzle, deadline)
+    written = writer(puzzle, masks, deadline)
     if written is None:
         return None
     text, num_vars, constraints = written
@@ -101,16 +111,43 @@ def build_model(puzzle: Puzzle, kind: str, ctx: Any, deadline: Deadline | None =
     return Model(solver, decode, block, sizes)
 
 
-def _integer(puzzle: Puzzle, deadline: Deadline) -> tuple[str, int, int] | None:
-    """The integer model as SMT-LIB text, its variables and assertions."""
+def initial_domains(puzzle: Puzzle, domains: str, deadline: Deadline) -> list[int] | None:
+    """Each cell's values (bitmasks, cell order) the model starts from: `bounds`, the puzzle's
+    range (a given's digit); `rdv`, the Reducing Domain Values pass (`kakuro.reasoning.rdv`: sound,
+    cheap, as cpsat's table model starts from), or the bounds when the puzzle's range is too wide
+    to tabulate its runs. None when `deadline` passes first. A wipe-out leaves a cell no value."""
+    bounds = [1 << puzzle.givens[i] if i in puzzle.givens else range_mask(puzzle.values) for i in range(puzzle.size)]
+    if domains == "bounds":
+        return bounds
+    try:
+        reduction = reduce_domains(puzzle, deadline)
+    except KakuroError:  # too many combinations to list: the plain model still works
+        return bounds
+    if reduction.stopped:
+        return None
+    if reduction.wiped_out:
+        return [0] * puzzle.size
+    return list(reduction.domains)
+
+
+def _integer(puzzle: Puzzle, domains: list[int], deadline: Deadline) -> tuple[str, int, int] | None:
+    """The integer model as SMT-LIB text, its variables and assertions: the bounds when a cell
+    may take every value, else its values as a disjunction."""
     lo, hi = puzzle.values
+    full = range_mask(puzzle.values)
     lines = []
-    for i in range(puzzle.size):
+    for i, mask in enumerate(domains):
         if i % BUILD_CHECK_EVERY == 0 and deadline.expired():
             return None
-        given = puzzle.givens.get(i)
         lines.append(f"(declare-const x{i} Int)")
-        lines.append(f"(assert (= x{i} {given}))" if given is not None else f"(assert (and (>= x{i} {lo}) (<= x{i} {hi})))")
+        if mask == full:
+            lines.append(f"(assert (and (>= x{i} {lo}) (<= x{i} {hi})))")
+        else:
+            values = values_of(mask)
+            bounded = f"(>= x{i} {values[0]}) (<= x{i} {values[-1]})" if values else "false"
+            holes = len(values) < values[-1] - values[0] + 1 if values else False
+            either = f" (or {' '.join(f'(= x{i} {v})' for v in values)})" if holes else ""
+            lines.append(f"(assert (and {bounded}{either}))")
     constraints = puzzle.size
     for number, run in enumerate(puzzle.runs):
         if number % BUILD_CHECK_EVERY == 0 and deadline.expired():
@@ -124,9 +161,9 @@ def _integer(puzzle: Puzzle, deadline: Deadline) -> tuple[str, int, int] | None:
     return "\n".join(lines), puzzle.size, constraints
 
 
-def _onehot(puzzle: Puzzle, deadline: Deadline) -> tuple[str, int, int] | None:
+def _onehot(puzzle: Puzzle, domains: list[int], deadline: Deadline) -> tuple[str, int, int] | None:
     """The one-hot model as SMT-LIB text (`pbeq` and `at-most` are Z3's pseudo-Boolean
-    functions), its variables and assertions."""
+    functions), its variables and assertions; a value outside a cell's domain is a false bit."""
     lo, hi = puzzle.values
     span = range(lo, hi + 1)
     ones = " ".join("1" for _ in span)
@@ -137,9 +174,9 @@ def _onehot(puzzle: Puzzle, deadline: Deadline) -> tuple[str, int, int] | None:
             return None
         lines.append(" ".join(f"(declare-const b{i}_{v} Bool)" for v in span))
         lines.append(f"(assert ((_ pbeq 1 {ones}) {' '.join(f'b{i}_{v}' for v in span)}))")
-        given = puzzle.givens.get(i)
-        if given is not None:
-            lines.append(f"(assert b{i}_{given})")
+        excluded = [v for v in span if not domains[i] >> v & 1]
+        if excluded:
+            lines.append(f"(assert (not (or false {' '.join(f'b{i}_{v}' for v in excluded)})))")
             constraints += 1
     constraints += puzzle.size
     for number, run in enumerate(puzzle.runs):
@@ -207,12 +244,15 @@ def _statistics(solver: Any) -> dict[str, Stat]:
     return stats
 
 
-def enumerate_with_z3(puzzle: Puzzle, kind: str, limit: int, deadline: Deadline, seed: int) -> Enumeration:
-    """Up to `limit` solutions of `puzzle` under the Z3 model `kind`, with blocking clauses."""
+def enumerate_with_z3(
+    puzzle: Puzzle, kind: str, limit: int, deadline: Deadline, seed: int, domains: str = "rdv"
+) -> Enumeration:
+    """Up to `limit` solutions of `puzzle` under the Z3 model `kind` (cells restricted to
+    `domains`: see `initial_domains`), with blocking clauses."""
     import z3
 
     ctx = z3.Context()
-    built = build_model(puzzle, kind, ctx, deadline)
+    built = build_model(puzzle, kind, ctx, deadline, domains)
     if built is None:
         return Enumeration([], False, {}, "time limit reached while building the model")
     solver = built.solver
@@ -249,7 +289,9 @@ class Smt(EnumeratingSolver):
     engine = Engine("z3", pip="z3-solver")
     options = {
         "model": Option("integer", "how cells and runs are modelled", choices=MODELS),
+        "domains": Option("rdv", "cell domains the model starts from: the Reducing Domain Values pass, "
+                          "or the puzzle's bounds", choices=DOMAINS),
     }
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        return enumerate_with_z3(puzzle, opts["model"], limit, deadline, seed)
+        return enumerate_with_z3(puzzle, opts["model"], limit, deadline, seed, opts["domains"])
