@@ -14,7 +14,8 @@ just found), the solver kept between them (incremental).
 Time limits and Ctrl-C: each check runs in a helper thread of a context of its own (`z3.Context`),
 with Z3's `timeout` set to the time left; the caller's thread waits in slices of `WAIT_SLICE` and
 calls `Context.interrupt()` at the deadline or when its SIGINT handler raises (Z3 stops within
-milliseconds; the interrupt is repeated until the check returns, since one that comes before the
+milliseconds; Z3's own SIGINT handler, which would answer "unknown" and swallow the Ctrl-C, is off:
+parameter `ctrl_c`; the interrupt is repeated until the check returns, since one that comes before the
 check starts is lost). An interrupted or timed-out check is UNKNOWN, never UNSATISFIABLE.
 Building the model checks the deadline every `BUILD_CHECK_EVERY` cells and runs.
 
@@ -263,6 +264,7 @@ def enumerate_with_z3(
         return Enumeration([], False, {}, "time limit reached while building the model")
     solver = built.solver
     solver.set("random_seed", seed_below(seed, SEED_BITS))
+    solver.set("ctrl_c", False)  # Z3 would take SIGINT from the caller for the time of a check, and swallow it
     found: list[list[int]] = []
     exhausted = False
     message = ""
