@@ -23,7 +23,6 @@ from tests.backend_checks import generated_puzzles, interrupted_after, janko_sam
 from tests.conftest import EXAMPLES, hard_for_gac
 
 SPECS = [f"smt:model={m},domains={d}" for m in MODELS for d in DOMAINS]
-PLAIN = "smt:model=integer,domains=bounds"
 
 
 def test_integer_from_rdv_domains_is_the_default() -> None:
@@ -43,8 +42,6 @@ def test_solves_the_examples(spec: str) -> None:
 def test_counts_agree_with_gac_on_generated_puzzles(spec: str) -> None:
     seen = set()
     for puzzle in generated_puzzles():
-        if spec == PLAIN and puzzle.id.endswith("-unsat"):
-            continue  # Z3's arithmetic on the plain integer model does not refute these in minutes
         mine = kakuro.count_solutions(puzzle, spec, limit=2, time_limit=30)
         reference = kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=30)
         assert (mine.status, mine.count, mine.exhausted) == (reference.status, reference.count, reference.exhausted), puzzle.id
@@ -92,7 +89,7 @@ def test_time_limit_is_honoured_on_a_hard_instance(spec: str) -> None:
 def test_ctrl_c_stops_a_solve_without_a_limit() -> None:
     seconds, done = interrupted_after("smt")
     assert done.stdout.strip() == "interrupted", done.stderr[-1500:]
-    assert seconds < 1.0
+    assert seconds < 2.0  # Z3 stops 0.01 to 0.7 s after the interrupt; the interpreter exit takes about 0.5 s more
 
 
 def test_listed_as_unavailable_without_z3(monkeypatch: pytest.MonkeyPatch) -> None:
