@@ -29,6 +29,7 @@ excluded), Z3's `conflicts`, `decisions` and `propagations`, `build_time`.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -234,10 +235,8 @@ def check(solver: Any, ctx: Any, deadline: Deadline) -> Any:
     except BaseException:
         while not done.is_set():  # never leave Z3 running in the background
             ctx.interrupt()
-            try:
+            with contextlib.suppress(KeyboardInterrupt):  # a second Ctrl-C: still wait for Z3
                 done.wait(WAIT_SLICE)
-            except KeyboardInterrupt:
-                pass
         raise
     if "error" in outcome:
         raise outcome["error"]
@@ -247,11 +246,9 @@ def check(solver: Any, ctx: Any, deadline: Deadline) -> Any:
 def _statistics(solver: Any) -> dict[str, Stat]:
     stats: dict[str, Stat] = {}
     raw = solver.statistics()
-    for key in raw.keys():
-        if key in Z3_STATS:
-            stats[key] = int(raw.get_key_value(key))
+    reported = set(raw.keys())
     for key in Z3_STATS:  # a counter Z3 leaves out was never incremented
-        stats.setdefault(key, 0)
+        stats[key] = int(raw.get_key_value(key)) if key in reported else 0
     return stats
 
 
