@@ -1,0 +1,103 @@
+"""The `asp` backend (clingo, issue 30): both models solve the examples and the shared
+puzzles, count as `gac` does on generated puzzles (unsatisfiable and multi-solution ones
+included), accept wide value ranges, honour time limits and Ctrl-C. Skipped as a whole when
+clingo is not installed (`pip install clingo`, or the `test` extra)."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+
+try:
+    import clingo  # noqa: F401
+except ImportError:
+    pytest.skip("clingo is not installed (pip install clingo, or the 'test' extra)", allow_module_level=True)
+
+import kakuro
+from kakuro import Puzzle, Status
+from kakuro.solvers.asp import MAX_RUN_COMBINATIONS, MODELS, build_program
+from tests.backend_checks import (
+    generated_puzzles,
+    interrupted_after,
+    janko_sample,
+    wide_range_puzzle,
+)
+from tests.conftest import EXAMPLES, hard_for_gac
+
+SPECS = [f"asp:model={m}" for m in MODELS]
+
+
+def test_combinations_is_the_default() -> None:
+    assert kakuro.get_solver("asp").full_spec == "asp:model=combinations"
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_solves_the_examples(spec: str) -> None:
+    for path in sorted(EXAMPLES.glob("*.txt")):
+        puzzle = kakuro.read(path)[0]
+        result = kakuro.solve(puzzle, spec, time_limit=30)
+        assert result.solved, (path.name, result.message)
+        assert {"num_vars", "num_constraints", "decisions", "conflicts", "build_time"} <= set(result.stats)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_counts_agree_with_gac_on_generated_puzzles(spec: str) -> None:
+    puzzles = generated_puzzles()
+    seen = set()
+    for puzzle in puzzles:
+        mine = kakuro.count_solutions(puzzle, spec, limit=2, time_limit=30)
+        reference = kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=30)
+        assert (mine.status, mine.count, mine.exhausted) == (reference.status, reference.count, reference.exhausted), puzzle.id
+        seen.add(mine.count)
+    assert seen == {0, 1, 2}  # unsatisfiable, unique and multi-solution puzzles were all there
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_janko_sample_has_no_wrong_answer(spec: str) -> None:
+    for puzzle in janko_sample():
+        result = kakuro.solve(puzzle, spec, time_limit=30)
+        assert result.status is Status.SOLVED, (puzzle.id, result.status, result.message)
+
+
+def test_wide_runs_keep_a_sum_in_the_combinations_model() -> None:
+    """A 12-cell run over 1..40 has millions of combinations: that run keeps `#sum`."""
+    puzzle = wide_range_puzzle()
+    built = build_program(puzzle, "combinations")
+    assert built is not None and built[1] == 2
+    for spec in SPECS:
+        count = kakuro.count_solutions(puzzle, spec, limit=2, time_limit=30)
+        assert count.status is Status.SOLVED and count.count == 2, (spec, count)
+    assert kakuro.solve(puzzle, "asp", time_limit=30).stats["sum_runs"] == 2
+    assert MAX_RUN_COMBINATIONS < 5_596_530
+
+
+def test_combinations_model_refutes_the_hard_grid_at_once(hard: Puzzle) -> None:
+    result = kakuro.solve(hard, "asp", time_limit=30)
+    assert result.status is Status.UNSATISFIABLE and result.stats["decisions"] == 0
+
+
+@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.parametrize("spec", SPECS)
+def test_time_limit_is_honoured_on_a_hard_instance(spec: str) -> None:
+    hard = hard_for_gac(12)
+    for call in (kakuro.solve, kakuro.count_solutions):
+        start = time.perf_counter()
+        result = call(hard, spec, time_limit=0.4)
+        elapsed = time.perf_counter() - start
+        assert result.status is Status.UNKNOWN and elapsed < 1.2, (call.__name__, elapsed)
+
+
+
+@pytest.mark.serial  # SIGINT to a child mid-search, the seconds to its exit bounded
+def test_ctrl_c_stops_a_solve_without_a_limit() -> None:
+    seconds, done = interrupted_after("asp")
+    assert done.stdout.strip() == "interrupted", done.stderr[-1500:]
+    assert seconds < 1.5  # the interrupt, and the interpreter exit (about 0.5 s with Z3 or clingo loaded)
+
+
+def test_listed_as_unavailable_without_clingo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "clingo", None)
+    info = {i.name: i for i in kakuro.backend_info()}["asp"]
+    assert not info.available and "pip install clingo" in info.reason

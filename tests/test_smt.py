@@ -1,0 +1,98 @@
+"""The `smt` backend (Z3, issue 30): both models, from both starting domains, solve the
+examples and the shared puzzles, count as `gac` does on generated puzzles (unsatisfiable and
+multi-solution ones included), accept wide value ranges, honour time limits and Ctrl-C.
+Skipped as a whole when z3 is not installed (`pip install z3-solver`, or the `test` extra)."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+
+try:
+    import z3  # noqa: F401
+except ImportError:
+    pytest.skip("z3 is not installed (pip install z3-solver, or the 'test' extra)", allow_module_level=True)
+
+import kakuro
+from kakuro import Puzzle, Status
+from kakuro.clock import Deadline
+from kakuro.solvers.smt import DOMAINS, MODELS, initial_domains
+from tests.backend_checks import generated_puzzles, interrupted_after, janko_sample, wide_range_puzzle
+from tests.conftest import EXAMPLES, hard_for_gac
+
+SPECS = [f"smt:model={m},domains={d}" for m in MODELS for d in DOMAINS]
+
+
+def test_integer_from_rdv_domains_is_the_default() -> None:
+    assert kakuro.get_solver("smt").full_spec == "smt:model=integer,domains=rdv"
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_solves_the_examples(spec: str) -> None:
+    for path in sorted(EXAMPLES.glob("*.txt")):
+        puzzle = kakuro.read(path)[0]
+        result = kakuro.solve(puzzle, spec, time_limit=30)
+        assert result.solved, (path.name, result.message)
+        assert {"num_vars", "num_constraints", "decisions", "conflicts", "build_time"} <= set(result.stats)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_counts_agree_with_gac_on_generated_puzzles(spec: str) -> None:
+    seen = set()
+    for puzzle in generated_puzzles():
+        mine = kakuro.count_solutions(puzzle, spec, limit=2, time_limit=30)
+        reference = kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=30)
+        assert (mine.status, mine.count, mine.exhausted) == (reference.status, reference.count, reference.exhausted), puzzle.id
+        seen.add(mine.count)
+    assert seen == {0, 1, 2}  # unsatisfiable, unique and multi-solution puzzles were all there
+
+
+@pytest.mark.parametrize("spec", ["smt", "smt:model=onehot"])
+def test_janko_sample_has_no_wrong_answer(spec: str) -> None:
+    for puzzle in janko_sample():
+        result = kakuro.solve(puzzle, spec, time_limit=30)
+        assert result.status is Status.SOLVED, (puzzle.id, result.status, result.message)
+
+
+def test_wide_ranges_start_from_the_bounds() -> None:
+    """Millions of combinations per run: domains=rdv does not list them, and both models solve."""
+    puzzle = wide_range_puzzle()
+    start = time.perf_counter()
+    assert initial_domains(puzzle, "rdv", Deadline()) == initial_domains(puzzle, "bounds", Deadline())
+    assert time.perf_counter() - start < 0.5
+    for spec in ("smt", "smt:model=onehot"):
+        count = kakuro.count_solutions(puzzle, spec, limit=2, time_limit=30)
+        assert count.status is Status.SOLVED and count.count == 2, (spec, count)
+
+
+@pytest.mark.parametrize("spec", ["smt", "smt:model=onehot"])
+def test_a_wipe_out_of_the_domain_reduction_is_unsatisfiable(spec: str, unsatisfiable: Puzzle) -> None:
+    assert initial_domains(unsatisfiable, "rdv", Deadline()) == [0] * unsatisfiable.size
+    assert kakuro.solve(unsatisfiable, spec, time_limit=30).status is Status.UNSATISFIABLE
+
+
+@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.parametrize("spec", ["smt", "smt:model=onehot"])
+def test_time_limit_is_honoured_on_a_hard_instance(spec: str) -> None:
+    hard = hard_for_gac(12)
+    for call in (kakuro.solve, kakuro.count_solutions):
+        start = time.perf_counter()
+        result = call(hard, spec, time_limit=0.4)
+        elapsed = time.perf_counter() - start
+        assert result.status is Status.UNKNOWN and elapsed < 1.2, (call.__name__, elapsed)
+    assert kakuro.solve(hard, spec, time_limit=0.2).message == "time limit reached"
+
+
+@pytest.mark.serial  # SIGINT to a child mid-search, the seconds to its exit bounded
+def test_ctrl_c_stops_a_solve_without_a_limit() -> None:
+    seconds, done = interrupted_after("smt")
+    assert done.stdout.strip() == "interrupted", done.stderr[-1500:]
+    assert seconds < 2.0  # Z3 stops 0.01 to 0.7 s after the interrupt; the interpreter exit takes about 0.5 s more
+
+
+def test_listed_as_unavailable_without_z3(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "z3", None)
+    info = {i.name: i for i in kakuro.backend_info()}["smt"]
+    assert not info.available and "pip install z3-solver" in info.reason
