@@ -1,4 +1,4 @@
-"""Shared checks of the paradigm backends' tests (asp, smt): generated puzzles with known
+"""Shared checks of the paradigm backends' tests (mip, asp, smt, dimacs, minizinc): generated puzzles with known
 counts, a janko sample, a puzzle too wide to tabulate, and Ctrl-C sent to a child mid-search."""
 
 from __future__ import annotations
@@ -6,17 +6,13 @@ from __future__ import annotations
 import functools
 import os
 import random
-import signal
 import subprocess
 import sys
-import time
-
-import pytest
 
 import kakuro
 from kakuro import Puzzle
 from kakuro.generate import cazenave, classic
-from tests.conftest import ROOT, shared_data_or_skip
+from tests.conftest import EXAMPLES, ROOT, shared_data_or_skip
 from tests.random_puzzles import random_puzzles
 
 
@@ -50,19 +46,50 @@ def wide_range_puzzle() -> Puzzle:
                             values=(1, 40), givens={(0, 0): grid[0][0], (1, 3): grid[1][3]}, id="wide-2x12-v40")
 
 
-SEARCH_SECONDS = 0.7
-"""How long the child searches before it is interrupted (its search would take far longer)."""
+def solves_the_examples(spec: str, stats: set[str]) -> None:
+    """`spec` solves every example puzzle and reports `stats`."""
+    for path in sorted(EXAMPLES.glob("*.txt")):
+        puzzle = kakuro.read(path)[0]
+        result = kakuro.solve(puzzle, spec, time_limit=30)
+        assert result.solved, (path.name, result.message)
+        assert stats <= set(result.stats), (spec, sorted(result.stats))
 
 
-def interrupted_after(spec: str) -> tuple[float, subprocess.CompletedProcess[str]]:
-    """Solve `hard_for_gac(12)` with `spec` and no limit in a child process (default SIGINT
-    handler), send SIGINT after SEARCH_SECONDS; (seconds from the signal to its exit, its
-    output: "interrupted" when the library raised KeyboardInterrupt)."""
-    script = (
-        "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+def counts_agree_with_gac(spec: str) -> None:
+    """`spec`'s counts (to 2) equal `gac`'s on `generated_puzzles`, which hold unsatisfiable,
+    unique and multi-solution puzzles (checked too)."""
+    seen = set()
+    for puzzle in generated_puzzles():
+        mine = kakuro.count_solutions(puzzle, spec, limit=2, time_limit=30)
+        reference = kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=30)
+        assert (mine.status, mine.count, mine.exhausted) == (reference.status, reference.count, reference.exhausted), puzzle.id
+        seen.add(mine.count)
+    assert seen == {0, 1, 2}
+
+
+def janko_sample_is_solved(spec: str) -> None:
+    """`spec` solves every puzzle of `janko_sample` (the library checked each answer)."""
+    for puzzle in janko_sample():
+        result = kakuro.solve(puzzle, spec, time_limit=30)
+        assert result.status is kakuro.Status.SOLVED, (puzzle.id, result.status, result.message)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m kakuro ARGS` on this tree, from its root; the finished process."""
+    return subprocess.run([sys.executable, "-m", "kakuro", *args], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+
+
+def interrupted_after(spec: str, size: int = 12) -> tuple[float, subprocess.CompletedProcess[str]]:
+    """Solve `hard_for_gac(size)` with `spec` and no limit in a child process, Ctrl-C it mid-search
+    (`tests.test_interrupts.interrupt`); (seconds from the signal to its exit, its output:
+    "interrupted" when the library raised KeyboardInterrupt)."""
+    from tests.test_interrupts import interrupt
+
+    return interrupt(
         "import kakuro\n"
         "from tests.conftest import hard_for_gac\n"
-        "puzzle = hard_for_gac(12)\n"
+        f"puzzle = hard_for_gac({size})\n"
         f"solver = kakuro.get_solver({spec!r})\n"
         "solver.ensure_warm()\n"
         "print('go', flush=True)\n"
@@ -71,13 +98,3 @@ def interrupted_after(spec: str) -> tuple[float, subprocess.CompletedProcess[str
         "except KeyboardInterrupt:\n"
         "    print('interrupted', flush=True)\n"
     )
-    child = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, text=True, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert child.stdout is not None and child.stdout.readline().strip() == "go", child.communicate()[1][-1500:]
-    time.sleep(SEARCH_SECONDS)
-    if child.poll() is not None:
-        pytest.fail(f"{spec}: the search ended before the interrupt")
-    sent = time.perf_counter()
-    child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=60)
-    return time.perf_counter() - sent, subprocess.CompletedProcess(child.args, child.returncode, out, err)

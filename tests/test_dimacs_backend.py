@@ -25,6 +25,7 @@ from kakuro.errors import BackendUnavailableError
 from kakuro.generate import cazenave, classic
 from kakuro.options import spec_value
 from kakuro.solvers import dimacs
+from tests.backend_checks import run_cli
 from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_data_or_skip
 
 FAKE = ROOT / "tests" / "solvers" / "fake_sat.py"
@@ -179,11 +180,6 @@ def test_the_command_line_takes_a_quoted_path_with_spaces(tmp_path: Path, cazena
     assert kakuro.get_solver(spec).settings["cmd"] == str(program)
     missing = run_cli("solve", str(puzzle_file), "-b", "dimacs:cmd=/nonexistent/kissat")
     assert missing.returncode != 0 and "/nonexistent/kissat does not exist" in one_line(missing.stderr)
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "kakuro", *args], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
 
 
 @pytest.mark.serial  # signals to a process tree

@@ -19,6 +19,7 @@ import kakuro
 from kakuro import Puzzle, Status
 from kakuro.errors import BackendOptionError
 from kakuro.generate import cazenave, classic
+from tests.backend_checks import run_cli
 from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_data_or_skip
 
 INFO = kakuro.backend_info("minizinc")[0]
@@ -106,11 +107,6 @@ def test_a_listed_solver_that_cannot_start_is_an_error_in_one_line(cazenave: Puz
     if result.status is Status.SOLVED:
         pytest.skip("SCIP is installed here")
     assert result.status is Status.ERROR and "minizinc failed" in one_line(result.message)
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "kakuro", *args], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
 
 
 @pytest.mark.serial  # signals to a process tree

@@ -21,7 +21,8 @@ from kakuro.errors import BackendUnavailableError
 from kakuro.generate import cazenave, classic
 from kakuro.solvers import mip
 from kakuro.solvers.mip import MODELS, build_program
-from tests.conftest import EXAMPLES, hard_for_gac, shared_data_or_skip
+from tests.backend_checks import interrupted_after, solves_the_examples
+from tests.conftest import hard_for_gac, shared_data_or_skip
 
 HAS_SCIP = importlib.util.find_spec("pyscipopt") is not None
 NO_SCIP = pytest.mark.skipif(not HAS_SCIP, reason="pyscipopt is not installed (pip install pyscipopt)")
@@ -32,11 +33,7 @@ SPECS = [f"mip:model={m}" for m in MODELS] + [
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_solves_the_examples(spec: str) -> None:
-    for path in sorted(EXAMPLES.glob("*.txt")):
-        for puzzle in kakuro.read(path):
-            result = kakuro.solve(puzzle, spec, time_limit=30)
-            assert result.status is Status.SOLVED, (path.name, result.message)
-            assert {"num_vars", "num_constraints", "nodes", "lp_iterations", "build_time"} <= set(result.stats)
+    solves_the_examples(spec, {"num_vars", "num_constraints", "nodes", "lp_iterations", "build_time"})
 
 
 def generated() -> list[Puzzle]:
@@ -136,20 +133,6 @@ def test_shared_sample_has_no_wrong_answer(spec: str) -> None:
 def test_ctrl_c_stops_a_solve_without_a_limit() -> None:
     """HiGHS's own Python layer would catch Ctrl-C and wait: the solve runs in a child that the
     interrupted parent kills, and KeyboardInterrupt reaches the caller at once."""
-    from tests.test_interrupts import interrupt
-
-    script = (
-        "import kakuro\n"
-        "from tests.conftest import hard_for_gac\n"
-        "puzzle = hard_for_gac(16)\n"
-        "solver = kakuro.get_solver('mip:model=assignment')\n"
-        "solver.ensure_warm()\n"
-        "print('go', flush=True)\n"
-        "try:\n"
-        "    solver.solve(puzzle)\n"
-        "except KeyboardInterrupt:\n"
-        "    print('interrupted', flush=True)\n"
-    )
-    seconds, done = interrupt(script)
+    seconds, done = interrupted_after("mip:model=assignment", size=16)
     assert done.stdout.strip() == "interrupted", done.stderr[-1500:]
     assert seconds < 1.5

@@ -19,8 +19,14 @@ import kakuro
 from kakuro import Puzzle, Status
 from kakuro.clock import Deadline
 from kakuro.solvers.smt import DOMAINS, MODELS, initial_domains
-from tests.backend_checks import generated_puzzles, interrupted_after, janko_sample, wide_range_puzzle
-from tests.conftest import EXAMPLES, hard_for_gac
+from tests.backend_checks import (
+    counts_agree_with_gac,
+    interrupted_after,
+    janko_sample_is_solved,
+    solves_the_examples,
+    wide_range_puzzle,
+)
+from tests.conftest import hard_for_gac
 
 SPECS = [f"smt:model={m},domains={d}" for m in MODELS for d in DOMAINS]
 
@@ -31,29 +37,17 @@ def test_integer_from_rdv_domains_is_the_default() -> None:
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_solves_the_examples(spec: str) -> None:
-    for path in sorted(EXAMPLES.glob("*.txt")):
-        puzzle = kakuro.read(path)[0]
-        result = kakuro.solve(puzzle, spec, time_limit=30)
-        assert result.solved, (path.name, result.message)
-        assert {"num_vars", "num_constraints", "decisions", "conflicts", "build_time"} <= set(result.stats)
+    solves_the_examples(spec, {"num_vars", "num_constraints", "decisions", "conflicts", "build_time"})
 
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_counts_agree_with_gac_on_generated_puzzles(spec: str) -> None:
-    seen = set()
-    for puzzle in generated_puzzles():
-        mine = kakuro.count_solutions(puzzle, spec, limit=2, time_limit=30)
-        reference = kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=30)
-        assert (mine.status, mine.count, mine.exhausted) == (reference.status, reference.count, reference.exhausted), puzzle.id
-        seen.add(mine.count)
-    assert seen == {0, 1, 2}  # unsatisfiable, unique and multi-solution puzzles were all there
+    counts_agree_with_gac(spec)
 
 
 @pytest.mark.parametrize("spec", ["smt", "smt:model=onehot"])
 def test_janko_sample_has_no_wrong_answer(spec: str) -> None:
-    for puzzle in janko_sample():
-        result = kakuro.solve(puzzle, spec, time_limit=30)
-        assert result.status is Status.SOLVED, (puzzle.id, result.status, result.message)
+    janko_sample_is_solved(spec)
 
 
 def test_wide_ranges_start_from_the_bounds() -> None:
