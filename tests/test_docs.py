@@ -34,6 +34,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import doc_runner
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 SITE_PAGES = tuple(sorted(
@@ -138,6 +140,28 @@ def test_the_documents_have_runnable_blocks() -> None:
     assert same_command('kakuro solve "a # b"') == ("kakuro", "solve", "a # b")
 
 
+def test_the_runner_runs_commands_as_a_fresh_process_would(tmp_path: Path) -> None:
+    """doc_runner's warm child: exit statuses, output, the working folder, argv and errors as
+    `python` gives them, so a broken example fails here as it would in a terminal."""
+    folder, env = workspace(tmp_path)
+    missing = doc_runner.run("kakuro solve no-such-file.txt", folder, env, 60)
+    assert missing.returncode == 1 and "no-such-file.txt" in missing.stderr and missing.stdout == ""
+    solved = doc_runner.run("kakuro solve instances/examples/puzzlink-6x5.txt --format json", folder, env, 60)
+    assert solved.returncode == 0 and '"status": "solved"' in solved.stdout
+    usage = doc_runner.run("python -m kakuro.compare --no-such-flag", folder, env, 60)
+    assert usage.returncode == 2 and "python -m kakuro.compare: error" in usage.stderr
+    (folder / "argv.py").write_text("import sys, os\nprint(sys.argv, os.getcwd() == sys.path[0])\nraise SystemExit(3)\n")
+    script = doc_runner.run("python argv.py a 'b c'  # a comment", folder, env, 60)
+    assert script.returncode == 3 and script.stdout.strip() == "['argv.py', 'a', 'b c'] True"
+    raised = doc_runner.run_python("import kakuro\nraise ValueError('shown')", folder, env, 60)
+    assert raised.returncode == 1 and "ValueError: shown" in raised.stderr
+    piped = doc_runner.run("kakuro backends | head -1", folder, env, 60)  # the shell's, as before
+    assert piped.returncode == 0 and piped.stdout.split()[0] == "name"
+    with pytest.raises(subprocess.TimeoutExpired):
+        doc_runner.run_python("import time\ntime.sleep(30)", folder, env, 1)
+    assert doc_runner.run_python("print('still warm')", folder, env, 60).stdout == "still warm\n"
+
+
 _already_run: set[tuple[str, ...]] = set()
 
 
@@ -152,8 +176,7 @@ def test_console_block_runs(block: Block, tmp_path: Path) -> None:
         once = bool(SCRIPT.match(command))
         if once and same_command(command) in _already_run:
             continue
-        done = subprocess.run(["bash", "-c", command], cwd=folder, env=env, capture_output=True, text=True,
-                              timeout=COMMAND_SECONDS)
+        done = doc_runner.run(command, folder, env, COMMAND_SECONDS)
         assert done.returncode == 0, (
             f"{block.document}:{number}: `{command}` exited {done.returncode}\n"
             f"stdout: {done.stdout[-2000:]}\nstderr: {done.stderr[-2000:]}"
@@ -166,8 +189,7 @@ def test_console_block_runs(block: Block, tmp_path: Path) -> None:
 def test_python_block_runs(block: Block, tmp_path: Path) -> None:
     folder, env = workspace(tmp_path)
     code = "\n".join(line for _, line in block.lines)
-    done = subprocess.run([sys.executable, "-c", code], cwd=folder, env=env, capture_output=True, text=True,
-                          timeout=COMMAND_SECONDS)
+    done = doc_runner.run_python(code, folder, env, COMMAND_SECONDS)
     assert done.returncode == 0, f"{block.name}: exited {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
 
 

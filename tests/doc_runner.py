@@ -1,0 +1,172 @@
+"""Runs the documentation's commands as a fresh process would, without paying a fresh process.
+
+A command the docs show (`kakuro ...`, `python -m kakuro.compare ...`, `python experiments/x.py
+...`) or a python block is run in a child forked from a warm interpreter of this tree: one per
+test worker, started on first use, that has imported `kakuro` with its command-line modules and
+loaded the compiled kernels every solve needs. The child changes to the command's folder, takes
+its environment, argv and standard streams (stdin from /dev/null, stdout and stderr to files),
+and runs the module, script or code as `python` would (`runpy`, `__main__`), then exits with
+its status. Each command costs its own work only: the interpreter's start, the imports and the
+kernels' loading (1 to 2 s of the 1.5 to 3 s of a small command here) are paid once per worker.
+
+Anything else (a pipe, a redirection, another program) runs in bash, as before. `run` answers a
+`subprocess.CompletedProcess` either way.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import select
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+WARM = r'''
+import json, os, runpy, sys, traceback
+import kakuro, kakuro.cli, kakuro.compare.cli, kakuro.report.cli
+example = kakuro.read("instances/examples/puzzlink-6x5.txt")[0]
+for spec in ("auto", "gac", "nmcs"):  # the kernels most commands load first
+    kakuro.get_solver(spec).ensure_warm()
+    kakuro.solve(example, spec, time_limit=10)
+print(json.dumps("ready"), flush=True)
+
+
+def run(request):
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    for fd, path, flags in ((0, os.devnull, os.O_RDONLY), (1, request["stdout"], os.O_WRONLY | os.O_TRUNC),
+                            (2, request["stderr"], os.O_WRONLY | os.O_TRUNC)):
+        os.dup2(os.open(path, flags), fd)
+    sys.stdin, sys.stdout, sys.stderr = open(0), open(1, "w", buffering=1), open(2, "w", buffering=1)
+    sys.argv = list(request["argv"])
+    if request["kind"] == "module":  # python -m: the working folder first on the path
+        sys.path[0] = os.getcwd()
+        runpy.run_module(request["target"], run_name="__main__", alter_sys=True)
+    elif request["kind"] == "script":
+        sys.path[0] = os.path.dirname(os.path.abspath(request["target"]))
+        runpy.run_path(request["target"], run_name="__main__")
+    else:  # python -c CODE
+        sys.path[0] = ""
+        exec(compile(request["target"], "<string>", "exec"), {"__name__": "__main__"})
+
+
+for line in sys.stdin:
+    request = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            run(request)
+            code = 0
+        except SystemExit as exc:
+            if exc.code is None or isinstance(exc.code, int):
+                code = exc.code or 0
+            else:
+                print(exc.code, file=sys.stderr)
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except Exception:
+                    pass
+            os._exit(code)
+    print(json.dumps(pid), flush=True)
+    _, status = os.waitpid(pid, 0)
+    print(json.dumps(os.waitstatus_to_exitcode(status)), flush=True)
+'''
+
+SHELL = set("|&;<>()$`*?[]{}~")
+"""Characters that make a command the shell's to run (pipes, redirections, expansions)."""
+
+
+class _Warm:
+    """The warm interpreter of this test worker (started on first use, ended at exit), and the
+    lines it answers, read from its pipe unbuffered so that a wait can time out."""
+
+    process: subprocess.Popen[bytes] | None = None
+    pending = b""
+
+    @classmethod
+    def get(cls, env: dict[str, str]) -> subprocess.Popen[bytes]:
+        if cls.process is None or cls.process.poll() is not None:
+            cls.process = subprocess.Popen([sys.executable, "-c", WARM], cwd=ROOT, env=env, bufsize=0,
+                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            cls.pending = b""
+            atexit.register(cls.process.kill)
+            assert cls.answer(600) == "ready", "the warm interpreter did not start"
+        return cls.process
+
+    @classmethod
+    def answer(cls, timeout: float) -> object:
+        """The next line the warm interpreter writes, decoded; None after `timeout` seconds."""
+        assert cls.process is not None and cls.process.stdout is not None
+        fd = cls.process.stdout.fileno()
+        while b"\n" not in cls.pending:
+            ready, _, _ = select.select([fd], [], [], timeout)
+            if not ready:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise RuntimeError("the warm interpreter ended")
+            cls.pending += chunk
+        line, cls.pending = cls.pending.split(b"\n", 1)
+        return json.loads(line)
+
+
+def _request(words: list[str]) -> tuple[str, str, list[str]] | None:
+    """(kind, target, argv) for a command the warm interpreter can run, else None."""
+    if words[:1] == ["kakuro"]:
+        return "module", "kakuro", ["kakuro", *words[1:]]
+    if words[:1] != ["python"] or len(words) < 2:
+        return None
+    if words[1] == "-m" and len(words) > 2:
+        return "module", words[2], [words[2], *words[3:]]
+    if words[1].endswith(".py"):
+        return "script", words[1], words[1:]
+    return None
+
+
+def run(command: str, folder: Path, env: dict[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
+    """A line of a console block run in `folder` with `env`, as bash would run it."""
+    plain = not (SHELL & set(command.split(" #", 1)[0]))
+    request = _request(shlex.split(command, comments=True)) if plain else None
+    if request is None:
+        return subprocess.run(["bash", "-c", command], cwd=folder, env=env, capture_output=True, text=True,
+                              timeout=timeout)
+    return _in_warm(command, *request, folder, env, timeout)
+
+
+def run_python(code: str, folder: Path, env: dict[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
+    """A python block run in `folder` with `env`, as `python -c CODE` would run it."""
+    return _in_warm("python -c ...", "code", code, ["-c"], folder, env, timeout)
+
+
+def _in_warm(command: str, kind: str, target: str, argv: list[str], folder: Path, env: dict[str, str],
+             timeout: float) -> subprocess.CompletedProcess[str]:
+    warm = _Warm.get(env)
+    assert warm.stdin is not None
+    with tempfile.TemporaryDirectory() as streams:
+        out, err = Path(streams) / "stdout", Path(streams) / "stderr"
+        out.touch()
+        err.touch()
+        request = {"kind": kind, "target": target, "argv": argv, "cwd": str(folder), "env": env,
+                   "stdout": str(out), "stderr": str(err)}
+        warm.stdin.write((json.dumps(request) + "\n").encode())
+        pid = _Warm.answer(60)
+        returncode = _Warm.answer(timeout)
+        if returncode is None:
+            os.kill(int(pid), signal.SIGKILL)  # type: ignore[call-overload]
+            _Warm.answer(60)
+            raise subprocess.TimeoutExpired(command, timeout)
+        return subprocess.CompletedProcess(command, int(returncode), out.read_text(errors="replace"),  # type: ignore[call-overload]
+                                           err.read_text(errors="replace"))
