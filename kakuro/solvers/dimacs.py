@@ -11,7 +11,7 @@ works: `dimacs:cmd="/opt/my solver/kissat"`), else a command line split as a she
 expects `-b dimacs` to work as it is, and `-b all` to skip it where there is no solver (it is
 then listed unavailable, saying which programs were looked for and how to name one).
 
-The program runs in a session of its own under the deadline (`kakuro.reasoning.external`):
+The program runs in a session of its own under the deadline (`kakuro.programs`):
 killed with everything it started at the deadline (UNKNOWN) and on Ctrl-C; its output bounded.
 A program that cannot be found or run raises BackendUnavailableError; one that crashes, prints
 no answer or a malformed one, or contradicts its exit code gives an ERROR whose message is one
@@ -40,9 +40,9 @@ from kakuro.clock import Deadline
 from kakuro.formats.dimacs import cnf_text
 from kakuro.options import Option
 from kakuro.outcome import Count, Enumeration, Outcome, Result, Stat
+from kakuro.programs import KEEP_BYTES, Program, ProgramRun, run_program
 from kakuro.puzzle import Puzzle
 from kakuro.reasoning.cnf import Encoding, encode
-from kakuro.reasoning.external import KEEP_BYTES, Program, ProgramRun, run_program
 from kakuro.registry import register
 from kakuro.solver import Solver
 

@@ -2,7 +2,7 @@
 and `sum` per run, givens fixed) solved by any solver the `minizinc` executable lists
 (`minizinc:solver=NAME`, Gecode by default: Debian's `minizinc` package ships it).
 
-The executable is run directly (`kakuro.reasoning.external`), not through the `minizinc`
+The executable is run directly (`kakuro.programs`), not through the `minizinc`
 Python package: the package drives the same executable through asyncio, and running it here
 gives it the same process handling as `dimacs` (a session of its own, the whole process group
 killed at the deadline and on Ctrl-C, output bounded) with no extra dependency. Its
@@ -44,8 +44,8 @@ from kakuro.errors import BackendOptionError
 from kakuro.formats.minizinc import dumps
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Outcome, Stat
+from kakuro.programs import Program, ProgramRun, run_program
 from kakuro.puzzle import Puzzle
-from kakuro.reasoning.external import Program, ProgramRun, run_program
 from kakuro.registry import register
 from kakuro.solver import Solver
 
