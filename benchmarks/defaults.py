@@ -115,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backends", default=",".join(CANDIDATES), help="comma-separated backends (default: all)")
     parser.add_argument("--time-limit", type=float, default=2.0, help="seconds per puzzle (default 2)")
-    parser.add_argument("--quick", action="store_true", help=f"one configuration per backend, one puzzle per file, {QUICK_LIMIT} s per puzzle")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"one configuration per backend, one puzzle per file, {QUICK_LIMIT} s per puzzle")
     parser.add_argument("--configs", default=None, metavar="SPEC;SPEC",
                         help="only these configurations (separated by ';', since specs hold commas)")
     parser.add_argument("--all-published", action="store_true",
