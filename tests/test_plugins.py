@@ -139,7 +139,7 @@ def _install(package: Path, target: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.serial  # pip builds a wheel: seconds of both cores
+@pytest.mark.slow  # pip builds and installs a wheel (seconds)
 def test_an_installed_package_registers_backends_by_entry_point(tmp_path: Path) -> None:
     package = tmp_path / "kakuro-tiny"
     (package / "kakuro_tiny").mkdir(parents=True)
