@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import random
 import subprocess
 import sys
@@ -72,6 +73,13 @@ def janko_sample_is_solved(spec: str) -> None:
     for puzzle in janko_sample():
         result = kakuro.solve(puzzle, spec, time_limit=30)
         assert result.status is kakuro.Status.SOLVED, (puzzle.id, result.status, result.message)
+
+
+def as_from_a_terminal() -> None:
+    """`preexec_fn` for a child that is sent Ctrl-C: SIGINT at its default, as in a process a
+    terminal starts. A test worker may run with SIGINT ignored (inherited, or left so by
+    something in-process), and a child inherits an ignored signal through exec."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:

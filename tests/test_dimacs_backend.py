@@ -25,7 +25,7 @@ from kakuro.errors import BackendUnavailableError
 from kakuro.generate import cazenave, classic
 from kakuro.options import spec_value
 from kakuro.solvers import dimacs
-from tests.backend_checks import run_cli
+from tests.backend_checks import as_from_a_terminal, run_cli
 from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_data_or_skip
 
 FAKE = ROOT / "tests" / "solvers" / "fake_sat.py"
@@ -190,7 +190,8 @@ def test_ctrl_c_on_kakuro_solve_kills_the_program_and_its_children(tmp_path: Pat
     child = subprocess.Popen(
         [sys.executable, "-m", "kakuro", "solve", str(puzzle_file), "-b", fake("hang-family", f"--pidfile={pidfile}"),
          "--time-limit", "600"],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=as_from_a_terminal)
     deadline = time.monotonic() + 30
     while not (pidfile.exists() and len(pidfile.read_text().split()) == 2):
         assert time.monotonic() < deadline and child.poll() is None, child.communicate()

@@ -177,6 +177,8 @@ def test_console_block_runs(block: Block, tmp_path: Path) -> None:
         if once and same_command(command) in _already_run:
             continue
         done = doc_runner.run(command, folder, env, COMMAND_SECONDS)
+        if done.returncode != 0 and not (ROOT.parent / "shared" / "data").is_dir() and "absent" in done.stderr:
+            pytest.skip(f"{block.document}:{number} needs the shared puzzles: {done.stderr.strip().splitlines()[-1]}")
         assert done.returncode == 0, (
             f"{block.document}:{number}: `{command}` exited {done.returncode}\n"
             f"stdout: {done.stdout[-2000:]}\nstderr: {done.stderr[-2000:]}"

@@ -19,7 +19,7 @@ import kakuro
 from kakuro import Puzzle, Status
 from kakuro.errors import BackendOptionError
 from kakuro.generate import cazenave, classic
-from tests.backend_checks import run_cli
+from tests.backend_checks import as_from_a_terminal, run_cli
 from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_data_or_skip
 
 INFO = kakuro.backend_info("minizinc")[0]
@@ -115,7 +115,7 @@ def test_ctrl_c_on_kakuro_solve_kills_minizinc_and_its_solver(tmp_path: Path) ->
     kakuro.write(hard_for_gac(16), puzzle_file)
     child = subprocess.Popen([sys.executable, "-m", "kakuro", "solve", str(puzzle_file), "-b", "minizinc",
                               "--time-limit", "600"], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=as_from_a_terminal)
     deadline = time.monotonic() + 60
     solver: list[psutil.Process] = []
     while not solver:  # MiniZinc started its solver (fzn-gecode): the search is on
