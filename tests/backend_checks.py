@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import functools
 import os
-import signal
 import random
+import signal
 import subprocess
 import sys
 
