@@ -73,14 +73,7 @@ class Result:
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (the command line's `--format json`): status, time (seconds),
         backend, stats, solution (the solved grid, or None) and message."""
-        return {
-            "status": self.status.value,
-            "time": self.time,
-            "backend": self.backend,
-            "stats": dict(self.stats),
-            "solution": self.solution.to_grid() if self.solution is not None else None,
-            "message": self.message,
-        }
+        return _json_form(self, {}, {"solution": self.solution.to_grid() if self.solution is not None else None})
 
 
 @dataclass(frozen=True)
@@ -124,16 +117,14 @@ class Count:
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (the command line's `--format json`): status, count, exhausted, bound,
         time (seconds), backend, stats and message."""
-        return {
-            "status": self.status.value,
-            "count": self.count,
-            "exhausted": self.exhausted,
-            "bound": self.bound,
-            "time": self.time,
-            "backend": self.backend,
-            "stats": dict(self.stats),
-            "message": self.message,
-        }
+        return _json_form(self, {"count": self.count, "exhausted": self.exhausted, "bound": self.bound}, {})
+
+
+def _json_form(answer: Result | Count, head: Mapping[str, Any], tail: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON form `Result` and `Count` share: status, then `head`, then time (seconds),
+    backend and stats, then `tail`, then message."""
+    return {"status": answer.status.value, **head, "time": answer.time, "backend": answer.backend,
+            "stats": dict(answer.stats), **tail, "message": answer.message}
 
 
 @dataclass

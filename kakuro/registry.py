@@ -12,7 +12,7 @@ import importlib.util
 import os
 import pkgutil
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType, ModuleType
@@ -130,6 +130,12 @@ def _unusable(name: str, reason: str) -> type[Solver]:
 
     Unusable.name = name
     return Unusable
+
+
+def import_plugins(names: Iterable[str]) -> None:
+    """`import_plugin` each of `names` in turn (the `--import` options of a command)."""
+    for name in names:
+        import_plugin(name)
 
 
 def import_plugin(name: str) -> ModuleType:

@@ -37,7 +37,7 @@ from kakuro.cli.common import (
 )
 from kakuro.cli.deduction import EXPLAIN_FORMATS
 from kakuro.errors import KakuroError, UnknownBackendError
-from kakuro.registry import import_plugin
+from kakuro.registry import import_plugins
 
 __all__ = [
     "DEFAULT_GENERATE_LIMIT", "DEFAULT_TIME_LIMIT", "EXIT_ERROR", "EXIT_LIMIT", "EXIT_OK", "EXIT_UNSATISFIABLE", "EXIT_USAGE",
@@ -55,8 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def body() -> int:
         try:
-            for name in getattr(args, "imports", ()):  # (compare imports its own, in its workers too)
-                import_plugin(name)
+            import_plugins(getattr(args, "imports", ()))  # (compare imports its own, in its workers too)
             return int(args.run(args))
         except UnknownBackendError as exc:  # a misspelt -b is a usage error, as a misspelt flag is
             print(f"kakuro: {exc}", file=sys.stderr)

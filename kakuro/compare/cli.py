@@ -48,7 +48,7 @@ from kakuro.records.files import ResultsFile, default_results_path, read_results
 from kakuro.records.record import FINAL, JobStatus, Record, latest
 from kakuro.records.tally import print_tally
 from kakuro.records.verdict import Witnesses, overrule
-from kakuro.registry import get_solver, import_plugin
+from kakuro.registry import get_solver, import_plugins
 
 PROG = "python -m kakuro.compare"
 """The program's name in usage lines and messages unless `main` is given another."""
@@ -130,7 +130,7 @@ def _compare(args: argparse.Namespace, argv: list[str], prog: str, summary: Summ
     try:
         if args.resume and args.out is None:
             raise KakuroError("--resume needs -o FILE, the results file to continue")
-        _import_modules(args.imports)
+        import_plugins(args.imports)  # the workers import them too (WorkerConfig)
         backends = resolve_backends(args.backend, warn=_say)
         args.time_limit = _time_limit(args.time_limit, backends)
         instances = collect(args.paths, skip_bad=args.skip_bad, warn=_say)
@@ -190,12 +190,6 @@ def _refuse_input_as_output(out: Path, paths: Sequence[str], instances: Sequence
         if os.path.samestat(found, target):
             raise KakuroError(f"-o {out} is the puzzle file {source}, an input of this campaign; "
                               "write the results to another file")
-
-
-def _import_modules(names: Sequence[str]) -> None:
-    """Import the `--import` modules here (the workers import them too: `WorkerConfig`)."""
-    for name in names:
-        import_plugin(name)
 
 
 def _run(

@@ -43,7 +43,7 @@ from kakuro.isolation import (
 from kakuro.outcome import Result, Stat, Status
 from kakuro.puzzle import shown
 from kakuro.records.record import clipped, is_non_negative
-from kakuro.registry import backend_class, get_solver, import_plugin
+from kakuro.registry import backend_class, get_solver, import_plugins
 from kakuro.solver import Solver
 
 try:  # POSIX only; the harness degrades (no memory limit) without it
@@ -109,11 +109,10 @@ def load_imports(config: WorkerConfig) -> str:
     for folder in reversed(config.sys_path):
         if folder not in sys.path:
             sys.path.insert(0, folder)
-    for name in config.imports:
-        try:
-            import_plugin(name)
-        except KakuroError as exc:  # whatever the module raised, named
-            return f"{exc} (in the worker)"
+    try:
+        import_plugins(config.imports)
+    except KakuroError as exc:  # whatever the module raised, named
+        return f"{exc} (in the worker)"
     return ""
 
 
