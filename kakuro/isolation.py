@@ -1,5 +1,7 @@
 """The one place that forks, limits and kills a solver's child process: a function run in a
-child that is killed at a deadline (or when the parent is interrupted or dies).
+child that is killed at a deadline (or when the parent is interrupted or dies); and, for an
+engine in-process that holds its thread, a call that Ctrl-C and a deadline still stop
+(`call_interruptibly`).
 
 Some engines ignore every polite way of stopping them (PySAT's `interrupt()` is ignored by
 CaDiCaL; python-constraint has no limit at all), so a backend with a time limit runs its
@@ -19,11 +21,13 @@ interpreter and about 6 ms from one with OR-Tools, numba and PySAT imported (~15
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import pickle
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -314,3 +318,44 @@ def answers(children: Sequence[tuple[Connection, int]], deadline: Deadline) -> I
     finally:
         for _, child in waiting.values():
             discard(child)
+
+
+WAIT_SLICE = 0.05
+"""Seconds between two looks of `call_interruptibly`'s caller at its signals and its deadline."""
+
+
+def call_interruptibly(call: Callable[[], T], stop: Callable[[], None], deadline: Deadline = Deadline(),
+                       name: str = "engine-call") -> T:
+    """`call()`'s value (or what it raised) for an engine that holds the thread it runs in (a
+    solve in C++ that does not look at Python's signals): the call runs in a helper thread and
+    this one waits in slices of `WAIT_SLICE`, so that signal handlers run. At `deadline`
+    `stop()` is called (again each slice until the call returns); whatever the caller's SIGINT
+    handler raises (KeyboardInterrupt by default; the handler is never replaced) calls `stop()`
+    too, waits for the call to return (a second Ctrl-C only calls `stop()` again: an engine is
+    never left running) and goes on. (The wait is on an Event: after an interrupted
+    `Thread.join`, Python 3.11 may report a running thread as ended.)"""
+    outcome: dict[str, Any] = {}
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            outcome["value"] = call()
+        except BaseException as exc:  # handed to the caller's thread below
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name=name, daemon=True).start()
+    try:
+        while not done.wait(WAIT_SLICE):
+            if deadline.expired():
+                stop()
+    except BaseException:
+        while not done.is_set():
+            stop()
+            with contextlib.suppress(KeyboardInterrupt):
+                done.wait(WAIT_SLICE)
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return cast(T, outcome["value"])

@@ -6,7 +6,6 @@ One worker and a fixed random seed by default, because CP-SAT is only reproducib
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 from kakuro.clock import Deadline
 from kakuro.combos import permutations, range_mask, subset_automaton, values_of
 from kakuro.engines import Engine
+from kakuro.isolation import call_interruptibly
 from kakuro.options import Option, seed_below
 from kakuro.outcome import Enumeration, Outcome, Status
 from kakuro.puzzle import Puzzle
@@ -24,7 +24,6 @@ from kakuro.solver import Solver
 MODELS = ("decomposition", "table", "automaton")
 BUILD_CHECK_EVERY = 64
 """Cells or runs added to a model between two looks at the deadline."""
-WAIT_SLICE = 0.05
 """Seconds the caller's thread waits on a CP-SAT solve between two chances to take Ctrl-C."""
 SEED_BITS = 31
 """CP-SAT's `random_seed` is a 32-bit signed integer: larger seeds are folded into it."""
@@ -102,38 +101,10 @@ def _configure(solver: Any, opts: Mapping[str, Any], deadline: Deadline, seed: i
 
 
 def solve_interruptibly(solver: Any, model: Any, callback: Any = None) -> int:
-    """`solver.solve(model, callback)`'s status, the solve running in a helper thread so that
-    Ctrl-C reaches the caller at once: CP-SAT (with `catch_sigint_signal` off) would otherwise
-    hold the main thread until its own limit. Whatever the caller's SIGINT handler raises
-    (KeyboardInterrupt by default) stops the search (`stop_search`), waits for the thread (a
-    few ms) and propagates; the handler itself is never replaced. (The wait is on an Event:
-    after an interrupted `Thread.join`, Python 3.11 may report a running thread as ended.)"""
-    outcome: dict[str, Any] = {}
-    done = threading.Event()
-
-    def work() -> None:
-        try:
-            outcome["status"] = solver.solve(model, callback)
-        except BaseException as exc:  # handed to the caller's thread below
-            outcome["error"] = exc
-        finally:
-            done.set()
-
-    threading.Thread(target=work, name="cp-sat-solve", daemon=True).start()
-    try:
-        while not done.wait(WAIT_SLICE):  # a timed wait: signal handlers run between slices
-            pass
-    except BaseException:
-        solver.stop_search()
-        while not done.is_set():  # never leave CP-SAT running: the process would abort at exit
-            try:
-                done.wait()
-            except KeyboardInterrupt:
-                solver.stop_search()
-        raise
-    if "error" in outcome:
-        raise outcome["error"]
-    return int(outcome["status"])
+    """`solver.solve(model, callback)`'s status, with Ctrl-C reaching the caller at once: CP-SAT
+    (with `catch_sigint_signal` off) would otherwise hold the main thread until its own limit
+    (`kakuro.isolation.call_interruptibly`, which stops it with `stop_search`)."""
+    return int(call_interruptibly(lambda: solver.solve(model, callback), solver.stop_search, name="cp-sat-solve"))
 
 
 def _statistics(solver: Any, model: Any, sizes: dict[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ Solutions are counted with blocking clauses (a clause that some cell differs fro
 just found), the solver kept between them (incremental).
 
 Time limits and Ctrl-C: each check runs in a helper thread of a context of its own (`z3.Context`),
-with Z3's `timeout` set to the time left; the caller's thread waits in slices of `WAIT_SLICE` and
+with Z3's `timeout` set to the time left; the caller's thread waits in slices (`kakuro.isolation.call_interruptibly`) and
 calls `Context.interrupt()` at the deadline or when its SIGINT handler raises; the interrupt is
 repeated until the check returns, since one that comes before the check starts is lost. Z3's own
 SIGINT handler, which it installs for the time of a check and which answers "unknown" and swallows
@@ -29,8 +29,6 @@ excluded), Z3's `conflicts`, `decisions` and `propagations`, `build_time`.
 
 from __future__ import annotations
 
-import contextlib
-import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -40,6 +38,7 @@ from kakuro.clock import Deadline
 from kakuro.combos import range_mask, run_table_sizes, values_of
 from kakuro.engines import Engine
 from kakuro.errors import KakuroError
+from kakuro.isolation import call_interruptibly
 from kakuro.options import Option, seed_below
 from kakuro.outcome import Enumeration, Stat
 from kakuro.puzzle import Puzzle
@@ -55,7 +54,6 @@ puzzle with more (wide value ranges) starts from its bounds: listing 5.6 million
 a 12-cell run over 1..40 took 1.4 s, the search on the bounds 0.04 s."""
 BUILD_CHECK_EVERY = 64
 """Cells or runs added to a model between two looks at the deadline."""
-WAIT_SLICE = 0.05
 """Seconds the caller's thread waits on a check between two looks at the deadline and Ctrl-C."""
 SEED_BITS = 31
 """Z3's `random_seed` is an unsigned 32-bit parameter: seeds are folded below 2**31."""
@@ -210,37 +208,13 @@ def _onehot(puzzle: Puzzle, domains: list[int], deadline: Deadline) -> tuple[str
 
 
 def check(solver: Any, ctx: Any, deadline: Deadline) -> Any:
-    """`solver.check()` in a helper thread, with Z3's timeout at the time left; the caller's
-    thread interrupts it at `deadline` or when its SIGINT handler raises (which then propagates
-    once the check has returned)."""
+    """`solver.check()` with Z3's timeout at the time left, interrupted (`ctx.interrupt()`) at
+    `deadline` or when the caller's SIGINT handler raises (`kakuro.isolation.call_interruptibly`;
+    the interrupt is repeated until the check returns: one before the check starts is lost)."""
     remaining = deadline.remaining()
     if remaining is not None:
         solver.set("timeout", max(1, int(remaining * 1000)))
-    outcome: dict[str, Any] = {}
-    done = threading.Event()
-
-    def work() -> None:
-        try:
-            outcome["result"] = solver.check()
-        except BaseException as exc:  # handed to the caller's thread below
-            outcome["error"] = exc
-        finally:
-            done.set()
-
-    threading.Thread(target=work, name="z3-check", daemon=True).start()
-    try:
-        while not done.wait(WAIT_SLICE):  # a timed wait: signal handlers run between slices
-            if deadline.expired():
-                ctx.interrupt()
-    except BaseException:
-        while not done.is_set():  # never leave Z3 running in the background
-            ctx.interrupt()
-            with contextlib.suppress(KeyboardInterrupt):  # a second Ctrl-C: still wait for Z3
-                done.wait(WAIT_SLICE)
-        raise
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["result"]
+    return call_interruptibly(solver.check, ctx.interrupt, deadline, name="z3-check")
 
 
 def _statistics(solver: Any) -> dict[str, Stat]:
