@@ -207,6 +207,12 @@ class Solver:
         if cls.engine is not None:
             cls.engine.version()
 
+    def engine_for(self, settings: Mapping[str, Any]) -> Engine | None:
+        """The engine a solve with `settings` needs: the class's `engine`, unless an option
+        names it (`dimacs`'s `cmd`: a program); `solve`, `kakuro backends NAME`-style checks and
+        compare ask here. Raises nothing: availability is `engine.version()`'s to say."""
+        return self.engine
+
     def prepare_engine(self, settings: Mapping[str, Any], everything: bool = True) -> None:
         """Pay the one-time costs of solving with `settings` that the class's `warm_up` does not
         (native backends compile their kernels: `kakuro.native.NativeEngine`); without
@@ -266,9 +272,10 @@ class Solver:
         if not is_integer(seed) or seed < 0:
             raise BackendOptionError(f"seed must be a non-negative integer or None, not {seed!r}")
         seed = seed_below(seed, SEED_BITS)
-        if self.engine is not None:
-            self.engine.version()
         settings = self._resolve(options, self.settings)
+        engine = self.engine_for(settings)
+        if engine is not None:
+            engine.version()
         self.ensure_warm(settings, everything=False)  # compilation and start-up before the clock and the deadline
         return settings, Deadline.after(time_limit), seed
 

@@ -66,8 +66,9 @@ class Backend:
         """Validate `asked` (raises UnknownBackendError, BackendOptionError or
         BackendUnavailableError) and name it."""
         solver = get_solver(asked)
-        if solver.engine is not None:
-            solver.engine.version()
+        engine = solver.engine_for(solver.settings)
+        if engine is not None:
+            engine.version()
         name, every = parse_spec(solver.full_spec)
         given = parse_spec(asked)[1]
         kept = [f"{key}={spec_value(text)}" for key, text in every.items() if key in given]

@@ -43,7 +43,7 @@ from kakuro.isolation import (
 from kakuro.outcome import Result, Stat, Status
 from kakuro.puzzle import shown
 from kakuro.records.record import clipped, is_non_negative
-from kakuro.registry import backend_class, get_solver, import_plugins
+from kakuro.registry import get_solver, import_plugins
 from kakuro.solver import Solver
 
 try:  # POSIX only; the harness degrades (no memory limit) without it
@@ -373,11 +373,12 @@ def versions(spec: str) -> dict[str, str]:
     """kakuro, Python and engine versions for a backend spec, and the backend's paradigm."""
     from kakuro import __version__
 
-    cls = backend_class(spec.partition(":")[0].strip())
+    solver = get_solver(spec)
+    needed = solver.engine_for(solver.settings)
     engine = "built-in"
-    if cls.engine is not None:
+    if needed is not None:
         try:
-            engine = f"{cls.engine.pip} {cls.engine.version()}"
+            engine = f"{needed.pip} {needed.version()}"
         except KakuroError:
-            engine = f"{cls.engine.pip} unavailable"
-    return {"kakuro": __version__, "python": platform.python_version(), "engine": engine, "paradigm": cls.paradigm}
+            engine = f"{needed.pip} unavailable"
+    return {"kakuro": __version__, "python": platform.python_version(), "engine": engine, "paradigm": solver.paradigm}

@@ -39,12 +39,12 @@ from typing import Any
 from kakuro.clock import Deadline
 from kakuro.formats.dimacs import cnf_text
 from kakuro.options import Option
-from kakuro.outcome import Count, Enumeration, Outcome, Result, Stat
+from kakuro.outcome import Enumeration, Stat
 from kakuro.programs import KEEP_BYTES, Program, ProgramRun, run_program
 from kakuro.puzzle import Puzzle
 from kakuro.reasoning.cnf import Encoding, encode
 from kakuro.registry import register
-from kakuro.solver import Solver
+from kakuro.solver import EnumeratingSolver
 
 DEFAULT_SOLVERS = ("kissat", "cadical", "cryptominisat5", "lingeling", "picosat")
 """Programs `cmd=""` looks for on PATH, in this order: each prints its model in `v` lines by
@@ -73,12 +73,11 @@ def program(cmd: str) -> Program:
 
 
 @register("dimacs")
-class Dimacs(Solver):
+class Dimacs(EnumeratingSolver):
     """The CNF of `sat` as a DIMACS file, solved by any SAT-competition program (`cmd`)."""
 
     paradigm = "SAT"
     description = "the sat backend's CNF written as DIMACS and solved by any SAT-competition program (cmd=PATH)"
-    complete = True
     supports_seed = False
     engine = program("")
     options = {
@@ -86,30 +85,14 @@ class Dimacs(Solver):
                           f"(empty: the first of {', '.join(DEFAULT_SOLVERS)} on PATH)"),
     }
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        # This instance's program is its engine: what `solve`, `kakuro backends` and compare check.
-        vars(self)["engine"] = program(self.settings["cmd"])
+    def engine_for(self, settings: Mapping[str, Any]) -> Program:
+        """The program `cmd` names (or the first SAT program found on PATH): what `solve`,
+        `kakuro backends` and compare check, and what a record names as the engine."""
+        return program(settings["cmd"])
 
     @classmethod
     def warm_up(cls) -> None:
-        """Nothing to import or start: the program is checked per solver (its `engine`)."""
-
-    def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, seed: int | None = None,
-              **options: Any) -> Result:
-        if "cmd" in options:  # another program: checked as this solver's own would be
-            return type(self)(**{**self.settings, **options}).solve(puzzle, time_limit=time_limit, seed=seed)
-        return super().solve(puzzle, time_limit=time_limit, seed=seed, **options)
-
-    def count_solutions(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None,
-                        seed: int | None = None, **options: Any) -> Count:
-        if "cmd" in options:
-            return type(self)(**{**self.settings, **options}).count_solutions(
-                puzzle, limit=limit, time_limit=time_limit, seed=seed)
-        return super().count_solutions(puzzle, limit=limit, time_limit=time_limit, seed=seed, **options)
-
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        return self._count(puzzle, opts, 1, deadline, seed).outcome()
+        """Nothing to import or start: the program is checked per solve (`engine_for`)."""
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         argv = program(opts["cmd"]).command()

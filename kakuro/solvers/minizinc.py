@@ -43,11 +43,11 @@ from kakuro.clock import Deadline
 from kakuro.errors import BackendOptionError
 from kakuro.formats.minizinc import dumps
 from kakuro.options import Option
-from kakuro.outcome import Enumeration, Outcome, Stat
+from kakuro.outcome import Enumeration, Stat
 from kakuro.programs import Program, ProgramRun, run_program
 from kakuro.puzzle import Puzzle
 from kakuro.registry import register
-from kakuro.solver import Solver
+from kakuro.solver import EnumeratingSolver
 
 GRACE = 1.0
 """Seconds after the deadline before a MiniZinc that has not stopped on its own is killed."""
@@ -103,12 +103,11 @@ def find_solver(argv: Sequence[str], name: str) -> dict[str, Any]:
 
 
 @register("minizinc")
-class MiniZinc(Solver):
+class MiniZinc(EnumeratingSolver):
     """The MiniZinc model of a puzzle, solved by any solver MiniZinc lists (Gecode by default)."""
 
     paradigm = "MiniZinc"
     description = "the MiniZinc model (alldifferent and sum per run) through the minizinc executable, any solver it lists"
-    complete = True
     supports_seed = False
     engine = ENGINE
     options = {
@@ -118,9 +117,6 @@ class MiniZinc(Solver):
     def prepare_engine(self, settings: Mapping[str, Any], everything: bool = True) -> None:
         """Check that MiniZinc lists the solver (BackendOptionError naming those it does)."""
         find_solver(ENGINE.command(), settings["solver"])
-
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        return self._count(puzzle, opts, 1, deadline, seed).outcome()
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         argv = ENGINE.command()

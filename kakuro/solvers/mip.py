@@ -61,10 +61,10 @@ from kakuro.engines import Engine
 from kakuro.errors import KakuroError
 from kakuro.isolation import stream_with_deadline
 from kakuro.options import Option, seed_below
-from kakuro.outcome import Enumeration, Outcome, Stat
+from kakuro.outcome import Enumeration, Stat
 from kakuro.puzzle import Puzzle
 from kakuro.registry import register
-from kakuro.solver import Solver
+from kakuro.solver import EnumeratingSolver
 
 MODELS = ("combinations", "assignment")
 SOLVERS = ("highs", "scip")
@@ -384,13 +384,11 @@ def enumerate_with_mip(puzzle: Puzzle, model: str, solver: str, limit: int, dead
 
 
 @register("mip")
-class Mip(Solver):
+class Mip(EnumeratingSolver):
     """0-1 integer programming: HiGHS (default) or SCIP on the combinations or assignment model."""
 
     description = "integer programming (HiGHS or SCIP): 0-1 cell values, runs as combinations or as sums"
     paradigm = "MIP"
-    complete = True
-    supports_seed = True
     engine = Engine("highspy", pip="highspy")
     options = {
         "model": Option("combinations", "how each run is written: combinations (a 0-1 selector per allowed "
@@ -405,9 +403,6 @@ class Mip(Solver):
         command) before any clock starts."""
         if settings["solver"] == "scip":
             SCIP.version()
-
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        return self._count(puzzle, opts, 1, deadline, seed).outcome()
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         return enumerate_with_mip(puzzle, opts["model"], opts["solver"], limit, deadline, seed)
