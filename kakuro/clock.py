@@ -72,6 +72,11 @@ class Deadline:
     def expired(self) -> bool:
         return self.end is not None and now() >= self.end
 
+    def later(self, seconds: float) -> Deadline:
+        """This deadline `seconds` later (no limit stays none): how long to wait for a search
+        that stops itself at this deadline before killing it."""
+        return self if self.end is None else Deadline(self.end + seconds)
+
     def postponed(self, watch: Stopwatch) -> Deadline:
         """This deadline moved later by what `watch` counted off the clock (no limit stays none)."""
-        return self if self.end is None else Deadline(self.end + watch.off_clock())
+        return self.later(watch.off_clock())

@@ -146,6 +146,13 @@ def describe_values(allowed: int) -> str:
     return f"{len(vals)} values of {lo}..{hi}"
 
 
+def given_domains(puzzle: Puzzle) -> list[int]:
+    """Each cell's values before any reasoning (bitmasks, cell order): a given's digit, else
+    the puzzle's whole range."""
+    full = range_mask(puzzle.values)
+    return [1 << puzzle.givens[cell] if cell in puzzle.givens else full for cell in range(puzzle.size)]
+
+
 def union_of(masks: Iterable[int]) -> int:
     """The union of a collection of value sets."""
     out = 0

@@ -17,6 +17,7 @@ costs no memory.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import selectors
@@ -59,7 +60,6 @@ class ProgramRun:
     timed_out: bool = False
     overflow: bool = False
     """True when wanted lines passed `KEEP_BYTES`: those after it were dropped."""
-    seconds: float = 0.0
 
     def said(self) -> str:
         """The last non-empty line it printed on stderr, else on stdout (outside the kept
@@ -69,6 +69,11 @@ class ProgramRun:
             if lines:
                 return lines[-1][:200]
         return ""
+
+    def said_suffix(self) -> str:
+        """": " and `said()`, to end a message with what it printed ("" when silent)."""
+        said = self.said()
+        return f": {said}" if said else ""
 
     def ended(self) -> str:
         """How it ended, in words: "exit code 3", "killed by signal SIGSEGV"."""
@@ -177,16 +182,15 @@ class _Stream:
 
 
 def run_program(argv: Sequence[str], deadline: Deadline, *, keep: tuple[bytes, ...] = (),
-                cwd: str | None = None, keep_bytes: int = KEEP_BYTES) -> ProgramRun:
+                keep_bytes: int = KEEP_BYTES) -> ProgramRun:
     """Run `argv` until it exits or `deadline` passes (it is killed then: `timed_out`), its
     stdout lines that start with one of `keep` kept (up to `keep_bytes` in all), the ends of
     the rest. Raises BackendUnavailableError when it cannot be started. On any exception here
     (KeyboardInterrupt included) its process group is killed before the exception goes on."""
     argv = list(argv)
-    start = time.perf_counter()
     try:
         process = subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             start_new_session=True, preexec_fn=die_with_parent,  # preexec_fn: the kill on kakuro.s death
         )
     except OSError as exc:
@@ -208,7 +212,7 @@ def run_program(argv: Sequence[str], deadline: Deadline, *, keep: tuple[bytes, .
         argv, None if timed_out else process.returncode,
         [line.decode("utf-8", "replace").rstrip("\r") for line in out.kept],
         out.tail.decode("utf-8", "replace"), err.tail.decode("utf-8", "replace"),
-        timed_out, out.overflow, time.perf_counter() - start,
+        timed_out, out.overflow,
     )
 
 
@@ -344,20 +348,14 @@ def _stamp(path: str) -> float:
         return 0.0
 
 
-_VERSIONS: dict[tuple[tuple[str, ...], tuple[str, ...], float], str] = {}
-
-
+@functools.cache
 def _version(argv: tuple[str, ...], args: tuple[str, ...], stamp: float) -> str:
-    """The version line a program prints (cached per program and modification time)."""
-    key = (argv, args, stamp)
-    if key not in _VERSIONS:
-        run = run_program([*argv, *args], Deadline.after(VERSION_SECONDS), keep=(b"",), keep_bytes=1 << 16)
-        if run.timed_out or run.returncode != 0:
-            said = run.said()
-            raise BackendUnavailableError(
-                f"{shlex.join([*argv, *args])} failed ({run.ended()}){': ' + said if said else ''}")
-        _VERSIONS[key] = parse_version(run.kept)
-    return _VERSIONS[key]
+    """The version line a program prints (cached per program and modification time `stamp`;
+    a failure is not cached)."""
+    run = run_program([*argv, *args], Deadline.after(VERSION_SECONDS), keep=(b"",), keep_bytes=1 << 16)
+    if run.timed_out or run.returncode != 0:
+        raise BackendUnavailableError(f"{shlex.join([*argv, *args])} failed ({run.ended()}){run.said_suffix()}")
+    return parse_version(run.kept)
 
 
 def parse_version(lines: Sequence[str]) -> str:

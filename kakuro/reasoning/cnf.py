@@ -30,11 +30,13 @@ with CaDiCaL: 232,742 clauses, 29,838 conflicts, 6.5 s, against 26,735 clauses, 
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from kakuro.combos import range_mask, run_combinations, union_of
 from kakuro.errors import BackendOptionError, BackendUnavailableError, KakuroError
+from kakuro.outcome import Stat
 from kakuro.puzzle import Puzzle, Run
 
 ENCODINGS = ("combinations", "pb")
@@ -206,3 +208,13 @@ def _pb_clauses(builder: _Builder, by_value: Mapping[int, list[int]], bound: int
         ) from None
     pb = PBEnc.equals(lits=[x for x, _ in terms], weights=[w for _, w in terms], bound=bound, top_id=builder.top)
     builder.extend(pb.clauses, pb.nv)
+
+
+def encoded(
+    puzzle: Puzzle, encoding: str = "combinations", domains: Sequence[int] | None = None
+) -> tuple[Encoding, dict[str, Stat]]:
+    """`encode(puzzle, encoding, domains)` and its stats: `num_vars`, `num_clauses` and
+    `build_time` (seconds)."""
+    start = time.perf_counter()
+    enc = encode(puzzle, encoding, domains)
+    return enc, {"num_vars": enc.num_vars, "num_clauses": enc.num_clauses, "build_time": time.perf_counter() - start}

@@ -8,7 +8,6 @@ since CaDiCaL ignores PySAT's `interrupt()`.
 from __future__ import annotations
 
 import importlib.util
-import time
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any
@@ -18,7 +17,7 @@ from kakuro.errors import BackendOptionError, BackendUnavailableError
 from kakuro.isolation import stream_with_deadline
 from kakuro.outcome import Enumeration, Outcome, Stat, Status
 from kakuro.puzzle import Puzzle
-from kakuro.reasoning.cnf import Encoding, encode
+from kakuro.reasoning.cnf import encoded
 
 DEFAULT_ENCODING = "combinations"
 
@@ -61,23 +60,16 @@ def pysat_name(name: str) -> str:
     return aliases[0]
 
 
+SOLVER_COUNTERS = ("conflicts", "decisions", "propagations", "restarts")
+"""The counters a CDCL solver reports in the stats (PySAT's `accum_stats`, a program's `c` lines)."""
+
+
 def _solver_stats(solver: Any) -> dict[str, Stat]:
     try:
         raw = solver.accum_stats() or {}
     except (NotImplementedError, AttributeError):  # Kissat exposes none
         return {}
-    return {k: int(raw[k]) for k in ("conflicts", "decisions", "propagations", "restarts") if k in raw}
-
-
-def _encoded(puzzle: Puzzle, encoding: str, domains: Sequence[int] | None = None) -> tuple[Encoding, dict[str, Stat]]:
-    start = time.perf_counter()
-    enc = encode(puzzle, encoding, domains)
-    stats: dict[str, Stat] = {
-        "num_vars": enc.num_vars,
-        "num_clauses": enc.num_clauses,
-        "build_time": time.perf_counter() - start,
-    }
-    return enc, stats
+    return {k: int(raw[k]) for k in SOLVER_COUNTERS if k in raw}
 
 
 def _solve_items(puzzle: Puzzle, encoding: str, name: str) -> Iterator[tuple[str, Any]]:
@@ -86,7 +78,7 @@ def _solve_items(puzzle: Puzzle, encoding: str, name: str) -> Iterator[tuple[str
     one value per cell, or None when unsatisfiable)."""
     from pysat.solvers import Solver as PySatSolver
 
-    enc, stats = _encoded(puzzle, encoding)
+    enc, stats = encoded(puzzle, encoding)
     yield "stats", stats
     with PySatSolver(name=name, bootstrap_with=enc.clauses) as solver:
         sat = solver.solve()
@@ -102,7 +94,7 @@ def _count_stream(
     encoding sizes), ("solution", values) per solution, and ("stats", solver statistics)."""
     from pysat.solvers import Solver as PySatSolver
 
-    enc, stats = _encoded(puzzle, encoding, domains)
+    enc, stats = encoded(puzzle, encoding, domains)
     yield "stats", stats
     blocking: list[list[int]] = []
     totals: dict[str, Stat] = {}

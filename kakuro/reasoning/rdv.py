@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kakuro.clock import Deadline
-from kakuro.combos import combinations, range_mask, run_combinations, union_of
+from kakuro.combos import combinations, given_domains, range_mask, run_combinations, union_of
 from kakuro.puzzle import Puzzle
 
 
@@ -54,10 +54,7 @@ STOPPED = "time limit reached during the domain reduction"
 def reduce_domains(puzzle: Puzzle, deadline: Deadline | None = None) -> Reduction:
     """Apply the Reducing Domain Values rules to a fixpoint (pure; the puzzle is not changed),
     or until `deadline` passes (`stopped`; checked every CHECK_EVERY runs)."""
-    full = range_mask(puzzle.values)
-    domains = [full] * puzzle.size
-    for cell, digit in puzzle.givens.items():
-        domains[cell] = 1 << digit
+    domains = given_domains(puzzle)
     deadline = deadline or Deadline()
     tables = []
     for number, run in enumerate(puzzle.runs):

@@ -463,7 +463,7 @@ def _in_child(function: Callable[..., T], *args: Any, deadline: Deadline) -> T |
     """`function(*args, deadline)` in a forked child that inherits the model: Choco's search in
     Java ignores Ctrl-C, so the parent waits and kills the child on Ctrl-C, or `GRACE` after the
     deadline (then None)."""
-    waiting = deadline if deadline.end is None else Deadline(deadline.end + GRACE)
+    waiting = deadline.later(GRACE)
     try:
         return call_with_deadline(function, *args, deadline, deadline=waiting)
     except DeadlineReached:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kakuro.clock import Deadline
-from kakuro.combos import permutations, range_mask, subset_automaton, values_of
+from kakuro.combos import given_domains, permutations, range_mask, subset_automaton, values_of
 from kakuro.engines import Engine
 from kakuro.isolation import call_interruptibly
 from kakuro.options import Option, seed_below
@@ -50,7 +50,7 @@ def build_model(
     sizes: dict[str, Any] = {}
     deadline = deadline or Deadline()
     if model_kind == "decomposition":
-        domains = [1 << puzzle.givens[i] if i in puzzle.givens else range_mask(puzzle.values) for i in range(puzzle.size)]
+        domains = given_domains(puzzle)
     else:
         reduction = reduce_domains(puzzle, deadline)
         if reduction.stopped:

@@ -32,7 +32,6 @@ import os
 import re
 import shlex
 import tempfile
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -42,7 +41,8 @@ from kakuro.options import Option
 from kakuro.outcome import Enumeration, Stat
 from kakuro.programs import KEEP_BYTES, Program, ProgramRun, run_program
 from kakuro.puzzle import Puzzle
-from kakuro.reasoning.cnf import Encoding, encode
+from kakuro.reasoning.cnf import Encoding, encoded
+from kakuro.reasoning.pysat_search import SOLVER_COUNTERS
 from kakuro.registry import register
 from kakuro.solver import EnumeratingSolver
 
@@ -50,12 +50,11 @@ DEFAULT_SOLVERS = ("kissat", "cadical", "cryptominisat5", "lingeling", "picosat"
 """Programs `cmd=""` looks for on PATH, in this order: each prints its model in `v` lines by
 default (minisat writes it to a file, glucose only with -model: name those with `cmd`)."""
 
-COUNTERS = ("conflicts", "decisions", "propagations", "restarts")
-KEPT = (b"s ", b"v ", *(f"c {counter}".encode() for counter in COUNTERS))
+KEPT = (b"s ", b"v ", *(f"c {counter}".encode() for counter in SOLVER_COUNTERS))
 """The output lines read (the rest is chatter: only its end is kept, for error messages)."""
 MAX_ANSWER_BYTES = KEEP_BYTES
 """Most bytes of those lines kept: a program printing more is an ERROR (its answer was cut)."""
-_COUNTER_LINE = re.compile(r"^c\s+(" + "|".join(COUNTERS) + r")\s*:\s*(\d+)")
+_COUNTER_LINE = re.compile(r"^c\s+(" + "|".join(SOLVER_COUNTERS) + r")\s*:\s*(\d+)")
 SATISFIABLE, UNSATISFIABLE, UNKNOWN = "SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"
 
 
@@ -96,10 +95,8 @@ class Dimacs(EnumeratingSolver):
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         argv = program(opts["cmd"]).command()
-        start = time.perf_counter()
-        enc = encode(puzzle, "combinations")
-        stats: dict[str, Stat] = {"num_vars": enc.num_vars, "num_clauses": enc.num_clauses,
-                                  "build_time": time.perf_counter() - start, "calls": 0}
+        enc, stats = encoded(puzzle)
+        stats["calls"] = 0
         solutions: list[list[int]] = []
         blocking: list[list[int]] = []
         with tempfile.TemporaryDirectory(prefix="kakuro-dimacs-") as folder:
@@ -116,7 +113,7 @@ class Dimacs(EnumeratingSolver):
                     return Enumeration(solutions, False, stats, "time limit reached")
                 answer, values = read_answer(run, enc)
                 if answer == UNKNOWN:
-                    return Enumeration(solutions, False, stats, f"{_name(argv)} answered s UNKNOWN{_said(run)}")
+                    return Enumeration(solutions, False, stats, f"{_name(argv)} answered s UNKNOWN{run.said_suffix()}")
                 if answer == UNSATISFIABLE:
                     return Enumeration(solutions, True, stats)
                 assert values is not None
@@ -130,12 +127,12 @@ def read_answer(run: ProgramRun, enc: Encoding) -> tuple[str, list[int] | None]:
     ProgramFailed saying, in one line, why its output is none (the solve's ERROR)."""
     who = _name(run.argv[:-1])
     if run.returncode is not None and run.returncode < 0:
-        raise ProgramFailed(f"{who} crashed ({run.ended()}){_said(run)}")
+        raise ProgramFailed(f"{who} crashed ({run.ended()}){run.said_suffix()}")
     if run.overflow:
         raise ProgramFailed(f"{who} printed more than {MAX_ANSWER_BYTES:,} bytes of answer lines; they were cut")
     answers = [line[2:].strip() for line in run.kept if line.startswith("s ")]
     if not answers:
-        raise ProgramFailed(f"{who} printed no 's' answer line ({run.ended()}){_said(run)}")
+        raise ProgramFailed(f"{who} printed no 's' answer line ({run.ended()}){run.said_suffix()}")
     if len(answers) > 1:
         raise ProgramFailed(f"{who} printed {len(answers)} 's' answer lines; the format has one")
     answer = answers[0]
@@ -143,7 +140,7 @@ def read_answer(run: ProgramRun, enc: Encoding) -> tuple[str, list[int] | None]:
         raise ProgramFailed(f"{who} answered 's {answer[:60]}', not SATISFIABLE, UNSATISFIABLE or UNKNOWN")
     expected = {SATISFIABLE: 10, UNSATISFIABLE: 20, UNKNOWN: 0}[answer]
     if run.returncode not in (expected, 0):
-        raise ProgramFailed(f"{who} answered {answer} but ended with {run.ended()} ({expected} expected){_said(run)}")
+        raise ProgramFailed(f"{who} answered {answer} but ended with {run.ended()} ({expected} expected){run.said_suffix()}")
     if answer != SATISFIABLE:
         return answer, None
     model = _model(who, [line[2:] for line in run.kept if line.startswith("v ")], enc.num_vars)
@@ -188,6 +185,3 @@ def _name(argv: Sequence[str]) -> str:
     return shlex.join(argv)
 
 
-def _said(run: ProgramRun) -> str:
-    said = run.said()
-    return f": {said}" if said else ""

@@ -78,8 +78,7 @@ def listed_solvers(argv: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
     except json.JSONDecodeError:
         found = None
     if run.returncode != 0 or not isinstance(found, list):
-        said = run.said()
-        raise MiniZincFailed(f"{shlex.join(argv)} --solvers-json failed ({run.ended()}){': ' + said if said else ''}")
+        raise MiniZincFailed(f"{shlex.join(argv)} --solvers-json failed ({run.ended()}){run.said_suffix()}")
     return tuple(s for s in found if isinstance(s, dict) and isinstance(s.get("id"), str))
 
 
@@ -151,7 +150,7 @@ class MiniZinc(EnumeratingSolver):
                 if remaining <= 0:
                     return Enumeration([], False, {}, "time limit reached")
                 command += ["--time-limit", str(max(1, math.floor(remaining * 1000)))]
-            killed_at = deadline if deadline.end is None else Deadline(deadline.end + GRACE)
+            killed_at = deadline.later(GRACE)
             run = run_program([*command, path], killed_at, keep=(b"{",))
         return read_messages(run, puzzle.size, limit)
 
@@ -200,8 +199,7 @@ def read_messages(run: ProgramRun, size: int, limit: int) -> Enumeration:
     if errors or status == "ERROR":
         raise MiniZincFailed(f"{who} failed: {errors[0] if errors else run.said() or run.ended()}"[:400])
     if run.returncode != 0:
-        said = run.said()
-        raise MiniZincFailed(f"{who} failed ({run.ended()}){': ' + said if said else ''}")
+        raise MiniZincFailed(f"{who} failed ({run.ended()}){run.said_suffix()}")
     if status == "UNSATISFIABLE":
         if solutions:
             raise MiniZincFailed(f"{who} said UNSATISFIABLE after {len(solutions)} solutions")
@@ -213,8 +211,7 @@ def read_messages(run: ProgramRun, size: int, limit: int) -> Enumeration:
     if status == "UNKNOWN" or (status == "" and solutions):
         return Enumeration(solutions, False, stats, "MiniZinc stopped at its time limit")
     if status == "":
-        said = run.said()
-        raise MiniZincFailed(f"{who} gave no answer ({run.ended()}){': ' + said if said else ''}")
+        raise MiniZincFailed(f"{who} gave no answer ({run.ended()}){run.said_suffix()}")
     return Enumeration(solutions, False, stats, f"MiniZinc ended with status {status}")
 
 

@@ -12,8 +12,8 @@ is its digit), with one row per cell: sum_v x[c, v] = 1. They differ in how a ru
   then hold exactly the values of the chosen combination, so the sum and the all-different
   follow; a run with one combination needs no y (each of its values once), and a cell's domain
   is cut to the values some combination of each of its runs holds. A run whose combinations
-  cannot be listed (a value range too wide: `KakuroError` from `kakuro.combos`) or number more
-  than `MAX_RUN_COMBINATIONS` is written as in `assignment` instead (stat `untabulated_runs`).
+  number more than `MAX_RUN_COMBINATIONS` (a wide value range) is written as in `assignment`
+  instead (stat `untabulated_runs`).
 - `assignment`: per run, each value at most once (sum_{c in r} x[c, v] <= 1) and the sum as
   one linear equality (sum_{c in r} sum_v v x[c, v] = total). No tables, so it works for any
   value range; its LP relaxation is weak (fractional x satisfy the sum easily). This is the
@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kakuro.clock import Deadline
-from kakuro.combos import count_run_combinations, range_mask, run_combinations, values_of
+from kakuro.combos import count_run_combinations, given_domains, run_combinations, union_of, values_of
 from kakuro.engines import Engine
 from kakuro.errors import KakuroError
 from kakuro.isolation import stream_with_deadline
@@ -128,31 +128,23 @@ class Program:
 
 
 def _tables(puzzle: Puzzle) -> list[tuple[int, ...] | None]:
-    """Each run's combinations, or None when they cannot be listed or are too many."""
-    tables: list[tuple[int, ...] | None] = []
-    for run in puzzle.runs:
-        try:  # counted first (a dynamic programme): listing a million combinations takes seconds
-            listed = count_run_combinations(puzzle, run) <= MAX_RUN_COMBINATIONS
-            tables.append(run_combinations(puzzle, run) if listed else None)
-        except KakuroError:
-            tables.append(None)
-    return tables
+    """Each run's combinations, or None when they are too many (counted first, a dynamic
+    programme: listing a million combinations takes seconds)."""
+    return [run_combinations(puzzle, run) if count_run_combinations(puzzle, run) <= MAX_RUN_COMBINATIONS else None
+            for run in puzzle.runs]
 
 
 def build_program(puzzle: Puzzle, model: str = MODELS[0]) -> Program:
     """The 0-1 programme of `puzzle` in `model` (see the module docstring)."""
     if model not in MODELS:
         raise KakuroError(f"unknown mip model {model!r}; models: {', '.join(MODELS)}")
-    full = range_mask(puzzle.values)
-    domains = [1 << puzzle.givens[i] if i in puzzle.givens else full for i in range(puzzle.size)]
+    domains = given_domains(puzzle)
     tables: list[tuple[int, ...] | None] = [None] * len(puzzle.runs)
     if model == "combinations":
         tables = _tables(puzzle)
         for run, combos in zip(puzzle.runs, tables):
             if combos is not None:
-                union = 0
-                for combo in combos:
-                    union |= combo
+                union = union_of(combos)
                 for cell in run.cells:
                     domains[cell] &= union
     program = Program()
@@ -188,9 +180,7 @@ def _combination_rows(program: Program, cells: Sequence[int], combos: Sequence[i
     if not combos:
         program.row([], 1.0, 1.0)  # no combination fits: 0 = 1
         return
-    union = 0
-    for combo in combos:
-        union |= combo
+    union = union_of(combos)
     if len(combos) == 1:  # each of its values exactly once, no selector needed
         for v in values_of(union):
             program.row([(columns[c][v], 1.0) for c in cells if v in columns[c]], 1.0, 1.0)
@@ -367,7 +357,7 @@ def enumerate_with_mip(puzzle: Puzzle, model: str, solver: str, limit: int, dead
                        ) -> Enumeration:
     """Up to `limit` solutions by `mip_items` in a child process, killed `GRACE` seconds after
     `deadline` (the engine stops itself at it) or on Ctrl-C."""
-    waiting = deadline if deadline.end is None else Deadline(deadline.end + GRACE)
+    waiting = deadline.later(GRACE)
     items, _ = stream_with_deadline(mip_items, puzzle, model, solver, limit, deadline, seed, deadline=waiting)
     stats: dict[str, Stat] = {}
     solutions: list[Sequence[int]] = []

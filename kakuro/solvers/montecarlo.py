@@ -137,7 +137,7 @@ def _root_parallel(st: State, level: int, workers: int, seed: int, deadline: Dea
     ]
     totals: dict[str, Stat] = {}
     solution = None
-    straggling = Deadline(None if deadline.end is None else deadline.end + 0.05)  # they stop themselves at the deadline
+    straggling = deadline.later(0.05)  # they stop themselves at the deadline
     for _, (code, values, stats) in isolation.answers(children, straggling):
         for key, value in stats.items():
             totals[key] = value if isinstance(value, bool) else int(totals.get(key, 0)) + value

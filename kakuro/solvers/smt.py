@@ -35,9 +35,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kakuro.clock import Deadline
-from kakuro.combos import range_mask, run_table_sizes, values_of
+from kakuro.combos import given_domains, range_mask, run_table_sizes, values_of
 from kakuro.engines import Engine
-from kakuro.errors import KakuroError
 from kakuro.isolation import call_interruptibly
 from kakuro.options import Option, seed_below
 from kakuro.outcome import Enumeration, Stat
@@ -124,15 +123,12 @@ def initial_domains(puzzle: Puzzle, domains: str, deadline: Deadline) -> list[in
     range (a given's digit); `rdv`, the Reducing Domain Values pass (`kakuro.reasoning.rdv`: sound,
     cheap, as cpsat's table model starts from), or the bounds when the puzzle's range is too wide
     to tabulate its runs. None when `deadline` passes first. A wipe-out leaves a cell no value."""
-    bounds = [1 << puzzle.givens[i] if i in puzzle.givens else range_mask(puzzle.values) for i in range(puzzle.size)]
+    bounds = given_domains(puzzle)
     if domains == "bounds":
         return bounds
     if sum(run_table_sizes(puzzle)) > MAX_RDV_COMBINATIONS:
         return bounds  # counted, not listed: listing them would take longer than the search
-    try:
-        reduction = reduce_domains(puzzle, deadline)
-    except KakuroError:  # too many combinations to list: the plain model still works
-        return bounds
+    reduction = reduce_domains(puzzle, deadline)  # (each run's table is below MAX_COMBINATIONS: counted above)
     if reduction.stopped:
         return None
     if reduction.wiped_out:
