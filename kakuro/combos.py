@@ -268,6 +268,12 @@ def count_run_combinations(puzzle: Puzzle, run: Run) -> int:
     return count_combinations_within(length, total, allowed)
 
 
+def run_combinations_up_to(puzzle: Puzzle, run: Run, most: int) -> tuple[int, ...] | None:
+    """`run_combinations(puzzle, run)` when there are at most `most`, else None: counted first
+    (a dynamic programme), since listing a million combinations takes seconds."""
+    return run_combinations(puzzle, run) if count_run_combinations(puzzle, run) <= most else None
+
+
 def run_table_sizes(puzzle: Puzzle, givens: bool = True) -> list[int]:
     """`count_run_combinations` of every run, in run order: the sizes of `run_tables`; with
     `givens=False`, of the (length, total) tables over the whole range instead."""

@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kakuro.clock import Deadline
-from kakuro.combos import count_run_combinations, run_combinations, values_of
+from kakuro.combos import run_combinations_up_to, values_of
 from kakuro.engines import Engine
 from kakuro.options import Option, seed_below
 from kakuro.outcome import Enumeration, Stat
@@ -95,9 +95,10 @@ def build_program(puzzle: Puzzle, model: str, deadline: Deadline | None = None) 
             return None
         parts.append(f"run({r}).")
         parts.append(" ".join(f"in({r},{c})." for c in run.cells))
-        if model == "combinations" and count_run_combinations(puzzle, run) <= MAX_RUN_COMBINATIONS:
+        table = run_combinations_up_to(puzzle, run, MAX_RUN_COMBINATIONS) if model == "combinations" else None
+        if table is not None:
             parts.append(f"tab({r}).")
-            for k, mask in enumerate(run_combinations(puzzle, run)):
+            for k, mask in enumerate(table):
                 parts.append(" ".join(f"comb({r},{k},{v})." for v in values_of(mask)))
         else:
             parts.append(f"total({r},{run.total}).")

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kakuro.clock import Deadline
-from kakuro.combos import count_run_combinations, given_domains, run_combinations, union_of, values_of
+from kakuro.combos import given_domains, run_combinations_up_to, union_of, values_of
 from kakuro.engines import Engine
 from kakuro.errors import KakuroError
 from kakuro.isolation import stream_with_deadline
@@ -127,13 +127,6 @@ class Program:
         return (terms, len(terms) - 1.0) if terms else None
 
 
-def _tables(puzzle: Puzzle) -> list[tuple[int, ...] | None]:
-    """Each run's combinations, or None when they are too many (counted first, a dynamic
-    programme: listing a million combinations takes seconds)."""
-    return [run_combinations(puzzle, run) if count_run_combinations(puzzle, run) <= MAX_RUN_COMBINATIONS else None
-            for run in puzzle.runs]
-
-
 def build_program(puzzle: Puzzle, model: str = MODELS[0]) -> Program:
     """The 0-1 programme of `puzzle` in `model` (see the module docstring)."""
     if model not in MODELS:
@@ -141,7 +134,7 @@ def build_program(puzzle: Puzzle, model: str = MODELS[0]) -> Program:
     domains = given_domains(puzzle)
     tables: list[tuple[int, ...] | None] = [None] * len(puzzle.runs)
     if model == "combinations":
-        tables = _tables(puzzle)
+        tables = [run_combinations_up_to(puzzle, run, MAX_RUN_COMBINATIONS) for run in puzzle.runs]
         for run, combos in zip(puzzle.runs, tables):
             if combos is not None:
                 union = union_of(combos)
