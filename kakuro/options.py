@@ -23,6 +23,19 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
 
+    def accepted(self) -> str:
+        """The values this option accepts, in words ("one of a, b", "an integer from 1 to 5")."""
+        if self.choices is not None:
+            return "one of " + ", ".join(value_text(choice) for choice in self.choices)
+        kind = KIND_WORDS[type(self.default)]
+        if self.minimum is not None and self.maximum is not None:
+            return f"{kind} from {value_text(self.minimum)} to {value_text(self.maximum)}"
+        if self.minimum is not None:
+            return f"{kind} of at least {value_text(self.minimum)}"
+        if self.maximum is not None:
+            return f"{kind} of at most {value_text(self.maximum)}"
+        return kind
+
     def parse(self, name: str, raw: Any) -> Any:
         """Convert `raw` (a value or a spec-string text) to this option's type, or raise."""
         kind = type(self.default)
@@ -64,6 +77,16 @@ def _parse_text(name: str, text: str, kind: type) -> Any:
 
 KIND_WORDS = {bool: "true or false", int: "an integer", float: "a number", str: "a text"}
 """An option's type in the words of its messages ("takes an integer")."""
+
+
+def value_text(value: Any) -> str:
+    """An option's value as people read it: a bool as true or false, a whole float without
+    its ".0"."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and value.is_integer():
+        return f"{value:g}"
+    return str(value)
 
 
 def spec_value(value: Any) -> str:

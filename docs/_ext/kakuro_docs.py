@@ -48,7 +48,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.parsing import nested_parse_to_nodes
 
 import kakuro
-from kakuro.options import Option
+from kakuro.options import Option, value_text
 
 
 def _literal(text: str) -> nodes.literal:
@@ -62,36 +62,16 @@ def _paragraph(*children: nodes.Node | str) -> nodes.paragraph:
     return paragraph
 
 
-def _spec_text(value: Any) -> str:
-    """A value as a spec string writes it (true/false for a bool)."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
 def accepted(option: Option) -> list[nodes.Node | str]:
-    """The accepted values of an option, in words."""
-    if option.choices is not None:
-        parts: list[nodes.Node | str] = []
-        for index, choice in enumerate(option.choices):
-            if index:
-                parts.append(", ")
-            parts.append(_literal(_spec_text(choice)))
-        return parts
-    kind = type(option.default)
-    if kind is bool:
-        return [_literal("true"), " or ", _literal("false")]
-    word = {int: "an integer", float: "a number", str: "a text"}.get(kind, kind.__name__)
-    low, high = option.minimum, option.maximum
-    if low is not None and high is not None:
-        return [f"{word} from {_number(low)} to {_number(high)}"]
-    if low is not None:
-        return [f"{word}, at least {_number(low)}"]
-    if high is not None:
-        return [f"{word}, at most {_number(high)}"]
-    return [word]
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
+    """The accepted values of an option, as `kakuro backends NAME` words them
+    (`Option.accepted`), each choice a literal."""
+    if option.choices is None:
+        return [option.accepted()]
+    parts: list[nodes.Node | str] = ["one of "]
+    for index, choice in enumerate(option.choices):
+        parts += [", "] if index else []
+        parts.append(_literal(value_text(choice)))
+    return parts
 
 
 def table(headers: list[str], rows: list[list[list[nodes.Node | str]]], widths: list[int]) -> nodes.table:
@@ -119,7 +99,7 @@ def table(headers: list[str], rows: list[list[list[nodes.Node | str]]], widths: 
 
 def capabilities(info: kakuro.registry.BackendInfo) -> list[nodes.Node | str]:
     """The capability line of one backend."""
-    engine = type(kakuro.get_solver(info.name)).engine
+    engine = kakuro.registry.backend_class(info.name).engine
     parts: list[nodes.Node | str] = [
         _literal(info.name),
         ": ",
@@ -159,7 +139,7 @@ class BackendOptions(SphinxDirective):
             result.append(_paragraph(_literal(name), " has no options."))
             return result
         rows = [
-            [[_literal(key)], [_literal(_spec_text(option.default))], accepted(option), [option.help]]
+            [[_literal(key)], [_literal(value_text(option.default))], accepted(option), [option.help]]
             for key, option in info.options.items()
         ]
         result.append(table(["option", "default", "accepted values", "meaning"], rows, [12, 12, 26, 50]))

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kakuro.formats import text
-from kakuro.options import KIND_WORDS, Option
+from kakuro.options import value_text
 from kakuro.outcome import Count, Result, Status
 from kakuro.puzzle import GridCell, Puzzle
 from kakuro.registry import BackendInfo
@@ -109,7 +109,7 @@ def print_backends(infos: Sequence[BackendInfo]) -> None:
     headers = ("name", "paradigm", "available", "version", "complete", "options")
     rows = [
         (info.name, info.paradigm, "yes" if info.available else "no", info.version or "-", "yes" if info.complete else "no",
-         " ".join(f"{key}={_shown(option.default)}" for key, option in info.options.items()) or "-")
+         " ".join(f"{key}={value_text(option.default)}" for key, option in info.options.items()) or "-")
         for info in infos
     ]
     notes = [f"{info.name} is not available: {info.reason}" for info in infos if not info.available]
@@ -146,29 +146,9 @@ def backend_details(info: BackendInfo) -> list[str]:
         return [*lines, "  options:     none"]
     lines.append("  options (spec: " + info.name + ":key=value,...):")
     for key, option in info.options.items():
-        lines.append(f"    {key} = {_shown(option.default)}  ({_accepted(option)})")
+        lines.append(f"    {key} = {value_text(option.default)}  ({option.accepted()})")
         if option.help:
             lines.append(f"        {option.help}")
     return lines
 
 
-def _accepted(option: Option) -> str:
-    """The values an option accepts, in words."""
-    if option.choices is not None:
-        return "one of " + ", ".join(_shown(choice) for choice in option.choices)
-    kind = KIND_WORDS[type(option.default)]
-    if option.minimum is not None and option.maximum is not None:
-        return f"{kind} from {_shown(option.minimum)} to {_shown(option.maximum)}"
-    if option.minimum is not None:
-        return f"{kind} of at least {_shown(option.minimum)}"
-    if option.maximum is not None:
-        return f"{kind} of at most {_shown(option.maximum)}"
-    return kind
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, float) and value.is_integer():
-        return f"{value:g}"
-    return str(value)
