@@ -75,12 +75,29 @@ def run(puzzles: list[kakuro.Puzzle], backend: str, limit: float, seeds: list[in
     times, decided = [], 0
     for puzzle, seed in itertools.product(puzzles, seeds):
         result = kakuro.solve(puzzle, backend, time_limit=limit, seed=seed)
-        if result.status.name == "ERROR":
-            raise SystemExit(f"{backend} on {puzzle.id}: {result.message}")
+        if result.status.name in ("ERROR", "WRONG"):  # a wrong answer stops the run, as the docstring says
+            raise SystemExit(f"{backend} on {puzzle.id}: {result.status.value}: {result.message}")
         ok = result.status.name in DECIDED
         decided += ok
         times.append(result.time if ok else limit)
     return decided, sum(times), statistics.median(times)
+
+
+def print_table(sets: list[tuple[str, list[kakuro.Puzzle], float]], backends: list[str], seeds: list[int]) -> None:
+    """The Markdown table of `run` for every set (a row: name, puzzles, limit) and backend (a
+    column); a backend that refuses a set (not installed, a range it cannot take) is n/a there."""
+    print("| set | puzzles | limit s | " + " | ".join(f"`{b}`" for b in backends) + " |")
+    print("|---|---:|---:|" + "---|" * len(backends))
+    for name, puzzles, limit in sets:
+        cells = []
+        for backend in backends:
+            try:
+                decided, total, median = run(puzzles, backend, limit, seeds)
+            except kakuro.KakuroError as exc:
+                cells.append(f"n/a ({exc})")
+                continue
+            cells.append(f"{decided}/{len(puzzles) * len(seeds)}, {total:.2f} s (median {median:.3f})")
+        print(f"| {name} | {len(puzzles)} | {limit:g} | " + " | ".join(cells) + " |", flush=True)
 
 
 def main() -> int:
@@ -93,18 +110,7 @@ def main() -> int:
     backends = backend_specs(args.backends)
     seeds = [int(seed) for seed in args.seeds.split(",")]
     print(f"# {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f} at the start, {time.strftime('%Y-%m-%d %H:%M')}")
-    print("| set | puzzles | limit s | " + " | ".join(f"`{b}`" for b in backends) + " |")
-    print("|---|---:|---:|" + "---|" * len(backends))
-    for name, puzzles, limit in puzzle_sets(args.sets.split(","), args.seed):
-        cells = []
-        for backend in backends:
-            try:
-                decided, total, median = run(puzzles, backend, limit, seeds)
-            except kakuro.KakuroError as exc:  # e.g. a backend that is not installed
-                cells.append(f"n/a ({exc})")
-                continue
-            cells.append(f"{decided}/{len(puzzles) * len(seeds)}, {total:.2f} s (median {median:.3f})")
-        print(f"| {name} | {len(puzzles)} | {limit:g} | " + " | ".join(cells) + " |", flush=True)
+    print_table(puzzle_sets(args.sets.split(","), args.seed), backends, seeds)
     return 0
 
 

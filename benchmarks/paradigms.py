@@ -24,7 +24,7 @@ from pathlib import Path
 import kakuro
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hard_search import backend_specs, puzzle_sets, run  # the same runner and sets
+from hard_search import backend_specs, print_table, puzzle_sets  # the same runner, sets and table
 
 BASELINE = ("gac", "cpsat", "sat")
 NEW = ("mip", "asp", "smt", "minizinc", "dimacs")
@@ -56,25 +56,13 @@ def main() -> int:
     args = parser.parse_args()
     backends = backend_specs(args.backends) if args.backends else default_backends()
     print(f"# {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f} at the start, {time.strftime('%Y-%m-%d %H:%M')}")
-    print("| set | puzzles | limit s | " + " | ".join(f"`{b}`" for b in backends) + " |")
-    print("|---|---:|---:|" + "---|" * len(backends))
     sets = puzzle_sets(args.sets.split(","), seed=0)
     if args.quick:  # a check that every configuration runs, not a measurement
         sets = [(name, puzzles[:2], QUICK_LIMIT) for name, puzzles, _ in sets if "loose" not in name][:3]
-    for name, puzzles, limit in sets:
-        if not args.quick:
-            limit = args.time_limit
-        if name == "janko" and not args.quick:
-            puzzles = puzzles[:: args.sample]
-        cells = []
-        for backend in backends:
-            try:
-                decided, total, median = run(puzzles, backend, limit, [0])
-            except kakuro.KakuroError as exc:  # a backend that refuses the set (a range too wide, ...)
-                cells.append(f"n/a ({exc})")
-                continue
-            cells.append(f"{decided}/{len(puzzles)}, {total:.2f} s (median {median:.3f})")
-        print(f"| {name} | {len(puzzles)} | {limit:g} | " + " | ".join(cells) + " |", flush=True)
+    else:
+        sets = [(name, puzzles[:: args.sample] if name == "janko" else puzzles, args.time_limit)
+                for name, puzzles, _ in sets]
+    print_table(sets, backends, [0])
     print(f"# load {os.getloadavg()[0]:.2f} at the end, {time.strftime('%Y-%m-%d %H:%M')}")
     return 0
 

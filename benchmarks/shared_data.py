@@ -22,8 +22,8 @@ from pathlib import Path
 
 import kakuro
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
-FILES = ("janko", "krazydad", "gecode_nikoli", "ifilot_cx16", "simonis_easy")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from defaults import PUBLISHED, SHARED_DATA  # the same five published sets
 
 
 def main() -> int:
@@ -32,10 +32,10 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per puzzle (default 10)")
     parser.add_argument("--quick", action="store_true", help="every 100th puzzle at 2 s")
     args = parser.parse_args()
-    if not SHARED.is_dir():
-        print(f"{SHARED} is absent: nothing to run")
+    if not SHARED_DATA.is_dir():
+        print(f"{SHARED_DATA} is absent: nothing to run")
         return 0
-    puzzles = [p for name in FILES for p in kakuro.read(SHARED / f"{name}.jsonl")]
+    puzzles = [p for name in PUBLISHED for p in kakuro.read(SHARED_DATA / f"{name}.jsonl")]
     limit = 2.0 if args.quick else args.time_limit
     if args.quick:
         puzzles = puzzles[::100]

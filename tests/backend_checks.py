@@ -4,16 +4,18 @@ counts, a janko sample, a puzzle too wide to tabulate, and Ctrl-C sent to a chil
 from __future__ import annotations
 
 import functools
-import os
 import random
 import signal
 import subprocess
 import sys
+import time
+
+import pytest
 
 import kakuro
-from kakuro import Puzzle
+from kakuro import Puzzle, Status
 from kakuro.generate import cazenave, classic
-from tests.conftest import EXAMPLES, ROOT, shared_data_or_skip
+from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_data_or_skip, tree_env
 from tests.random_puzzles import random_puzzles
 
 
@@ -56,16 +58,55 @@ def solves_the_examples(spec: str, stats: set[str]) -> None:
         assert stats <= set(result.stats), (spec, sorted(result.stats))
 
 
-def counts_agree_with_gac(spec: str) -> None:
-    """`spec`'s counts (to 2) equal `gac`'s on `generated_puzzles`, which hold unsatisfiable,
-    unique and multi-solution puzzles (checked too)."""
-    seen = set()
-    for puzzle in generated_puzzles():
+def kinds_of_puzzles() -> list[Puzzle]:
+    """Small generated puzzles of every kind: unique, several solutions, none."""
+    return (cazenave(4, 6, 100, count=2, seed=9) + cazenave(5, 6, 70, count=2, seed=9)
+            + cazenave(4, 5, 100, count=2, seed=3, unsatisfiable=True)
+            + classic(8, 8, count=2, seed=3, unique=False) + classic(8, 8, count=1, seed=3))
+
+
+PUZZLE_SETS = {"generated": generated_puzzles, "kinds": kinds_of_puzzles}
+"""The generated sets a backend's counts are checked on (`counts_agree_with_gac`)."""
+
+
+@functools.cache
+def _with_gac_counts(name: str) -> tuple[tuple[Puzzle, kakuro.Count], ...]:
+    """The puzzles of `PUZZLE_SETS[name]`, each with `gac`'s count to 2: counted once per process."""
+    return tuple((puzzle, kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=30)) for puzzle in PUZZLE_SETS[name]())
+
+
+def counts_agree_with_gac(spec: str, puzzles: str = "generated") -> list[kakuro.Count]:
+    """`spec`'s counts (to 2) on the set `puzzles` of `PUZZLE_SETS`, each checked equal to
+    `gac`'s (status, count, exhausted); returned, for the kinds of answers seen."""
+    counts = []
+    for puzzle, reference in _with_gac_counts(puzzles):
         mine = kakuro.count_solutions(puzzle, spec, limit=2, time_limit=30)
-        reference = kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=30)
         assert (mine.status, mine.count, mine.exhausted) == (reference.status, reference.count, reference.exhausted), puzzle.id
-        seen.add(mine.count)
-    assert seen == {0, 1, 2}
+        counts.append(mine)
+    return counts
+
+
+def limit_is_honoured(spec: str, limit: float = 0.4, bound: float = 1.2) -> None:
+    """`solve` and `count_solutions` with `spec` on `hard_for_gac(12)` stop UNKNOWN at `limit`
+    seconds, within `bound` seconds of wall time."""
+    hard = hard_for_gac(12)
+    for call in (kakuro.solve, kakuro.count_solutions):
+        start = time.perf_counter()
+        result = call(hard, spec, time_limit=limit)
+        elapsed = time.perf_counter() - start
+        assert result.status is Status.UNKNOWN and elapsed < bound, (call.__name__, elapsed)
+
+
+def unavailable_without(monkeypatch: pytest.MonkeyPatch, module: str, backend: str) -> kakuro.BackendInfo:
+    """`backend`'s listing with `module` made unimportable."""
+    monkeypatch.setitem(sys.modules, module, None)
+    return kakuro.backend_info(backend)[0]
+
+
+def one_line(text: str) -> str:
+    """`text`, checked to be one line without a traceback."""
+    assert len(text.strip().splitlines()) == 1 and "Traceback" not in text, text
+    return text
 
 
 def janko_sample_is_solved(spec: str) -> None:
@@ -85,7 +126,7 @@ def as_from_a_terminal() -> None:
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     """`python -m kakuro ARGS` on this tree, from its root; the finished process."""
     return subprocess.run([sys.executable, "-m", "kakuro", *args], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+                          env=tree_env(), timeout=120)
 
 
 def interrupted_after(spec: str, size: int = 12) -> tuple[float, subprocess.CompletedProcess[str]]:

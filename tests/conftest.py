@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+import os
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -12,6 +16,29 @@ from kakuro import Puzzle
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = ROOT.parent / "shared" / "data"
 EXAMPLES = ROOT / "instances" / "examples"
+DOCS = ROOT / "docs"
+
+
+@functools.cache
+def load_module(path: Path) -> ModuleType:
+    """The Python file at `path` imported as a module named after it, once per process (a
+    script or the docs' extension, which are not in a package)."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None, path
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def docs_markdown() -> list[Path]:
+    """Every Markdown file of docs/ (its own README.md included), not the built site's."""
+    return sorted(path for path in DOCS.rglob("*.md") if "_build" not in path.relative_to(DOCS).parts)
+
+
+def tree_env(*paths: Path) -> dict[str, str]:
+    """This process's environment with PYTHONPATH set to this tree (then `paths`): what a child
+    `python` needs to import the kakuro under test."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(str(path) for path in (ROOT, *paths))}
 
 CAZENAVE_TABLE2 = [
     [1, 7, 5, 3, 2],

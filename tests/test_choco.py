@@ -5,7 +5,6 @@ CP-SAT, time limits, options and stats. Skipped as a whole when pychoco is not i
 from __future__ import annotations
 
 import itertools
-import sys
 import time
 
 import pytest
@@ -20,6 +19,7 @@ from kakuro import KakuroError, Puzzle, Status
 from kakuro.combos import permutation_table, run_automaton
 from kakuro.errors import BackendOptionError
 from kakuro.solvers.choco import MODELS, SEARCHES, precompile
+from tests.backend_checks import unavailable_without
 from tests.conftest import shared_data_or_skip
 
 SPECS = [f"choco:model={m}" for m in MODELS]
@@ -176,8 +176,7 @@ def test_precompile_builds_every_run_of_a_range(two_solutions: Puzzle) -> None:
 
 
 def test_listed_as_unavailable_without_pychoco(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "pychoco", None)
-    info = {i.name: i for i in kakuro.backend_info()}["choco"]
+    info = unavailable_without(monkeypatch, "pychoco", "choco")
     assert not info.available and "pip install pychoco" in info.reason
 
 

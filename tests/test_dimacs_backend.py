@@ -6,7 +6,6 @@ one clear line and the right status, a path with spaces in a quoted spec, and Ct
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import shutil
@@ -22,11 +21,10 @@ import pytest
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.errors import BackendUnavailableError
-from kakuro.generate import cazenave, classic
 from kakuro.options import spec_value
 from kakuro.solvers import dimacs
-from tests.backend_checks import as_from_a_terminal, run_cli
-from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_data_or_skip
+from tests.backend_checks import as_from_a_terminal, counts_agree_with_gac, kinds_of_puzzles, one_line, run_cli
+from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_data_or_skip, tree_env
 
 FAKE = ROOT / "tests" / "solvers" / "fake_sat.py"
 REAL = next((name for name in dimacs.DEFAULT_SOLVERS if shutil.which(name)), None)
@@ -39,18 +37,6 @@ def fake(mode: str = "ok", *extra: str) -> str:
     return f"dimacs:cmd={spec_value(shlex.join([sys.executable, str(FAKE), f'--mode={mode}', *extra]))}"
 
 
-def one_line(text: str) -> str:
-    assert len(text.strip().splitlines()) == 1 and "Traceback" not in text, text
-    return text
-
-
-def generated() -> list[Puzzle]:
-    """Small puzzles of every kind: unique, several solutions, none."""
-    return (cazenave(4, 6, 100, count=2, seed=9) + cazenave(5, 6, 70, count=2, seed=9)
-            + cazenave(4, 5, 100, count=2, seed=3, unsatisfiable=True)
-            + classic(8, 8, count=2, seed=3, unique=False) + classic(8, 8, count=1, seed=3))
-
-
 # ------------------------------------------------------------------------- answers
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.txt")), ids=lambda p: p.name)
 def test_solves_the_examples_with_the_stand_in(path: Path) -> None:
@@ -61,19 +47,14 @@ def test_solves_the_examples_with_the_stand_in(path: Path) -> None:
 
 
 def test_counts_agree_with_gac_on_generated_puzzles() -> None:
-    kinds = set()
-    for puzzle in generated():
-        ours = kakuro.count_solutions(puzzle, fake(), limit=2, time_limit=60)
-        gac = kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=60)
-        assert (ours.count, ours.exhausted, ours.status) == (gac.count, gac.exhausted, gac.status), puzzle.id
-        kinds.add(ours.bound)
+    kinds = {count.bound for count in counts_agree_with_gac(fake(), "kinds")}
     assert {"exactly 0", "exactly 1", "at least 2"} <= kinds  # unsatisfiable, unique and multi-solution ones
 
 
 @needs_real
 def test_a_real_solver_on_path_is_the_default_and_counts_like_gac() -> None:
     assert kakuro.backend_info("dimacs")[0].available
-    for puzzle in generated()[:6]:
+    for puzzle in kinds_of_puzzles()[:6]:
         ours = kakuro.count_solutions(puzzle, "dimacs", limit=2, time_limit=60)
         gac = kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=60)
         assert (ours.count, ours.exhausted) == (gac.count, gac.exhausted), puzzle.id
@@ -190,7 +171,7 @@ def test_ctrl_c_on_kakuro_solve_kills_the_program_and_its_children(tmp_path: Pat
     child = subprocess.Popen(
         [sys.executable, "-m", "kakuro", "solve", str(puzzle_file), "-b", fake("hang-family", f"--pidfile={pidfile}"),
          "--time-limit", "600"],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT, env=tree_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=as_from_a_terminal)
     deadline = time.monotonic() + 30
     while not (pidfile.exists() and len(pidfile.read_text().split()) == 2):

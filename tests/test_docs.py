@@ -35,13 +35,9 @@ from pathlib import Path
 import pytest
 
 from tests import doc_runner
+from tests.conftest import ROOT, SHARED_DATA, docs_markdown
 
-ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs"
-SITE_PAGES = tuple(sorted(
-    path.relative_to(ROOT).as_posix() for path in DOCS.rglob("*.md")
-    if "_build" not in path.relative_to(DOCS).parts and path.name != "README.md"
-))
+SITE_PAGES = tuple(path.relative_to(ROOT).as_posix() for path in docs_markdown() if path.name != "README.md")
 """The site's pages (docs/README.md is the docs' own notes on building, not a page)."""
 DOCUMENTS = ("README.md", "REPRODUCTION.md", "docs/README.md", *SITE_PAGES)
 COPIED = ("instances", "experiments", "benchmarks")
@@ -177,7 +173,7 @@ def test_console_block_runs(block: Block, tmp_path: Path) -> None:
         if once and same_command(command) in _already_run:
             continue
         done = doc_runner.run(command, folder, env, COMMAND_SECONDS)
-        if done.returncode != 0 and not (ROOT.parent / "shared" / "data").is_dir() and "absent" in done.stderr:
+        if done.returncode != 0 and not SHARED_DATA.is_dir() and "absent" in done.stderr:
             pytest.skip(f"{block.document}:{number} needs the shared puzzles: {done.stderr.strip().splitlines()[-1]}")
         assert done.returncode == 0, (
             f"{block.document}:{number}: `{command}` exited {done.returncode}\n"

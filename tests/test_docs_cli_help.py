@@ -10,17 +10,14 @@ every such block names a subcommand; and the directive's text is what `kakuro ..
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import re
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from kakuro.cli import build_parser, main
+from tests.conftest import DOCS, ROOT, docs_markdown, load_module
 
-ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs"
 DIRECTIVE = re.compile(r"^```\{cli-help\}[ \t]*(.*?)[ \t]*$", re.MULTILINE)
 
 
@@ -35,9 +32,7 @@ def subcommands(parser: argparse.ArgumentParser, words: tuple[str, ...] = ()) ->
 def documented() -> dict[tuple[str, ...], list[str]]:
     """The {cli-help} blocks of the site's pages: words -> the pages showing them."""
     found: dict[tuple[str, ...], list[str]] = {}
-    for page in sorted(DOCS.rglob("*.md")):
-        if "_build" in page.relative_to(DOCS).parts:
-            continue
+    for page in docs_markdown():
         for match in DIRECTIVE.finditer(page.read_text(encoding="utf-8")):
             found.setdefault(tuple(match.group(1).split()), []).append(page.relative_to(ROOT).as_posix())
     return found
@@ -45,11 +40,7 @@ def documented() -> dict[tuple[str, ...], list[str]]:
 
 def extension() -> ModuleType:
     pytest.importorskip("sphinx", reason="the documentation tools are in the `test` extra: pip install -e '.[test]'")
-    spec = importlib.util.spec_from_file_location("kakuro_docs", DOCS / "_ext" / "kakuro_docs.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(DOCS / "_ext" / "kakuro_docs.py")
 
 
 def test_the_parser_has_the_subcommands_this_test_expects() -> None:

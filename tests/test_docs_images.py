@@ -9,7 +9,6 @@ new picture cannot be added by hand and then rot.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import struct
@@ -17,27 +16,18 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs"
+from tests.conftest import DOCS, ROOT, docs_markdown, load_module
+
 SCRIPT = DOCS / "make_images.py"
 SECONDS = 900
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)\)|<img\s[^>]*src=\"([^\"]+)\"")
 
 
-def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_images", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-make_images = load_script()
+make_images = load_module(SCRIPT)
 
 
 def run_script(*args: str) -> subprocess.CompletedProcess[str]:
@@ -120,7 +110,7 @@ def test_no_browser_is_said_clearly(monkeypatch: pytest.MonkeyPatch, tmp_path: P
 
 
 def test_every_picture_the_pages_show_is_made_by_the_script() -> None:
-    pages = [ROOT / "README.md", *(path for path in DOCS.rglob("*.md") if "_build" not in path.parts)]
+    pages = [ROOT / "README.md", *docs_markdown()]
     shown: set[str] = set()
     for page in pages:
         for match in IMAGE.finditer(page.read_text(encoding="utf-8")):

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 import kakuro
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 BUILD_SECONDS = 300
 
 pytest.importorskip("sphinx", reason="the documentation tools are in the `test` extra: pip install -e '.[test]'")

@@ -4,7 +4,6 @@ injection: SIGINT sent to a child process deep inside a search)."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -14,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import kakuro
-from tests.conftest import AVAILABLE, hard_for_gac
+from tests.conftest import AVAILABLE, hard_for_gac, tree_env
 
 # Serial: SIGINT to a child mid-search, the seconds to its exit bounded: another worker's load would break it.
 pytestmark = pytest.mark.serial
@@ -29,7 +28,7 @@ def interrupt(script: str) -> tuple[float, subprocess.CompletedProcess[str]]:
     SEARCH_SECONDS, send SIGINT; (seconds from the signal to its exit, its output)."""
     prologue = "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
     child = subprocess.Popen([sys.executable, "-c", prologue + script], cwd=ROOT, text=True,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=tree_env())
     assert child.stdout is not None and child.stdout.readline().strip() == "go"
     time.sleep(SEARCH_SECONDS)
     assert child.poll() is None, "the search ended before the interrupt"

@@ -5,7 +5,6 @@ solver it started. Skipped, saying so, where the executable is absent."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -18,17 +17,11 @@ import pytest
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.errors import BackendOptionError
-from kakuro.generate import cazenave, classic
-from tests.backend_checks import as_from_a_terminal, run_cli
-from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_data_or_skip
+from tests.backend_checks import as_from_a_terminal, counts_agree_with_gac, one_line, run_cli
+from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_data_or_skip, tree_env
 
 INFO = kakuro.backend_info("minizinc")[0]
 pytestmark = pytest.mark.skipif(not INFO.available, reason=f"minizinc is not available: {INFO.reason}")
-
-
-def one_line(text: str) -> str:
-    assert len(text.strip().splitlines()) == 1 and "Traceback" not in text, text
-    return text
 
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.txt")), ids=lambda p: p.name)
@@ -41,15 +34,7 @@ def test_solves_the_examples(path: Path) -> None:
 
 
 def test_counts_agree_with_gac_on_generated_puzzles() -> None:
-    puzzles = (cazenave(4, 6, 100, count=2, seed=9) + cazenave(5, 6, 70, count=2, seed=9)
-               + cazenave(4, 5, 100, count=2, seed=3, unsatisfiable=True)
-               + classic(8, 8, count=2, seed=3, unique=False) + classic(8, 8, count=1, seed=3))
-    kinds = set()
-    for puzzle in puzzles:
-        ours = kakuro.count_solutions(puzzle, "minizinc", limit=2, time_limit=60)
-        gac = kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=60)
-        assert (ours.count, ours.exhausted, ours.status) == (gac.count, gac.exhausted, gac.status), puzzle.id
-        kinds.add(ours.bound)
+    kinds = {count.bound for count in counts_agree_with_gac("minizinc", "kinds")}
     assert {"exactly 0", "exactly 1", "at least 2"} <= kinds
 
 
@@ -114,7 +99,7 @@ def test_ctrl_c_on_kakuro_solve_kills_minizinc_and_its_solver(tmp_path: Path) ->
     puzzle_file = tmp_path / "hard.jsonl"
     kakuro.write(hard_for_gac(16), puzzle_file)
     child = subprocess.Popen([sys.executable, "-m", "kakuro", "solve", str(puzzle_file), "-b", "minizinc",
-                              "--time-limit", "600"], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                              "--time-limit", "600"], cwd=ROOT, env=tree_env(),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=as_from_a_terminal)
     deadline = time.monotonic() + 60
     solver: list[psutil.Process] = []

@@ -5,7 +5,6 @@ plug-ins listed as unavailable with the reason, never disturbing the other backe
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
@@ -16,7 +15,7 @@ import pytest
 import kakuro
 from kakuro.cli import main
 from kakuro.registry import registry_restored
-from tests.conftest import EXAMPLES, ROOT
+from tests.conftest import EXAMPLES, ROOT, tree_env
 
 PLUGIN = '''
 import kakuro
@@ -109,7 +108,7 @@ def test_compare_runs_an_imported_backend_in_its_workers(plugin: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "kakuro", "compare", "small.txt", "-b", "tiny", "-b", "gac", "--import", "tiny_plugin",
          "--time-limit", "10", "-o", "r.jsonl", "-j", "1"],
-        cwd=plugin, capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=plugin, capture_output=True, text=True, timeout=300, env=tree_env(),
     )
     assert done.returncode == 0, done.stderr
     records = [json.loads(line) for line in (plugin / "r.jsonl").read_text().splitlines()]
@@ -163,7 +162,7 @@ def test_an_installed_package_registers_backends_by_entry_point(tmp_path: Path) 
     site = tmp_path / "site"
     _install(package, site)
     (tmp_path / "small.txt").write_text(SMALL)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(site)])}
+    env = tree_env(site)
 
     def kakuro_cli(*argv: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "kakuro", *argv], cwd=tmp_path, capture_output=True, text=True,
