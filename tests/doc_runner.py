@@ -10,7 +10,8 @@ its status. Each command costs its own work only: the interpreter's start, the i
 kernels' loading (1 to 2 s of the 1.5 to 3 s of a small command here) are paid once per worker.
 
 Anything else (a pipe, a redirection, another program) runs in bash, as before. `run` answers a
-`subprocess.CompletedProcess` either way.
+`subprocess.CompletedProcess` either way. `WarmChild` starts code the same way and leaves it
+running, its stdout a live pipe: the Ctrl-C tests signal it mid-search.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from tests.conftest import ROOT
@@ -149,6 +151,69 @@ def run(command: str, folder: Path, env: dict[str, str], timeout: float) -> subp
 def run_python(code: str, folder: Path, env: dict[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
     """A python block run in `folder` with `env`, as `python -c CODE` would run it."""
     return _in_warm("python -c ...", "code", code, ["-c"], folder, env, timeout)
+
+
+class WarmChild:
+    """`python -c CODE` forked from the warm interpreter and left running: its stdout a live pipe
+    (a FIFO) the test reads line by line, its stderr a file read at the end. Answers what the
+    tests ask of a `subprocess.Popen`: `pid`, `poll`, `send_signal`, `communicate`, and
+    `readline` for a line of its stdout."""
+
+    def __init__(self, code: str, folder: Path, env: dict[str, str]) -> None:
+        warm = _Warm.get(env)
+        assert warm.stdin is not None
+        self._streams = tempfile.TemporaryDirectory()
+        out, self._err = Path(self._streams.name) / "stdout", Path(self._streams.name) / "stderr"
+        os.mkfifo(out)
+        self._err.touch()
+        request = {"kind": "code", "target": code, "argv": ["-c"], "cwd": str(folder), "env": env,
+                   "stdout": str(out), "stderr": str(self._err)}
+        warm.stdin.write((json.dumps(request) + "\n").encode())
+        self.pid = int(_Warm.answer(60))  # type: ignore[call-overload]
+        self._out = os.open(out, os.O_RDONLY)  # waits for the child to open it
+        self._read = b""
+        self.returncode: int | None = None
+
+    def readline(self) -> str:
+        """The next line of the child's stdout ("" at its end)."""
+        while b"\n" not in self._read:
+            chunk = os.read(self._out, 65536)
+            if not chunk:
+                break
+            self._read += chunk
+        line, newline, self._read = self._read.partition(b"\n")
+        return (line + newline).decode(errors="replace")
+
+    def poll(self) -> int | None:
+        """The exit status once the child has ended, else None (never waits)."""
+        if self.returncode is None:
+            answer = _Warm.answer(0)
+            self.returncode = None if answer is None else int(answer)  # type: ignore[call-overload]
+        return self.returncode
+
+    def send_signal(self, signum: int) -> None:
+        os.kill(self.pid, signum)
+
+    def communicate(self, timeout: float) -> tuple[str, str]:
+        """The rest of stdout and all of stderr once the child has ended; TimeoutExpired (the
+        child killed) when it has not within `timeout` seconds."""
+        end = time.monotonic() + timeout
+        answer = self.returncode if self.returncode is not None else _Warm.answer(timeout)
+        if answer is None:
+            os.kill(self.pid, signal.SIGKILL)
+            _Warm.answer(60)
+            raise subprocess.TimeoutExpired("python -c ...", timeout)
+        self.returncode = int(answer)  # type: ignore[call-overload]
+        while select.select([self._out], [], [], max(0.0, end - time.monotonic()))[0]:
+            chunk = os.read(self._out, 65536)  # to end of file: nothing the child started holds it
+            if not chunk:
+                break
+            self._read += chunk
+        os.close(self._out)
+        rest = self._read.decode(errors="replace")
+        err = self._err.read_text(errors="replace")
+        self._streams.cleanup()
+        return rest, err
 
 
 def _in_warm(command: str, kind: str, target: str, argv: list[str], folder: Path, env: dict[str, str],

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -14,28 +13,30 @@ import pytest
 
 import kakuro
 from tests.conftest import AVAILABLE, hard_for_gac, tree_env
+from tests.doc_runner import WarmChild
 
 # Serial: SIGINT to a child mid-search, the seconds to its exit bounded: another worker's load would break it.
 pytestmark = pytest.mark.serial
 
 ROOT = Path(__file__).resolve().parent.parent
-SEARCH_SECONDS = 2.0
+SEARCH_SECONDS = 1.0
 """How long the child searches before it is interrupted (its search would take far longer)."""
 
 
 def interrupt(script: str) -> tuple[float, subprocess.CompletedProcess[str]]:
-    """Run `script` in a child (default SIGINT handler), wait for its "go" line, let it search
-    SEARCH_SECONDS, send SIGINT; (seconds from the signal to its exit, its output)."""
+    """Run `script` in a child forked from this worker's warm interpreter (`tests.doc_runner`:
+    `kakuro` imported, the common kernels loaded) with Python's own SIGINT handler, wait for its
+    "go" line, let it search SEARCH_SECONDS, send SIGINT; (seconds from the signal to its exit,
+    its output)."""
     prologue = "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-    child = subprocess.Popen([sys.executable, "-c", prologue + script], cwd=ROOT, text=True,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=tree_env())
-    assert child.stdout is not None and child.stdout.readline().strip() == "go"
+    child = WarmChild(prologue + script, ROOT, tree_env())
+    assert child.readline().strip() == "go", child.communicate(60)
     time.sleep(SEARCH_SECONDS)
     assert child.poll() is None, "the search ended before the interrupt"
     sent = time.perf_counter()
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=60)
-    return time.perf_counter() - sent, subprocess.CompletedProcess(child.args, child.returncode, out, err)
+    return time.perf_counter() - sent, subprocess.CompletedProcess(script, child.returncode or 0, out, err)
 
 
 @pytest.fixture(scope="module")
