@@ -67,6 +67,12 @@ AVAILABLE = [info.name for info in kakuro.backend_info() if info.available]
 """The registered backends whose engine can run here."""
 
 
+SWEEP_EVERY = 1 if os.environ.get("KAKURO_SWEEP_ALL") else 3
+"""The sweeps that solve or explain the shared puzzles take every SWEEP_EVERY-th puzzle of each
+set (every third: the suite's time; `KAKURO_SWEEP_ALL=1 pytest -q` takes every one). Loading,
+checking and counting still cover every puzzle."""
+
+
 def shared_data_or_skip() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"the shared puzzle data is absent: {SHARED_DATA} does not exist")
