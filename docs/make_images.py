@@ -32,7 +32,9 @@ work, unless ``--force``. It prints the commit and date to cite in the captions.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
+import io
 import os
 import shlex
 import shutil
@@ -43,6 +45,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's kakuro, whatever is installed
 DOCS = ROOT / "docs"
 
 SVGS = ("classic-10x10.svg", "classic-10x10-solved.svg", "explain-step.svg")
@@ -88,16 +91,24 @@ def no_browser_message() -> str:
 
 
 def run(words: Sequence[str], work: Path, *, module: str = "kakuro") -> str:
-    """Run `python -m MODULE WORDS` on this checkout in `work`; its stdout. The command is echoed."""
+    """Run `python -m MODULE WORDS` on this checkout in `work`, in this process (the same entry
+    point the command runs, without a new interpreter's start); its stdout. The command is echoed."""
     shown = "kakuro" if module == "kakuro" else f"python -m {module}"
     print(f"$ {shown} {shlex.join(words)}", flush=True)
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    done = subprocess.run([sys.executable, "-m", module, *words], cwd=work, env=env, capture_output=True,
-                          text=True, timeout=COMMAND_SECONDS)
-    if done.returncode != 0:
-        raise Failure(f"{shown} {shlex.join(words)} exited {done.returncode}:\n{done.stderr[-3000:]}")
-    return done.stdout
+    from kakuro.cli import main
+    from kakuro.cli.campaigns import compare_main, report_main
+
+    entry = {"kakuro": main, "kakuro.compare": compare_main, "kakuro.report": report_main}[module]
+    out, err, here = io.StringIO(), io.StringIO(), Path.cwd()
+    os.chdir(work)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = entry(list(words))
+    finally:
+        os.chdir(here)
+    if code != 0:
+        raise Failure(f"{shown} {shlex.join(words)} exited {code}:\n{err.getvalue()[-3000:]}")
+    return out.getvalue()
 
 
 def screenshot(browser: str, page: Path, fragment: str, window: tuple[int, int], png: Path) -> None:
@@ -127,7 +138,6 @@ def make_svgs(work: Path, pictures: Path) -> Path:
 
 def hardest_step_number(puzzle_file: Path) -> int:
     """The 1-based step `kakuro explain -o X.svg` draws by default (the page opens at `#N`)."""
-    sys.path.insert(0, str(ROOT))
     import kakuro
     from kakuro.deduction.picture import hardest_step
 

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import struct
 import subprocess
-import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import DOCS, ROOT, docs_markdown, load_module
+from tests import doc_runner
+from tests.conftest import DOCS, ROOT, docs_markdown, load_module, tree_env
 
 SCRIPT = DOCS / "make_images.py"
 SECONDS = 900
@@ -31,8 +32,9 @@ make_images = load_module(SCRIPT)
 
 
 def run_script(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPT), *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=SECONDS)
+    """`python docs/make_images.py ARGS` from the root, as a fresh process would run it (in a child
+    of the worker's warm interpreter, `tests.doc_runner`)."""
+    return doc_runner.run(shlex.join(["python", str(SCRIPT), *args]), ROOT, tree_env(), SECONDS)
 
 
 @pytest.fixture(scope="module")
