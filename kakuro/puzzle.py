@@ -319,7 +319,7 @@ class Puzzle:
         content: dict[str, Any] = {"grid": self.to_grid(), "values": list(self.values)}
         if self.box is not None:  # a Kakuro's digest stays what it always was
             content["box"] = list(self.box)
-            content["cages"] = [[g.total, list(g.cells)] for g in self.cages]
+            content["cages"] = [[total, list(cells)] for cells, total in self._cage_set()]
         text = json.dumps(content, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -327,7 +327,11 @@ class Puzzle:
         if not isinstance(other, Puzzle):
             return NotImplemented
         return (self.to_grid() == other.to_grid() and self.values == other.values and self.box == other.box
-                and [(g.cells, g.total) for g in self.cages] == [(g.cells, g.total) for g in other.cages])
+                and self._cage_set() == other._cage_set())
+
+    def _cage_set(self) -> list[tuple[tuple[int, ...], int]]:
+        """The cages as sorted (cells, total) pairs: the same cages in any order are the same puzzle."""
+        return sorted((tuple(sorted(g.cells)), g.total) for g in self.cages)
 
     def __hash__(self) -> int:
         return hash(self.digest())

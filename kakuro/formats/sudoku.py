@@ -33,13 +33,14 @@ _SNIFF_CHARS = 1 << 12
 
 
 def sniff(text: str) -> bool:
-    """True when the first line that is not blank or a comment is a one-line Sudoku (a square
-    number of characters, at least 16, all `.`, digits or letters)."""
+    """True when the first line that is not blank or a comment looks like a one-line Sudoku:
+    at least 16 characters, all `.`, digits or letters (so a line one character short is read
+    as a Sudoku and reported as such)."""
     for line in text[:_SNIFF_CHARS].splitlines():
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
             match = _LINE.fullmatch(stripped)
-            return match is not None and _side(len(match.group(1))) is not None
+            return match is not None and len(match.group(1)) >= 16
     return False
 
 

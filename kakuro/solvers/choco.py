@@ -308,6 +308,8 @@ def _run_constraints(
 
     members = handles.variables([cells[i] for i in run.cells])
     key = (len(run), run.total, puzzle.values)
+    if not run.stated:  # a Sudoku group holds every value once: all_different is its whole rule, in any model
+        return [backend.all_different(model._handle, members, "AC")], 0
     if kind == "decomposition":
         alldiff = [backend.all_different(model._handle, members, "AC")] if len(run) > 1 else []
         return alldiff + [backend.sum_iv_i(model._handle, members, "=", run.total)], 0
