@@ -143,3 +143,14 @@ def test_generated_sudokus_empty_the_share_asked_and_differ_by_seed() -> None:
     first, second = sudoku(16, 0.66, seed=1), sudoku(16, 0.66, seed=2)
     assert len(first.givens) == 256 - round(0.66 * 256)
     assert first != second and sudoku(16, 0.66, seed=1) == first
+
+
+def test_render_draws_boxes_and_cages() -> None:
+    from kakuro.render import CAGE, to_svg
+
+    puzzle = killer(9, seed=3)
+    svg = to_svg(puzzle)
+    assert svg.count('stroke-width="3"') == 8  # 4 box borders across and 4 down
+    sums = [line for line in svg.splitlines() if line.startswith("<text") and f'fill="{CAGE}"' in line]
+    assert sorted(int(line.split(">")[1].split("<")[0]) for line in sums) == sorted(c.total for c in puzzle.cages)
+    assert 'stroke-width="3"' not in to_svg(kakuro.read(HARD_LINE)[0].all_white([3, 3], [3, 3], values=(1, 2)))
