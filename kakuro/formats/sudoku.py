@@ -28,6 +28,7 @@ KINDS = ("sudoku",)
 
 DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 """The character of each digit 1..35 in a one-line puzzle."""
+_ALLOWED = frozenset(".0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _LINE = re.compile(r"([.0-9A-Za-z]+)(?:\s+#.*)?\s*")
 _SNIFF_CHARS = 1 << 12
 
@@ -71,7 +72,7 @@ def _parse_line(line: str, number: int, file: str | None, header: Header) -> Puz
     start = len(line) - len(line.lstrip())
     match = _LINE.fullmatch(line.strip())
     if match is None:
-        bad = next(i for i, ch in enumerate(line) if i >= start and not (ch.isalnum() or ch == "."))
+        bad = next((i for i, ch in enumerate(line) if i >= start and ch not in _ALLOWED), start)
         raise PuzzleFormatError("a one-line Sudoku holds only '.', digits and letters", file=file, line=number,
                                 column=bad + 1, text=line[bad])
     cells = match.group(1)
