@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from defaults import SHARED_DATA, generated  # noqa: E402
+from defaults import SHARED_DATA, generated
 
 BACKENDS = "gac,fc,cpsat,sat"
 
@@ -46,7 +46,8 @@ def compare(before: Path, after: Path) -> int:
         return {(r["id"], r["backend"]): r for r in map(json.loads, path.read_text().splitlines())}
 
     old, new = load(before), load(after)
-    print("| backend | puzzles | answers differ | nodes differ | total s before | total s after | median s before | median s after |")
+    print("| backend | puzzles | answers differ | nodes differ | total s before | total s after "
+          "| median s before | median s after |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     differences = []
     for spec in sorted({b for _, b in old}):
