@@ -31,7 +31,7 @@ from kakuro.formats import read, write
 from kakuro.moved import install_moved_module_finder
 from kakuro.options import Option
 from kakuro.outcome import STATS, Count, Enumeration, Outcome, Result, Status
-from kakuro.puzzle import Puzzle, Run, Solution
+from kakuro.puzzle import Group, Puzzle, Run, Solution
 from kakuro.registry import ENTRY_POINT_GROUP, BackendInfo, backend_info, backends, get_solver, register
 from kakuro.solver import EnumeratingSolver, Solver
 
@@ -128,6 +128,7 @@ __all__ = [
     "Engine",
     "EnumeratingSolver",
     "Enumeration",
+    "Group",
     "InvalidPuzzleError",
     "InvalidSolutionError",
     "KakuroError",

@@ -19,7 +19,7 @@ from functools import cache, lru_cache
 import numpy as np
 
 from kakuro.errors import KakuroError, UnsupportedOperationError
-from kakuro.puzzle import MAX_VALUE, Puzzle, Run
+from kakuro.puzzle import MAX_VALUE, Group, Puzzle
 
 MAX_COMBINATIONS = 1_000_000
 """Refuse to tabulate a (length, total, range) with more combinations than this."""
@@ -235,7 +235,7 @@ def _combination_supports(combo: int, domains: Sequence[int]) -> list[int]:
     return out
 
 
-def free_part(puzzle: Puzzle, run: Run) -> tuple[int, int, int, int]:
+def free_part(puzzle: Puzzle, run: Group) -> tuple[int, int, int, int]:
     """What the givens leave open in `run`: `(length, total, allowed, given)`, the number of its
     cells without a given, its clue minus the given digits, the puzzle's values minus the given
     digits (a bitmask) and the given digits (a bitmask). Givens that repeat a digit leave
@@ -262,13 +262,13 @@ def free_parts(puzzle: Puzzle) -> list[tuple[int, int, int, int]]:
     return [(len(run.cells), run.total, full, 0) for run in puzzle.runs]
 
 
-def count_run_combinations(puzzle: Puzzle, run: Run) -> int:
+def count_run_combinations(puzzle: Puzzle, run: Group) -> int:
     """How many combinations `run_combinations(puzzle, run)` has (counted, not listed)."""
     length, total, allowed, _ = free_part(puzzle, run)
     return count_combinations_within(length, total, allowed)
 
 
-def run_combinations_up_to(puzzle: Puzzle, run: Run, most: int) -> tuple[int, ...] | None:
+def run_combinations_up_to(puzzle: Puzzle, run: Group, most: int) -> tuple[int, ...] | None:
     """`run_combinations(puzzle, run)` when there are at most `most`, else None: counted first
     (a dynamic programme), since listing a million combinations takes seconds."""
     return run_combinations(puzzle, run) if count_run_combinations(puzzle, run) <= most else None
@@ -282,7 +282,7 @@ def run_table_sizes(puzzle: Puzzle, givens: bool = True) -> list[int]:
     return [count_combinations_within(length, total, allowed) for length, total, allowed, _ in free_parts(puzzle)]
 
 
-def run_combinations(puzzle: Puzzle, run: Run) -> tuple[int, ...]:
+def run_combinations(puzzle: Puzzle, run: Group) -> tuple[int, ...]:
     """The combinations of `run` that hold every given digit of its cells, as bitmasks,
     ascending: the sets G | c for G its given digits and c a set of distinct values from the
     range minus G, one per other cell, summing to the clue minus G's sum. A run without givens
@@ -295,12 +295,12 @@ def run_combinations(puzzle: Puzzle, run: Run) -> tuple[int, ...]:
     return _given_combinations(run, length, total, allowed, given)
 
 
-def _given_combinations(run: Run, length: int, total: int, allowed: int, given: int) -> tuple[int, ...]:
+def _given_combinations(run: Group, length: int, total: int, allowed: int, given: int) -> tuple[int, ...]:
     """`run_combinations` of a run with givens, from its `free_part`."""
     try:
         free = combinations_within(length, total, allowed)
     except KakuroError as exc:
-        raise KakuroError(f"the {run.direction} run at {run.clue} ({len(run)} cells, {len(run) - length} given) "
+        raise KakuroError(f"the {run.name} ({len(run)} cells, {len(run) - length} given) "
                           f"has too many combinations: {exc}") from None
     return tuple(given | c for c in free)
 

@@ -50,17 +50,35 @@ def is_digit(value: object) -> bool:
 
 
 @dataclass(frozen=True)
-class Run:
-    """A maximal line of white cells with a clue: `cells` are white-cell indices in order."""
+class Group:
+    """Cells (white-cell indices) whose values all differ and add up to `total`.
+
+    `stated` tells whether the sum is a rule of the puzzle (a Kakuro run's clue, a Killer cage's
+    sum) or implied: a Sudoku row, column or box has one cell per value of the range, so its
+    values are every value once and their sum is fixed. `name` names the group in messages
+    ("row 3", "box 2", "cage at (0, 0)"). A cell may be in any number of groups.
+    """
 
     cells: tuple[int, ...]
     total: int
+    name: str = field(default="group", kw_only=True)
+    stated: bool = field(default=True, kw_only=True)
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+
+@dataclass(frozen=True)
+class Run(Group):
+    """A Kakuro run, the line case of a group: a maximal line of white cells after a clue,
+    `cells` in order. Its `name` is its direction and clue position."""
+
     direction: Direction
     clue: Position
     """Where the clue stands in the grid."""
 
-    def __len__(self) -> int:
-        return len(self.cells)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", f"{self.direction} run at {self.clue}")
 
 
 def min_sum(length: int, values: tuple[int, int]) -> int:
@@ -92,11 +110,19 @@ class Puzzle:
     values: tuple[int, int] = DEFAULT_VALUES
     id: str | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
-    runs: tuple[Run, ...] = field(init=False)
+    regions: tuple[Group, ...] = ()
+    """The groups that are not Kakuro runs: a Sudoku's rows, columns and boxes, a Killer's
+    cages (empty for Kakuro). A puzzle with regions has no clue cells."""
+    box: tuple[int, int] | None = None
+    """A Sudoku's box shape (rows, cols); None for Kakuro."""
+    runs: tuple[Group, ...] = field(init=False)
+    """Every group the backends read, each with its cells and total: the Kakuro runs (`Run`,
+    from the clues) and then the `regions`."""
     index: Mapping[Position, int] = field(init=False)
     """Cell number of each white position."""
     cell_runs: tuple[tuple[int, ...], ...] = field(init=False)
-    """For each cell, the indices of the runs (at most two) it belongs to."""
+    """For each cell, the indices in `runs` of the groups it belongs to (at most two for
+    Kakuro, three for Sudoku, four for Killer)."""
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -106,7 +132,9 @@ class Puzzle:
         set_(self, "values", tuple(self.values))
         set_(self, "meta", MappingProxyType(dict(self.meta)))
         set_(self, "index", MappingProxyType({p: i for i, p in enumerate(self.cells)}))
-        runs = _find_runs(self)
+        set_(self, "regions", tuple(self.regions))
+        set_(self, "box", None if self.box is None else tuple(self.box))
+        runs = _find_runs(self) + self.regions
         set_(self, "runs", runs)
         memberships: list[list[int]] = [[] for _ in self.cells]
         for r, run in enumerate(runs):
@@ -187,6 +215,59 @@ class Puzzle:
             grid[i + 1][j + 1] = digit
         return cls.from_grid(grid, values=values, id=id, meta=meta)
 
+    @classmethod
+    def sudoku(
+        cls,
+        grid: Sequence[Sequence[int]],
+        box: tuple[int, int] | None = None,
+        *,
+        id: str | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> Puzzle:
+        """An n x n Sudoku: `grid` rows of ints, 0 for an empty cell, digits 1..n; rows,
+        columns and boxes hold every digit once. `box` is the box shape (rows, cols), default
+        square (a 9x9 grid has 3x3 boxes); a 6x6 grid needs e.g. `box=(2, 3)`. Raises
+        InvalidPuzzleError for a grid that is not square, boxes that do not tile it, a digit
+        out of range or repeated in a group."""
+        return cls._sudoku_family(grid, box, [], id, meta)
+
+    @classmethod
+    def killer(
+        cls,
+        cages: Sequence[tuple[int, Sequence[Position]]],
+        size: int = 9,
+        givens: Sequence[Sequence[int]] | None = None,
+        *,
+        box: tuple[int, int] | None = None,
+        id: str | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> Puzzle:
+        """A Killer Sudoku of `size` x `size`: a Sudoku (`givens` rows as for `sudoku`, default
+        all empty) plus `cages`, each `(total, [(row, col), ...])` (0-based): a cage's digits
+        differ and add up to its total. Raises InvalidPuzzleError for a cell outside the grid,
+        a cell in two cages, or a total no distinct digits of that many cells can reach."""
+        if not is_integer(size) or not 1 <= size <= MAX_VALUE:
+            raise InvalidPuzzleError(f"a Killer Sudoku's size must be an integer 1..{MAX_VALUE}, not {size!r}")
+        grid = givens if givens is not None else [[0] * size for _ in range(size)]
+        if len(grid) != size:
+            raise InvalidPuzzleError(f"the givens have {len(grid)} rows, the puzzle's size is {size}")
+        if not cages:
+            raise InvalidPuzzleError("a Killer Sudoku needs at least one cage (without cages use Puzzle.sudoku)")
+        return cls._sudoku_family(grid, box, cages, id, meta)
+
+    @classmethod
+    def _sudoku_family(cls, grid: Any, box: Any, cages: Any, id: str | None, meta: Mapping[str, Any] | None) -> Puzzle:
+        n, givens = _sudoku_grid(grid)
+        br, bc = _sudoku_box(n, box)
+        all_values = n * (n + 1) // 2
+        regions = [Group(tuple(r * n + c for c in range(n)), all_values, name=f"row {r}", stated=False) for r in range(n)]
+        regions += [Group(tuple(r * n + c for r in range(n)), all_values, name=f"column {c}", stated=False) for c in range(n)]
+        regions += [Group(tuple((r0 + i) * n + c0 + j for i in range(br) for j in range(bc)), all_values,
+                          name=f"box at {(r0, c0)}", stated=False) for r0 in range(0, n, br) for c0 in range(0, n, bc)]
+        regions += _cages(cages, n)
+        cells = tuple((r, c) for r in range(n) for c in range(n))
+        return cls(n, n, cells, {}, givens, (1, n), id, meta or {}, tuple(regions), (br, bc))
+
     # ----------------------------------------------------------------- views
     @property
     def size(self) -> int:
@@ -194,10 +275,35 @@ class Puzzle:
         return len(self.cells)
 
     @property
+    def groups(self) -> tuple[Group, ...]:
+        """Every group (cells whose values differ, with a sum): `runs` under its general name."""
+        return self.runs
+
+    def run(self, r: int) -> Run:
+        """Group `r` as a Kakuro run, with its direction and clue; TypeError for a Sudoku's or
+        a Killer's group (code written for Kakuro's lines refuses those puzzles first)."""
+        group = self.runs[r]
+        if not isinstance(group, Run):
+            raise TypeError(f"{group.name} of this {self.kind} is not a Kakuro run")
+        return group
+
+    @property
+    def kind(self) -> Literal["kakuro", "sudoku", "killer"]:
+        """Which family member: Kakuro (runs from clues), Sudoku, or Killer (Sudoku with cages)."""
+        if self.box is None:
+            return "kakuro"
+        return "killer" if any(g.stated for g in self.regions) else "sudoku"
+
+    @property
+    def cages(self) -> tuple[Group, ...]:
+        """A Killer puzzle's cages (the regions with a stated sum); empty for the others."""
+        return tuple(g for g in self.regions if g.stated) if self.box is not None else ()
+
+    @property
     def is_all_white(self) -> bool:
         """True for a Cazenave grid: clue row and column around an interior without black cells."""
         interior = (self.rows - 1) * (self.cols - 1)
-        return self.size == interior and all(r > 0 and c > 0 for r, c in self.cells)
+        return not self.regions and self.size == interior and all(r > 0 and c > 0 for r, c in self.cells)
 
     def to_grid(self) -> list[list[GridCell]]:
         """The JSON-lines layout of this puzzle (givens as digits, empty cells as 0)."""
@@ -210,24 +316,41 @@ class Puzzle:
 
     def digest(self) -> str:
         """A stable hash of the puzzle's content (layout, clues, givens, value range)."""
-        text = json.dumps({"grid": self.to_grid(), "values": list(self.values)}, separators=(",", ":"))
+        content: dict[str, Any] = {"grid": self.to_grid(), "values": list(self.values)}
+        if self.box is not None:  # a Kakuro's digest stays what it always was
+            content["box"] = list(self.box)
+            content["cages"] = [[total, list(cells)] for cells, total in self._cage_set()]
+        text = json.dumps(content, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Puzzle):
             return NotImplemented
-        return self.to_grid() == other.to_grid() and self.values == other.values
+        return (self.to_grid() == other.to_grid() and self.values == other.values and self.box == other.box
+                and self._cage_set() == other._cage_set())
+
+    def _cage_set(self) -> list[tuple[tuple[int, ...], int]]:
+        """The cages as sorted (cells, total) pairs: the same cages in any order are the same puzzle."""
+        return sorted((tuple(sorted(g.cells)), g.total) for g in self.cages)
 
     def __hash__(self) -> int:
         return hash(self.digest())
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickle as the grid layout; unpickling validates again (worker processes rely on it)."""
+        """Pickle as the grid layout (a Sudoku's as its grid, box and cages); unpickling
+        validates again (worker processes rely on it)."""
+        if self.box is not None:
+            cages = [(g.total, [self.cells[c] for c in g.cells]) for g in self.cages]
+            return (_rebuild_sudoku, (self.to_grid(), self.box, cages, self.id, dict(self.meta)))
         return (_rebuild, (self.to_grid(), self.values, self.id, dict(self.meta)))
 
     def __repr__(self) -> str:
         name = f" {self.id!r}" if self.id else ""
         lo, hi = self.values
+        if self.box is not None:
+            cages = f", {len(self.cages)} cages" if self.cages else ""
+            shape = f"{self.rows}x{self.cols}, boxes {self.box[0]}x{self.box[1]}{cages}"
+            return f"<Puzzle{name} {self.kind} {shape}, values {lo}..{hi}>"
         return f"<Puzzle{name} {self.rows}x{self.cols}, {self.size} cells, {len(self.runs)} runs, values {lo}..{hi}>"
 
     # ----------------------------------------------------------------- checking
@@ -257,7 +380,7 @@ class Puzzle:
                 problems.append(f"cell {self.cells[i]} was given {digit} but holds {shown(held)}")
         for run in self.runs:
             digits = [values[c] for c in run.cells]
-            where = f"{run.direction} run at {run.clue}"
+            where = run.name
             seen: set[int] = set()
             for d in digits:
                 if d is not None and d in seen:
@@ -268,7 +391,8 @@ class Puzzle:
             if all(d is not None for d in digits):
                 total = sum(digits)  # type: ignore[arg-type]
                 if total != run.total:
-                    problems.append(f"{where} sums to {shown(total)}, its clue is {run.total}")
+                    stated = "its clue is" if isinstance(run, Run) else "its sum is" if run.stated else "it must sum to"
+                    problems.append(f"{where} sums to {shown(total)}, {stated} {run.total}")
         return problems
 
     def snapshot(self) -> Snapshot:
@@ -356,19 +480,18 @@ class Snapshot:
     def puzzle(self) -> Puzzle:
         """The puzzle as recorded: the object itself when nothing `check` reads has changed
         since, else an equal copy rebuilt from the record (without validating again)."""
-        runs: tuple[Run, ...] = self._attributes["runs"]
+        runs: tuple[Group, ...] = self._attributes["runs"]
         if self._unchanged(runs):
             return self._puzzle
         copy = object.__new__(type(self._puzzle))
         for name, value in self._attributes.items():
             object.__setattr__(copy, name, value)
         object.__setattr__(copy, "givens", MappingProxyType(dict(self._givens)))
-        rebuilt = tuple(Run(c, t, getattr(r, "direction", "across"), getattr(r, "clue", (-1, -1)))
-                        for r, c, t in zip(runs, self._cells, self._totals))
+        rebuilt = tuple(_regroup(r, c, t) for r, c, t in zip(runs, self._cells, self._totals))
         object.__setattr__(copy, "runs", rebuilt)
         return copy
 
-    def _unchanged(self, runs: tuple[Run, ...]) -> bool:
+    def _unchanged(self, runs: tuple[Group, ...]) -> bool:
         """True when the puzzle object still holds what was recorded (a deleted attribute, or
         one that cannot even be compared, is a change)."""
         now = vars(self._puzzle)
@@ -394,8 +517,88 @@ def shown(value: int) -> str:
 
 
 # --------------------------------------------------------------------- internals
+def _regroup(group: Any, cells: tuple[int, ...], total: int) -> Group:
+    """`group` with the recorded `cells` and `total` (whatever a backend did to it since)."""
+    name, stated = getattr(group, "name", "group"), getattr(group, "stated", True)
+    if isinstance(group, Run) or not isinstance(group, Group):
+        return Run(cells, total, getattr(group, "direction", "across"), getattr(group, "clue", (-1, -1)))
+    return Group(cells, total, name=str(name), stated=bool(stated))
+
+
+def _rebuild_sudoku(grid: list[list[int]], box: tuple[int, int], cages: list[tuple[int, list[Position]]],
+                    id: str | None, meta: dict[str, Any]) -> Puzzle:
+    if cages:
+        return Puzzle.killer(cages, size=len(grid), givens=grid, box=box, id=id, meta=meta)
+    return Puzzle.sudoku(grid, box=box, id=id, meta=meta)
+
+
 def _rebuild(grid: list[list[GridCell]], values: tuple[int, int], id: str | None, meta: dict[str, Any]) -> Puzzle:
     return Puzzle.from_grid(grid, values=values, id=id, meta=meta)
+
+
+def _sudoku_grid(grid: Any) -> tuple[int, dict[int, int]]:
+    """The side n of a Sudoku grid (rows of n ints, 0 empty) and its givens by cell number."""
+    if not isinstance(grid, Sequence) or isinstance(grid, (str, bytes)) or not grid:
+        raise InvalidPuzzleError("a Sudoku grid must be a non-empty list of rows")
+    n = len(grid)
+    if n > MAX_VALUE:
+        raise InvalidPuzzleError(f"a {n}x{n} Sudoku needs digits up to {n}; at most {MAX_VALUE} fit")
+    givens: dict[int, int] = {}
+    for r, row in enumerate(grid):
+        if not isinstance(row, Sequence) or isinstance(row, (str, bytes)):
+            raise InvalidPuzzleError(f"row {r} is not a list of digits")
+        if len(row) != n:
+            raise InvalidPuzzleError(f"row {r} has {len(row)} cells, but a Sudoku grid is square: {n} rows need {n} cells each")
+        for c, item in enumerate(row):
+            if not is_digit(item) or not 0 <= item <= n:
+                raise InvalidPuzzleError(f"cell {(r, c)}: {reprlib.repr(item)} is not 0 (empty) or a digit 1..{n}", cell=(r, c))
+            if item:
+                givens[r * n + c] = int(item)
+    return n, givens
+
+
+def _sudoku_box(n: int, box: Any) -> tuple[int, int]:
+    """The box shape (rows, cols) of an n x n Sudoku: `box`, or square when None."""
+    if box is None:
+        side = round(n**0.5)
+        if side * side != n:
+            raise InvalidPuzzleError(f"a {n}x{n} grid has no square boxes: give the box shape, e.g. box=(rows, cols) "
+                                     f"with rows x cols = {n}")
+        return side, side
+    if (not isinstance(box, Sequence) or len(box) != 2 or not all(is_integer(b) and b > 0 for b in box)):
+        raise InvalidPuzzleError(f"box must be (rows, cols), two positive integers, not {reprlib.repr(box)}")
+    br, bc = int(box[0]), int(box[1])
+    if br * bc != n or n % br or n % bc:
+        raise InvalidPuzzleError(f"{br}x{bc} boxes do not tile a {n}x{n} grid: a box must have {n} cells "
+                                 f"and its sides divide {n}")
+    return br, bc
+
+
+def _cages(cages: Any, n: int) -> list[Group]:
+    """Killer cages `(total, [(row, col), ...])` as groups over an n x n grid's cells."""
+    if not isinstance(cages, Sequence) or isinstance(cages, (str, bytes)):
+        raise InvalidPuzzleError("cages must be a list of (total, [(row, col), ...])")
+    owner: dict[Position, int] = {}
+    groups = []
+    for k, cage in enumerate(cages):
+        if (not isinstance(cage, Sequence) or isinstance(cage, (str, bytes)) or len(cage) != 2
+                or not is_integer(cage[0]) or not isinstance(cage[1], Sequence) or not cage[1]):
+            raise InvalidPuzzleError(f"cage {k}: {reprlib.repr(cage)} is not (total, [(row, col), ...])")
+        total, positions = cage
+        cells = []
+        for pos in positions:
+            if (not isinstance(pos, Sequence) or len(pos) != 2 or not all(is_integer(x) for x in pos)
+                    or not all(0 <= x < n for x in pos)):
+                raise InvalidPuzzleError(f"cage {k}: {reprlib.repr(pos)} is not a cell (row, col) of the {n}x{n} grid")
+            at = (int(pos[0]), int(pos[1]))
+            if at in owner:
+                same = "twice" if owner[at] == k else f"in cage {owner[at]} too"
+                raise InvalidPuzzleError(f"cage {k}: cell {at} is {same} (cages do not overlap)", cell=at)
+            owner[at] = k
+            cells.append(at[0] * n + at[1])
+        first = (int(positions[0][0]), int(positions[0][1]))
+        groups.append(Group(tuple(cells), int(total), name=f"cage at {first}"))
+    return groups
 
 
 def _grid_cell_kind(item: Any, pos: Position) -> str:
@@ -434,6 +637,10 @@ def _find_runs(p: Puzzle) -> tuple[Run, ...]:
             if not cells:
                 raise InvalidPuzzleError(f"the {direction} clue {total} at {(r, c)} has no white cell after it", cell=(r, c))
             runs.append(Run(tuple(cells), total, direction, (r, c)))  # type: ignore[arg-type]
+    if p.regions:
+        if runs:
+            raise InvalidPuzzleError("a puzzle with regions (Sudoku, Killer) has no clue cells", cell=runs[0].clue)
+        return ()
     covered = [[False, False] for _ in p.cells]  # [across, down]
     for run in runs:
         for cell in run.cells:
@@ -466,22 +673,51 @@ def _validate(p: Puzzle) -> None:
         if not lo <= digit <= hi:
             raise InvalidPuzzleError(f"cell {p.cells[i]}: given {digit} lies outside {lo}..{hi}", cell=p.cells[i])
     width = hi - lo + 1
+    covered = [False] * p.size
     for run in p.runs:
         n = len(run)
-        where = f"the {run.direction} clue {run.total} at {run.clue}"
+        at: Position | None
+        if isinstance(run, Run):
+            where, at = f"the {run.direction} clue {run.total} at {run.clue}", run.clue
+            what = "its run has"
+        else:
+            at = _check_region(p, run, covered)
+            where, what = f"{run.name} (sum {run.total})" if run.stated else run.name, "it has"
         if n > width:
-            raise InvalidPuzzleError(f"{where}: its run has {n} cells but only {width} distinct values exist", cell=run.clue)
+            raise InvalidPuzzleError(f"{where}: {what} {n} cells but only {width} distinct values exist", cell=at)
         smallest, largest = min_sum(n, p.values), max_sum(n, p.values)
         if not smallest <= run.total <= largest:
             raise InvalidPuzzleError(
-                f"{where}: {n} distinct values from {lo}..{hi} sum to {smallest}..{largest}", cell=run.clue
+                f"{where}: {n} distinct values from {lo}..{hi} sum to {smallest}..{largest}", cell=at
             )
+        if not run.stated and (n != width or run.total != smallest):
+            raise InvalidPuzzleError(f"{where}: a group without a stated sum must have one cell per value "
+                                     f"({width} cells summing to {smallest})", cell=at)
         seen: dict[int, int] = {}
         for cell in run.cells:
             given = p.givens.get(cell)
             if given is None:
                 continue
             if given in seen:
-                raise InvalidPuzzleError(f"{where}: the given {given} appears twice in its run", cell=p.cells[cell])
+                place = "its run" if isinstance(run, Run) else "it"
+                raise InvalidPuzzleError(f"{where}: the given {given} appears twice in {place}", cell=p.cells[cell])
             seen[given] = cell
+    if p.regions and not all(covered):
+        raise InvalidPuzzleError(f"cell {p.cells[covered.index(False)]} belongs to no group", cell=p.cells[covered.index(False)])
+
+
+def _check_region(p: Puzzle, group: Group, covered: list[bool]) -> Position | None:
+    """Where `group` (a region) starts; raises for a cell number out of range or repeated.
+    Marks its cells in `covered`."""
+    if not isinstance(group, Group) or not group.cells:
+        raise InvalidPuzzleError(f"a region must be a Group with cells, not {reprlib.repr(group)}")
+    seen: set[int] = set()
+    for c in group.cells:
+        if not is_integer(c) or not 0 <= c < p.size:
+            raise InvalidPuzzleError(f"{group.name}: {reprlib.repr(c)} is not a cell number (0..{p.size - 1})")
+        if c in seen:
+            raise InvalidPuzzleError(f"{group.name}: cell {p.cells[c]} appears twice", cell=p.cells[c])
+        seen.add(c)
+        covered[c] = True
+    return p.cells[group.cells[0]]
 

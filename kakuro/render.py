@@ -5,7 +5,8 @@ corner, the down sum in the lower-left triangle and the across sum in the upper-
 givens are bold, solution digits (when a solution is drawn) are blue. A deduction step
 (`kakuro.explain`) is drawn with `Marks`: the cells it looks at shaded, the clues of its runs
 framed, every open cell's candidates small, the removed ones struck through in red and the
-digits it places in green. One layout function (`layout`) produces the shapes; the SVG writer
+digits it places in green. A Sudoku's boxes have thick borders; a Killer's cages are drawn
+just inside their edges in red, each sum in its top-left cell. One layout function (`layout`) produces the shapes; the SVG writer
 and the matplotlib painter only draw them.
 """
 
@@ -39,6 +40,8 @@ CLUE_HIGHLIGHT = "#d9822b"
 CANDIDATE_TEXT = "#6b6b6b"
 STRUCK = "#d62728"
 """Removed candidates and their strike-through line."""
+CAGE = "#c0392b"
+"""A Killer cage's border and sum."""
 PLACED = "#1a8a3a"
 """Candidates a step leaves alone in their cell (the digits it places)."""
 
@@ -130,10 +133,36 @@ def layout(puzzle: Puzzle, solution: Solution | None = None,
         shapes.append(Line(0, r * CELL, width, r * CELL, INK))
     for c in range(puzzle.cols + 1):
         shapes.append(Line(c * CELL, 0, c * CELL, height, INK))
+    shapes += _boxes_and_cages(puzzle)
     if marks is not None:
         for r, c in sorted(marks.clues):
             shapes += clue_frame(r, c)
     return width, height, shapes
+
+
+def _boxes_and_cages(puzzle: Puzzle) -> list[Shape]:
+    """A Sudoku's box borders (thick) and a Killer's cages: a thin line just inside every cage
+    edge and the cage's sum small in its top-left cell (nothing for Kakuro)."""
+    if puzzle.box is None:
+        return []
+    br, bc = puzzle.box
+    side = puzzle.rows * CELL
+    shapes: list[Shape] = [Line(0, r * CELL, side, r * CELL, INK, 3) for r in range(0, puzzle.rows + 1, br)]
+    shapes += [Line(c * CELL, 0, c * CELL, side, INK, 3) for c in range(0, puzzle.cols + 1, bc)]
+    inset = CELL * 0.1
+    for cage in puzzle.cages:
+        cells = {puzzle.cells[i] for i in cage.cells}
+        for r, c in cells:
+            x, y = c * CELL, r * CELL
+            for (dr, dc), (x1, y1, x2, y2) in (((-1, 0), (x, y + inset, x + CELL, y + inset)),
+                                               ((1, 0), (x, y + CELL - inset, x + CELL, y + CELL - inset)),
+                                               ((0, -1), (x + inset, y, x + inset, y + CELL)),
+                                               ((0, 1), (x + CELL - inset, y, x + CELL - inset, y + CELL))):
+                if (r + dr, c + dc) not in cells:
+                    shapes.append(Line(x1, y1, x2, y2, CAGE, 0.8))
+        r, c = min(cells)
+        shapes.append(Label(c * CELL + CELL * 0.3, r * CELL + CELL * 0.32, str(cage.total), CELL * 0.22, CAGE))
+    return shapes
 
 
 def clue_frame(row: int, col: int, key: str = "") -> list[Line]:

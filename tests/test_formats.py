@@ -301,6 +301,9 @@ PUZZLINK_SEED = "# id: p\n" + VECTOR + "\n"
 COURSE_SEED = "3,3\n*,C3,C4\nF3,?,?\nF4,?,1\n"
 BOARD_JSON_SEED = json.dumps([COURSE_SEED, {"id": "b", "height": 3, "width": 3, "cells": "*,C3,C4\nF3,?,?\nF4,?,1"}])
 KAKUROS_SEED = "# a comment line\n\n\\   3\\  4\\\n\\3  ___ ___\n\\4  ___ 1\n"
+SUDOKU_SEED = "# id: s\n1...2...3..4...1\n"
+SUDOKU_GRID_SEED = "box: 2x2\n1 . | . .\n----+----\n. 2 | . .\n. . | 3 .\n. . | . 4\n"
+KILLER_SEED = "id: k\na:1 a | b b\nc c | d d\n----+----\ne e | f f\ng g | h h\na=3 b=7 c=3 d=7\ne=3 f=7 g=3 h=7\n"
 PIECES = ["\\", "#", "_", "x", "/", "(", ")", "[", "]", "[]", "{", "}", ",", ":", ".", "-", "\n", " ", "0", "9",
           "99999999", "３", "٣", "1_0", "+5", '"', "null", "data(", "?kakuro/", "%", "/*", "\x00", "\ufeff", "\r"]
 
@@ -345,7 +348,7 @@ def test_any_bytes_give_puzzles_or_a_format_error(source: bytes) -> None:
 
 @FUZZ
 @given(st.sampled_from([TEXT_SEED, JSON_SEED, SIMONIS_SEED, PUZZLINK_SEED, COURSE_SEED, BOARD_JSON_SEED,
-                        KAKUROS_SEED]).flatmap(mutations))
+                        KAKUROS_SEED, SUDOKU_SEED, SUDOKU_GRID_SEED, KILLER_SEED]).flatmap(mutations))
 def test_mutated_puzzles_give_puzzles_or_a_format_error(source: str) -> None:
     check_reader(source)
     check_reader(source.encode("utf-8", "surrogatepass"))
@@ -359,6 +362,7 @@ def test_each_reader_gives_puzzles_or_a_format_error(source: str, format: str) -
 
 
 def test_the_seeds_are_valid() -> None:
-    for seed in (TEXT_SEED, JSON_SEED, SIMONIS_SEED, PUZZLINK_SEED, COURSE_SEED, KAKUROS_SEED):
+    for seed in (TEXT_SEED, JSON_SEED, SIMONIS_SEED, PUZZLINK_SEED, COURSE_SEED, KAKUROS_SEED, SUDOKU_SEED,
+                 SUDOKU_GRID_SEED, KILLER_SEED):
         assert len(kakuro.read(seed)) == 1
     assert len(kakuro.read(BOARD_JSON_SEED)) == 2

@@ -174,7 +174,7 @@ class BackendTable(SphinxDirective):
 API_GROUPS: dict[str, tuple[str, ...]] = {
     "solving": ("solve", "count_solutions", "get_solver", "Solver"),
     "results": ("Result", "Count", "Status"),
-    "puzzles": ("Puzzle", "Run", "Solution"),
+    "puzzles": ("Puzzle", "Group", "Run", "Solution"),
     "formats": ("read", "write"),
     "backends": ("backends", "backend_info", "register"),
     "plugins": (

@@ -28,7 +28,7 @@ from kakuro.deduction.trace import (
     Removal,
     Step,
 )
-from kakuro.errors import KakuroError
+from kakuro.errors import KakuroError, UnsupportedOperationError
 from kakuro.puzzle import Puzzle, Solution
 from kakuro.values import is_number
 
@@ -51,6 +51,7 @@ def explain(puzzle: Puzzle, *, time_limit: float | None = None) -> Explanation:
     """
     from kakuro.deduction.deduce import explanation_of
 
+    refuse_other_kinds(puzzle, "explain")
     return explanation_of(puzzle, deadline_after(time_limit))
 
 
@@ -62,7 +63,16 @@ def hint(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None = N
     hint when it runs out). See `kakuro.deduction.hints.hint`."""
     from kakuro.deduction.hints import hint as hint_of
 
+    refuse_other_kinds(puzzle, "hint")
     return hint_of(puzzle, progress, source=source, deadline=deadline_after(time_limit))
+
+
+def refuse_other_kinds(puzzle: Puzzle, what: str) -> None:
+    """UnsupportedOperationError for a Sudoku or Killer: the techniques here are Kakuro's."""
+    if isinstance(puzzle, Puzzle) and puzzle.kind != "kakuro":
+        raise UnsupportedOperationError(
+            f"{what} knows Kakuro's techniques only; explaining a {puzzle.kind} (singles, subsets, intersections"
+            f"{', cage combinations' if puzzle.kind == 'killer' else ''}) is not written yet")
 
 
 def deadline_after(time_limit: float | None) -> Deadline:

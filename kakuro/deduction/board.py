@@ -125,7 +125,7 @@ def cell_name(puzzle: Puzzle, c: int) -> str:
 
 def run_name(puzzle: Puzzle, r: int) -> str:
     """E.g. "the across 16 in 2 at r2c1": direction, clue, length and first cell of run `r`."""
-    run = puzzle.runs[r]
+    run = puzzle.run(r)
     return f"the {run.direction} {run.total} in {len(run)} at {cell_name(puzzle, run.cells[0])}"
 
 
@@ -156,7 +156,7 @@ def _table(puzzle: Puzzle, r: int) -> tuple[int, ...]:
     if count > MAX_RUN_COMBINATIONS:
         lo, hi = puzzle.values
         raise KakuroError(
-            f"explain works on human-sized puzzles: the {run.direction} run at {run.clue} has {count:,} "
+            f"explain works on human-sized puzzles: the {run.name} has {count:,} "
             f"combinations over {lo}..{hi} (more than {MAX_RUN_COMBINATIONS:,})"
         )
     return combinations(len(run), run.total, puzzle.values)

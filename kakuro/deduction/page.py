@@ -52,7 +52,7 @@ def page(explanation: Explanation) -> str:
                 "level": step.level,
                 "sentence": step.sentence,
                 "cells": list(step.cells),
-                "clues": [f"q{puzzle.runs[r].clue[0]}-{puzzle.runs[r].clue[1]}" for r in step.runs],
+                "clues": [f"q{puzzle.run(r).clue[0]}-{puzzle.run(r).clue[1]}" for r in step.runs],
                 "removed": [[x.cell, list(x.values)] for x in step.removed],
                 "placed": [[p.cell, p.value] for p in step.placed],
             }

@@ -31,7 +31,7 @@ def step_marks(explanation: Explanation, index: int) -> Marks:
         struck=struck,
         kept={p.cell: 1 << p.value for p in step.placed},
         cells=frozenset(step.cells),
-        clues=frozenset(puzzle.runs[r].clue for r in step.runs),
+        clues=frozenset(puzzle.run(r).clue for r in step.runs),
     )
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from kakuro.deduction.techniques import BY_NAME, LEVEL_NAMES, level_of
 from kakuro.errors import KakuroError
-from kakuro.puzzle import Puzzle, Solution
+from kakuro.puzzle import Puzzle, Run, Solution
 
 SOLVED = "solved"
 """Deduction alone fixed every cell: the puzzle has exactly this one solution."""
@@ -141,7 +141,7 @@ def step_to_dict(puzzle: Puzzle, step: Step) -> dict[str, Any]:
 
 
 def run_to_dict(puzzle: Puzzle, index: int) -> dict[str, Any]:
-    run = puzzle.runs[index]
+    run = puzzle.run(index)
     return {"direction": run.direction, "clue": list(run.clue), "total": run.total, "length": len(run)}
 
 
@@ -192,6 +192,6 @@ def _cell(puzzle: Puzzle, position: Any) -> int:
 def _run(puzzle: Puzzle, data: Mapping[str, Any]) -> int:
     clue, direction = (int(data["clue"][0]), int(data["clue"][1])), data["direction"]
     for index, run in enumerate(puzzle.runs):
-        if run.clue == clue and run.direction == direction:
+        if isinstance(run, Run) and run.clue == clue and run.direction == direction:
             return index
     raise KakuroError(f"the puzzle has no {direction} run with its clue at {list(clue)}")

@@ -113,12 +113,13 @@ def _run_arrays(puzzle: Puzzle, step: Callable[[], None]) -> tuple[np.ndarray, n
     flat = np.fromiter(itertools.chain.from_iterable(run.cells for run in puzzle.runs), dtype=np.int64,
                        count=int(lengths.sum()))
     step()
-    cell_runs = np.full((n, 2), -1, dtype=np.int64)
     owners = np.repeat(np.arange(m, dtype=np.int64), lengths)
     order = np.lexsort((owners, flat))  # by cell, then by run: a cell's runs in run order
     cells_sorted = flat[order]
-    second = np.concatenate([[False], cells_sorted[1:] == cells_sorted[:-1]]) if len(order) else np.zeros(0, dtype=bool)
-    cell_runs[cells_sorted, second.astype(np.int64)] = owners[order]  # at most one across and one down run
+    counts = np.bincount(cells_sorted, minlength=n)
+    slot = np.arange(len(order), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)  # k-th group of its cell
+    cell_runs = np.full((n, max(2, int(counts.max(initial=0)))), -1, dtype=np.int64)  # Kakuro: across and down
+    cell_runs[cells_sorted, slot] = owners[order]
     runs = np.zeros((m, RUN_FIELDS), dtype=np.int64)
     runs[:, TARGET] = [run.total for run in puzzle.runs]
     runs[:, FREE] = lengths

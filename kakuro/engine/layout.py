@@ -6,7 +6,8 @@ A `State` is a named tuple of numpy arrays built once per solve (`kakuro.engine.
 - per cell: `dom` (int64 bitmask, bit v = value v, values 0..62), `val` (assigned value,
   -1 = free, so a range starting at 0 works), `size` (popcount of `dom` for a free cell,
   `ASSIGNED` for an assigned one, so choosing the smallest domain is one scan) and
-  `cell_runs` (its across and down run, -1 where it has none);
+  `cell_runs` (the runs it belongs to, first to last, then -1: two columns for Kakuro, its
+  across and down run; as many as a cell has groups for Sudoku (3) and Killer (4));
 - per run, `runs[r, TARGET | SUM | FREE | QUEUED]`: the clue, the sum of the assigned cells,
   the number of free cells, and whether it waits in the propagation `queue`;
 - `members`: run r's cells are `members[members[r]:members[r + 1]]` (offsets first);

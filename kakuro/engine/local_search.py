@@ -81,7 +81,7 @@ def _used_by_runs(st: State, fill: np.ndarray, c: int, skip: int) -> int:
     """The values of the cells sharing a run with `c` (bitmask), the run `skip` left out and
     cells without a value (-1) ignored."""
     used = np.int64(0)
-    for e in range(2):
+    for e in range(st.cell_runs.shape[1]):
         r = st.cell_runs[c, e]
         if r < 0 or r == skip:
             continue
@@ -94,11 +94,16 @@ def _used_by_runs(st: State, fill: np.ndarray, c: int, skip: int) -> int:
 
 @compiled
 def _run_mate(st: State, c: int) -> tuple[int, int]:
-    """A random run of `c` and a random other cell of it: (run, cell)."""
-    e = random_below(st, 2)
+    """A random run of `c` and a random other cell of it: (run, cell). A cell's runs fill the
+    front of its `cell_runs` row; a draw past them wraps around (Kakuro's one-run cells: the
+    draw of two that always was)."""
+    e = random_below(st, st.cell_runs.shape[1])
     r = st.cell_runs[c, e]
     if r < 0:
-        r = st.cell_runs[c, 1 - e]
+        count = 0
+        while count < st.cell_runs.shape[1] and st.cell_runs[c, count] >= 0:
+            count += 1
+        r = st.cell_runs[c, e % count]
     first, last = st.members[r], st.members[r + 1]
     o = st.members[first + random_below(st, last - first - 1)]
     if o == c:

@@ -116,7 +116,7 @@ def consistent(st: State, c: int, projected: bool) -> bool:
     value, a completed run sums to its clue, a partial sum does not exceed it; with
     `projected`, the free cells can still reach the clue with distinct unused values."""
     v = st.val[c]
-    for k in range(2):
+    for k in range(st.cell_runs.shape[1]):
         r = st.cell_runs[c, k]
         if r < 0:
             continue
@@ -187,9 +187,9 @@ def prune_run(st: State, r: int, keep: int) -> bool:
 
 @compiled
 def forward_check(st: State, c: int, v: int) -> bool:
-    """Cazenave's forward checking after `c` = `v`, on both runs of `c`."""
+    """Cazenave's forward checking after `c` = `v`, on every run of `c`."""
     others = ~(np.int64(1) << v)
-    for k in range(2):
+    for k in range(st.cell_runs.shape[1]):
         r = st.cell_runs[c, k]
         if r < 0:
             continue

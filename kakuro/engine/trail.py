@@ -115,7 +115,7 @@ def set_value(st: State, c: int, v: int) -> bool:
     st.size[c] = ASSIGNED
     st.val[c] = v
     st.info[NFREE] -= 1
-    for k in range(2):
+    for k in range(st.cell_runs.shape[1]):
         r = st.cell_runs[c, k]
         if r >= 0:
             st.runs[r, SUM] += v
@@ -134,7 +134,7 @@ def undo(st: State, mark: int) -> None:
         if c < 0:
             c = -c - 1
             v = st.val[c]
-            for k in range(2):
+            for k in range(st.cell_runs.shape[1]):
                 r = st.cell_runs[c, k]
                 if r >= 0:
                     st.runs[r, SUM] -= v
@@ -161,7 +161,7 @@ def enqueue_run(st: State, r: int) -> None:
 
 @compiled
 def enqueue_cell_runs(st: State, c: int) -> None:
-    """Queue both runs of cell `c` (and a learning state's implied sums of `c`)."""
+    """Queue every run of cell `c` (and a learning state's implied sums of `c`)."""
     enqueue_other_runs(st, c, -1)
 
 
@@ -169,7 +169,7 @@ def enqueue_cell_runs(st: State, c: int) -> None:
 def enqueue_other_runs(st: State, c: int, r: int) -> None:
     """Queue the runs of cell `c` (and a learning state's implied sums of `c`) but row `r` of
     `runs`, the one whose revision changed `c`."""
-    for k in range(2):
+    for k in range(st.cell_runs.shape[1]):
         other = st.cell_runs[c, k]
         if other >= 0 and other != r:
             enqueue_run(st, other)

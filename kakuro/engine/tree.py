@@ -238,7 +238,7 @@ def _choose_cell(st: State, plan: Plan) -> int:
         score = float(s)
         if order == DOM_WDEG:
             w = 0.0
-            for k in range(2):
+            for k in range(st.cell_runs.shape[1]):
                 r = st.cell_runs[c, k]
                 if r >= 0:
                     w += plan.weights[r]
@@ -397,7 +397,7 @@ def _weigh(st: State, plan: Plan, failed: int) -> None:
         return
     first, last = st.members[failed], st.members[failed + 1]
     for idx in range(first, last):
-        for k in range(2):
+        for k in range(st.cell_runs.shape[1]):
             r = st.cell_runs[st.members[idx], k]
             if r >= 0:
                 plan.weights[r] += 1.0 / (last - first)

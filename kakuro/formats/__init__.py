@@ -24,9 +24,12 @@ from kakuro.formats import (
     course,
     dimacs,
     jsonl,
+    killer,
     minizinc,
     puzzlink,
     simonis,
+    sudoku,
+    sudoku_grid,
     text,
     xcsp,
 )
@@ -34,7 +37,8 @@ from kakuro.formats.base import BadPuzzle, line_column
 from kakuro.puzzle import Puzzle
 
 FORMATS: dict[str, ModuleType] = {
-    module.NAME: module for module in (course, jsonl, simonis, puzzlink, text, dimacs, minizinc, xcsp)
+    module.NAME: module
+    for module in (course, jsonl, simonis, puzzlink, killer, sudoku, sudoku_grid, text, dimacs, minizinc, xcsp)
 }
 """Format name -> module. Detection tries them in this order; `text` is the fallback.
 Export formats (DIMACS, MiniZinc, XCSP3 JSON) set `parse = None`: written, never read; their
@@ -140,7 +144,14 @@ def write(
 def dumps(puzzles: Puzzle | Iterable[Puzzle], format: str = "text") -> str:
     """The puzzles as a string in `format`."""
     items = [puzzles] if isinstance(puzzles, Puzzle) else list(puzzles)
-    dumped: str = _module(format).dumps(items)
+    module = _module(format)
+    kinds = getattr(module, "KINDS", ("kakuro",))
+    for puzzle in items:
+        if puzzle.kind not in kinds:
+            family = [name for name, m in FORMATS.items() if puzzle.kind in getattr(m, "KINDS", ("kakuro",))]
+            raise KakuroError(f"the {format} format holds {' and '.join(kinds)} puzzles, not a {puzzle.kind}; "
+                              f"formats for it: {', '.join(family)}")
+    dumped: str = module.dumps(items)
     return dumped
 
 

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from kakuro.reasoning.cnf import Encoding
 
 NAME = "dimacs"
+KINDS = ("kakuro", "sudoku", "killer")
+"""Every member of the family: the encoding reads the groups only."""
 EXTENSIONS = (".cnf", ".dimacs")
 parse = None
 """Write-only: kakuro cannot read puzzles back from a CNF."""

@@ -15,6 +15,8 @@ from kakuro.formats.export import single
 from kakuro.puzzle import Puzzle
 
 NAME = "minizinc"
+KINDS = ("kakuro", "sudoku", "killer")
+"""Every member of the family: the encoding reads the groups only."""
 EXTENSIONS = (".mzn",)
 parse = None
 """Write-only: kakuro cannot read puzzles back from a MiniZinc model."""

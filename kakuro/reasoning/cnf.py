@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from kakuro.combos import range_mask, run_combinations, union_of
 from kakuro.errors import BackendOptionError, BackendUnavailableError, KakuroError
 from kakuro.outcome import Stat
-from kakuro.puzzle import Puzzle, Run
+from kakuro.puzzle import Group, Puzzle
 
 ENCODINGS = ("combinations", "pb")
 
@@ -141,7 +141,7 @@ def encode(puzzle: Puzzle, encoding: str = "combinations", domains: Sequence[int
     return Encoding(builder.clauses, builder.top, puzzle.size, (lo, hi), encoding)
 
 
-def _combinations(puzzle: Puzzle, run: Run) -> tuple[int, ...]:
+def _combinations(puzzle: Puzzle, run: Group) -> tuple[int, ...]:
     try:
         return run_combinations(puzzle, run)
     except KakuroError as exc:

@@ -53,7 +53,10 @@ def region_sums(puzzle: Puzzle, expired: Callable[[], bool] | None = None) -> li
     The order is that of a scan of every band of consecutive lines: rows then columns, by first
     line, by last line, blocks by the first cell met (line by line, cells in index order),
     outies before innies. A block the last line does not touch is the block of the band one
-    line shorter, whose sums are already in the list: `_blocks` leaves it out."""
+    line shorter, whose sums are already in the list: `_blocks` leaves it out. A Sudoku or
+    Killer (a puzzle with regions: no clue lines to count along) has none here."""
+    if puzzle.regions:
+        return []
     seen: set[tuple[tuple[int, ...], int]] = set()
     out: list[RegionSum] = []
     for lines in ("rows", "columns"):
@@ -265,7 +268,7 @@ def _segments(puzzle: Puzzle, lines: str) -> list[_Segment]:
                 if n is not None:
                     beside[segment_of[n]] = None
                 for r in puzzle.cell_runs[c]:
-                    run = runs[r]
+                    run = puzzle.run(r)
                     if run.direction == along:
                         along_runs[r] = None
                         continue

@@ -21,7 +21,7 @@ from kakuro.combos import fixed_values
 from kakuro.engine.propagate import PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
 from kakuro.engine.state import STOP, BuildStopped, State, arm, build_state, domain_summary, raise_if_interrupted
 from kakuro.outcome import Enumeration
-from kakuro.puzzle import Puzzle
+from kakuro.puzzle import Puzzle, Run
 
 SHAVING = ("none", "once", "fixpoint")
 
@@ -89,10 +89,11 @@ def totals_refutation(puzzle: Puzzle, domains: np.ndarray) -> str:
     every cell in an across run and the down clues those of every cell in a down run, so their
     difference is the digits of the cells in an across run only minus those of the cells in a
     down run only. "" when `domains` (int64 bitmasks, cell order) allow that difference, else
-    why no filling can (e.g. a grid whose row sums and column sums disagree)."""
+    why no filling can (e.g. a grid whose row sums and column sums disagree). "" for a puzzle
+    with regions (Sudoku, Killer), which has no clue lines."""
     sign = np.zeros(puzzle.size, dtype=np.int64)  # +1 across only, -1 down only, 0 both (or neither)
     totals = {"across": 0, "down": 0}
-    for run in puzzle.runs:
+    for run in (g for g in puzzle.runs if isinstance(g, Run)):
         sign[list(run.cells)] += 1 if run.direction == "across" else -1
         totals[run.direction] += run.total
     lowest = np.bitwise_count((domains & -domains) - 1)

@@ -61,7 +61,7 @@ from kakuro.errors import UnsupportedOperationError
 from kakuro.isolation import DeadlineReached, call_with_deadline
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Outcome, Stat, Status
-from kakuro.puzzle import Puzzle, Run
+from kakuro.puzzle import Group, Puzzle
 from kakuro.registry import register
 from kakuro.solver import Solver
 
@@ -300,7 +300,7 @@ def build_model(puzzle: Puzzle, kind: str = "decomposition", algo: str = "CT+", 
 
 
 def _run_constraints(
-    model: Any, puzzle: Puzzle, run: Run, cells: list[Any], kind: str, algo: str, handles: _Handles, deadline: Deadline
+    model: Any, puzzle: Puzzle, run: Group, cells: list[Any], kind: str, algo: str, handles: _Handles, deadline: Deadline
 ) -> tuple[list[Any], int] | None:
     """The constraint handles modelling one run, and its table rows or automaton states;
     None when `deadline` expires while a table is moved into Choco."""
@@ -308,6 +308,8 @@ def _run_constraints(
 
     members = handles.variables([cells[i] for i in run.cells])
     key = (len(run), run.total, puzzle.values)
+    if not run.stated:  # a Sudoku group holds every value once: all_different is its whole rule, in any model
+        return [backend.all_different(model._handle, members, "AC")], 0
     if kind == "decomposition":
         alldiff = [backend.all_different(model._handle, members, "AC")] if len(run) > 1 else []
         return alldiff + [backend.sum_iv_i(model._handle, members, "=", run.total)], 0

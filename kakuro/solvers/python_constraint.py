@@ -46,7 +46,8 @@ def build_problem(puzzle: Puzzle, search: str = "backtracking", forwardcheck: bo
         cells = list(run.cells)
         if len(cells) > 1:
             problem.addConstraint(constraint.AllDifferentConstraint(), cells)
-        problem.addConstraint(constraint.ExactSumConstraint(run.total), cells)
+        if run.stated:  # a Sudoku group's sum follows from its all-different
+            problem.addConstraint(constraint.ExactSumConstraint(run.total), cells)
     return problem
 
 
@@ -65,7 +66,7 @@ def _solutions(puzzle: Puzzle, search: str, forwardcheck: bool, limit: int | Non
 
 
 def _sizes(puzzle: Puzzle) -> dict[str, Stat]:
-    constraints = sum(1 + (len(run) > 1) for run in puzzle.runs)
+    constraints = sum(run.stated + (len(run) > 1) for run in puzzle.runs)
     return {"num_vars": puzzle.size, "num_constraints": constraints}
 
 

@@ -1,0 +1,109 @@
+"""The one-line-per-puzzle Sudoku format (`.sdm`, and text recognised by its content).
+
+Each puzzle is one line of n x n characters, row after row: `.` or `0` for an empty cell, a
+digit `1`-`9`, then letters for 10 and up as 16x16 puzzles are commonly written (`A` = 10 ...
+`G` = 16; `P` = 25 for 25x25; either case). n is 4, 9, 16, 25 ... (square boxes: a 6x6 with
+2x3 boxes needs the grid format, which names its box). Blank lines are skipped; a line that
+starts with `#` is a comment, and `# key: value` before a puzzle gives it an id (`id: NAME`)
+or metadata, as in the other formats. A line may end with blanks and a comment after them
+(`  # note`), as puzzle collections often have.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+
+from kakuro.errors import KakuroError, PuzzleFormatError
+from kakuro.formats.base import BadPuzzle, Header, building, gather
+from kakuro.formats.sudoku_grid import sudoku_header
+from kakuro.puzzle import Puzzle
+
+NAME = "sudoku"
+EXTENSIONS = (".sdm",)
+KINDS = ("sudoku",)
+"""The puzzles this format holds (a Kakuro format holds only Kakuro)."""
+
+DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+"""The character of each digit 1..35 in a one-line puzzle."""
+_ALLOWED = frozenset(".0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_LINE = re.compile(r"([.0-9A-Za-z]+)(?:\s+#.*)?\s*")
+_SNIFF_CHARS = 1 << 12
+
+
+def sniff(text: str) -> bool:
+    """True when the first line that is not blank or a comment looks like a one-line Sudoku:
+    at least 16 characters, all `.`, digits or letters (so a line one character short is read
+    as a Sudoku and reported as such)."""
+    for line in text[:_SNIFF_CHARS].splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            match = _LINE.fullmatch(stripped)
+            return match is not None and len(match.group(1)) >= 16
+    return False
+
+
+def parse(text: str, file: str | None = None, *, on_bad: BadPuzzle | None = None) -> list[Puzzle]:
+    """Every puzzle line of `text`; PuzzleFormatError names the line and column of a problem."""
+
+    def attempts() -> Iterator[Callable[[], Puzzle]]:
+        header = Header()
+        for number, line in enumerate(text.splitlines(), start=1):
+            stripped = line.strip()
+            if not stripped:
+                continue
+            if stripped.startswith("#"):
+                header.take(stripped[1:], file=file, line=number, column=line.index("#") + 2)
+                continue
+            yield partial(_parse_line, line, number, file, header)
+            header = Header()
+
+    return gather(attempts(), on_bad, file=file, empty="no puzzle found (the text is empty)")
+
+
+def _side(length: int) -> int | None:
+    side = math.isqrt(length)
+    return side if side * side == length and side >= 4 and math.isqrt(side) ** 2 == side else None
+
+
+def _parse_line(line: str, number: int, file: str | None, header: Header) -> Puzzle:
+    start = len(line) - len(line.lstrip())
+    match = _LINE.fullmatch(line.strip())
+    if match is None:
+        bad = next((i for i, ch in enumerate(line) if i >= start and ch not in _ALLOWED), start)
+        raise PuzzleFormatError("a one-line Sudoku holds only '.', digits and letters", file=file, line=number,
+                                column=bad + 1, text=line[bad])
+    cells = match.group(1)
+    n = _side(len(cells))
+    if n is None:
+        raise PuzzleFormatError(f"a one-line Sudoku has n x n characters for n = 4, 9, 16, 25 ...; this line has "
+                                f"{len(cells)}", file=file, line=number, column=start + 1)
+    grid = [[0] * n for _ in range(n)]
+    for i, ch in enumerate(cells):
+        if ch in ".0":
+            continue
+        digit = DIGITS.find(ch.upper()) + 1
+        if not 1 <= digit <= n:
+            raise PuzzleFormatError(f"{ch!r} is not a digit of a {n}x{n} Sudoku (1-{DIGITS[n - 1]}, '.' or '0' empty)",
+                                    file=file, line=number, column=start + i + 1, text=ch)
+        grid[i // n][i % n] = digit
+
+    def locate(cell: tuple[int, int] | None) -> tuple[int, int | None]:
+        return (number, None) if cell is None else (number, start + cell[0] * n + cell[1] + 1)
+
+    return building(lambda: Puzzle.sudoku(grid, id=header.id, meta=header.meta), file=file, locate=locate)
+
+
+def dumps(puzzles: Sequence[Puzzle]) -> str:
+    """One line per puzzle, each after its `# id: ...` comment when it has an id or metadata."""
+    lines = []
+    for puzzle in puzzles:
+        if puzzle.kind != "sudoku" or puzzle.box is None or puzzle.box[0] != puzzle.box[1] or puzzle.rows > len(DIGITS):
+            raise KakuroError(f"the {NAME} format holds Sudokus with square boxes up to {len(DIGITS)}x{len(DIGITS)}; "
+                              f"write {puzzle!r} as sudoku-grid or killer")
+        lines += [f"# {line}" for line in sudoku_header(puzzle)]
+        values = [puzzle.givens.get(c, 0) for c in range(puzzle.size)]
+        lines.append("".join(DIGITS[v - 1] if v else "." for v in values))
+    return "\n".join(lines) + "\n"
