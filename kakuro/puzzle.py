@@ -1,19 +1,18 @@
-"""The one shared puzzle representation: `Puzzle`, `Run`, `Solution`, and the checker.
+"""The one shared puzzle representation: `Puzzle`, `Solution`, and the checker.
 
-A puzzle is a grid of `rows` x `cols` positions. Each position is black, a clue (a down sum for
-the white run directly below it and/or an across sum for the run directly to its right), or
-white. Cazenave's all-white n x n grids are the same thing with a clue row on top and a clue
-column on the left (see `Puzzle.all_white`), so every algorithm sees one kind of object.
-
-White cells are numbered `0..n-1` in row-major order. Values range over `values = (lo, hi)`,
-1..9 by default. `Puzzle.check` is the one oracle every test and the compare harness use.
+A puzzle is white cells with values `lo..hi` (1..9 by default), givens, and groups of cells
+whose values all differ, with a sum (`kakuro.groups`). A Kakuro is a grid of `rows` x `cols`
+positions, each black, a clue (a down sum for the white run directly below it and/or an across
+sum for the run to its right) or white; its groups are the runs. Cazenave's all-white grids have
+a clue row on top and a clue column on the left (`Puzzle.all_white`). A Sudoku's groups are its
+rows, columns and boxes, a Killer's its cages too (`kakuro.regions`). White cells are numbered
+`0..n-1` in row-major order. `Puzzle.check` is the one oracle every test and the harness use.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import numbers
 import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,17 +20,16 @@ from types import MappingProxyType
 from typing import Any, Literal, cast
 
 from kakuro.errors import InvalidPuzzleError, InvalidSolutionError
-from kakuro.values import is_integer
+from kakuro.groups import MAX_VALUE, Clue, Direction, Group, Position, Run, broken_rules, check_group, find_runs, max_sum, min_sum
+from kakuro.regions import killer_cages, sudoku_box, sudoku_grid, sudoku_groups
+from kakuro.values import is_digit, is_integer, shown
 
-Direction = Literal["across", "down"]
-Position = tuple[int, int]
-Clue = tuple[int | None, int | None]
-"""A clue cell: (down sum or None, across sum or None)."""
+__all__ = ["MAX_VALUE", "Clue", "Direction", "Group", "Position", "Run", "is_digit", "max_sum", "min_sum", "Puzzle",
+           "Solution", "Snapshot", "shown"]
+
 
 BLACK = "#"
 DEFAULT_VALUES = (1, 9)
-MAX_VALUE = 62
-"""Largest cell value any puzzle may use: domains are bitmasks in 64-bit integers."""
 MAX_SIDE = 1000
 """Largest number of rows or columns a puzzle may have."""
 
@@ -41,56 +39,6 @@ GridCell = str | int | Sequence[int | None] | None
 
 ZERO_GIVEN = "a given 0 cannot be kept: every puzzle layout writes 0 for an empty cell"
 """Why a puzzle refuses a given 0 (its solutions may hold 0 when the value range starts at 0)."""
-
-
-def is_digit(value: object) -> bool:
-    """True for what a cell can hold: an integer (Python's or numpy's), never a bool, a float
-    (not even 3.0) or a string. Whether it lies in the value range is `Puzzle.check`'s job."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-
-@dataclass(frozen=True)
-class Group:
-    """Cells (white-cell indices) whose values all differ and add up to `total`.
-
-    `stated` tells whether the sum is a rule of the puzzle (a Kakuro run's clue, a Killer cage's
-    sum) or implied: a Sudoku row, column or box has one cell per value of the range, so its
-    values are every value once and their sum is fixed. `name` names the group in messages
-    ("row 3", "box 2", "cage at (0, 0)"). A cell may be in any number of groups.
-    """
-
-    cells: tuple[int, ...]
-    total: int
-    name: str = field(default="group", kw_only=True)
-    stated: bool = field(default=True, kw_only=True)
-
-    def __len__(self) -> int:
-        return len(self.cells)
-
-
-@dataclass(frozen=True)
-class Run(Group):
-    """A Kakuro run, the line case of a group: a maximal line of white cells after a clue,
-    `cells` in order. Its `name` is its direction and clue position."""
-
-    direction: Direction
-    clue: Position
-    """Where the clue stands in the grid."""
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "name", f"{self.direction} run at {self.clue}")
-
-
-def min_sum(length: int, values: tuple[int, int]) -> int:
-    """Smallest sum of `length` distinct values from the range."""
-    lo = values[0]
-    return length * lo + length * (length - 1) // 2
-
-
-def max_sum(length: int, values: tuple[int, int]) -> int:
-    """Largest sum of `length` distinct values from the range."""
-    hi = values[1]
-    return length * hi - length * (length - 1) // 2
 
 
 @dataclass(frozen=True, eq=False)
@@ -134,7 +82,7 @@ class Puzzle:
         set_(self, "index", MappingProxyType({p: i for i, p in enumerate(self.cells)}))
         set_(self, "regions", tuple(self.regions))
         set_(self, "box", None if self.box is None else tuple(self.box))
-        runs = _find_runs(self) + self.regions
+        runs = find_runs(self.clues, self.index, bool(self.regions)) + self.regions
         set_(self, "runs", runs)
         memberships: list[list[int]] = [[] for _ in self.cells]
         for r, run in enumerate(runs):
@@ -256,17 +204,12 @@ class Puzzle:
         return cls._sudoku_family(grid, box, cages, id, meta)
 
     @classmethod
-    def _sudoku_family(cls, grid: Any, box: Any, cages: Any, id: str | None, meta: Mapping[str, Any] | None) -> Puzzle:
-        n, givens = _sudoku_grid(grid)
-        br, bc = _sudoku_box(n, box)
-        all_values = n * (n + 1) // 2
-        regions = [Group(tuple(r * n + c for c in range(n)), all_values, name=f"row {r}", stated=False) for r in range(n)]
-        regions += [Group(tuple(r * n + c for r in range(n)), all_values, name=f"column {c}", stated=False) for c in range(n)]
-        regions += [Group(tuple((r0 + i) * n + c0 + j for i in range(br) for j in range(bc)), all_values,
-                          name=f"box at {(r0, c0)}", stated=False) for r0 in range(0, n, br) for c0 in range(0, n, bc)]
-        regions += _cages(cages, n)
+    def _sudoku_family(cls, grid: Any, box: Any, cage_list: Any, id: str | None, meta: Mapping[str, Any] | None) -> Puzzle:
+        n, givens = sudoku_grid(grid)
+        shape = sudoku_box(n, box)
+        regions = sudoku_groups(n, shape) + killer_cages(cage_list, n)
         cells = tuple((r, c) for r in range(n) for c in range(n))
-        return cls(n, n, cells, {}, givens, (1, n), id, meta or {}, tuple(regions), (br, bc))
+        return cls(n, n, cells, {}, givens, (1, n), id, meta or {}, tuple(regions), shape)
 
     # ----------------------------------------------------------------- views
     @property
@@ -378,21 +321,8 @@ class Puzzle:
             held = values[i]
             if held is not None and held != digit:
                 problems.append(f"cell {self.cells[i]} was given {digit} but holds {shown(held)}")
-        for run in self.runs:
-            digits = [values[c] for c in run.cells]
-            where = run.name
-            seen: set[int] = set()
-            for d in digits:
-                if d is not None and d in seen:
-                    problems.append(f"{where} repeats {shown(d)}")
-                    break
-                if d is not None:
-                    seen.add(d)
-            if all(d is not None for d in digits):
-                total = sum(digits)  # type: ignore[arg-type]
-                if total != run.total:
-                    stated = "its clue is" if isinstance(run, Run) else "its sum is" if run.stated else "it must sum to"
-                    problems.append(f"{where} sums to {shown(total)}, {stated} {run.total}")
+        for group in self.runs:
+            problems += broken_rules(group, [values[c] for c in group.cells])
         return problems
 
     def snapshot(self) -> Snapshot:
@@ -503,19 +433,6 @@ class Snapshot:
             return False
 
 
-SHOWN_DIGITS = 30
-"""Digits `shown` prints of a number at the most."""
-
-
-def shown(value: int) -> str:
-    """`value` in decimal, or "an integer of about N digits" past `SHOWN_DIGITS` digits: a
-    message stays short, and Python refuses to print an int of over 4,300 digits at all."""
-    if -(10**SHOWN_DIGITS) < value < 10**SHOWN_DIGITS:
-        return str(value)
-    digits = int(abs(value).bit_length() * 0.30102999566398) + 1  # log10(2): exact or one over
-    return f"{'a negative' if value < 0 else 'an'} integer of about {digits:,} digits"
-
-
 # --------------------------------------------------------------------- internals
 def _regroup(group: Any, cells: tuple[int, ...], total: int) -> Group:
     """`group` with the recorded `cells` and `total` (whatever a backend did to it since)."""
@@ -534,71 +451,6 @@ def _rebuild_sudoku(grid: list[list[int]], box: tuple[int, int], cages: list[tup
 
 def _rebuild(grid: list[list[GridCell]], values: tuple[int, int], id: str | None, meta: dict[str, Any]) -> Puzzle:
     return Puzzle.from_grid(grid, values=values, id=id, meta=meta)
-
-
-def _sudoku_grid(grid: Any) -> tuple[int, dict[int, int]]:
-    """The side n of a Sudoku grid (rows of n ints, 0 empty) and its givens by cell number."""
-    if not isinstance(grid, Sequence) or isinstance(grid, (str, bytes)) or not grid:
-        raise InvalidPuzzleError("a Sudoku grid must be a non-empty list of rows")
-    n = len(grid)
-    if n > MAX_VALUE:
-        raise InvalidPuzzleError(f"a {n}x{n} Sudoku needs digits up to {n}; at most {MAX_VALUE} fit")
-    givens: dict[int, int] = {}
-    for r, row in enumerate(grid):
-        if not isinstance(row, Sequence) or isinstance(row, (str, bytes)):
-            raise InvalidPuzzleError(f"row {r} is not a list of digits")
-        if len(row) != n:
-            raise InvalidPuzzleError(f"row {r} has {len(row)} cells, but a Sudoku grid is square: {n} rows need {n} cells each")
-        for c, item in enumerate(row):
-            if not is_digit(item) or not 0 <= item <= n:
-                raise InvalidPuzzleError(f"cell {(r, c)}: {reprlib.repr(item)} is not 0 (empty) or a digit 1..{n}", cell=(r, c))
-            if item:
-                givens[r * n + c] = int(item)
-    return n, givens
-
-
-def _sudoku_box(n: int, box: Any) -> tuple[int, int]:
-    """The box shape (rows, cols) of an n x n Sudoku: `box`, or square when None."""
-    if box is None:
-        side = round(n**0.5)
-        if side * side != n:
-            raise InvalidPuzzleError(f"a {n}x{n} grid has no square boxes: give the box shape, e.g. box=(rows, cols) "
-                                     f"with rows x cols = {n}")
-        return side, side
-    if (not isinstance(box, Sequence) or len(box) != 2 or not all(is_integer(b) and b > 0 for b in box)):
-        raise InvalidPuzzleError(f"box must be (rows, cols), two positive integers, not {reprlib.repr(box)}")
-    br, bc = int(box[0]), int(box[1])
-    if br * bc != n or n % br or n % bc:
-        raise InvalidPuzzleError(f"{br}x{bc} boxes do not tile a {n}x{n} grid: a box must have {n} cells "
-                                 f"and its sides divide {n}")
-    return br, bc
-
-
-def _cages(cages: Any, n: int) -> list[Group]:
-    """Killer cages `(total, [(row, col), ...])` as groups over an n x n grid's cells."""
-    if not isinstance(cages, Sequence) or isinstance(cages, (str, bytes)):
-        raise InvalidPuzzleError("cages must be a list of (total, [(row, col), ...])")
-    owner: dict[Position, int] = {}
-    groups = []
-    for k, cage in enumerate(cages):
-        if (not isinstance(cage, Sequence) or isinstance(cage, (str, bytes)) or len(cage) != 2
-                or not is_integer(cage[0]) or not isinstance(cage[1], Sequence) or not cage[1]):
-            raise InvalidPuzzleError(f"cage {k}: {reprlib.repr(cage)} is not (total, [(row, col), ...])")
-        total, positions = cage
-        cells = []
-        for pos in positions:
-            if (not isinstance(pos, Sequence) or len(pos) != 2 or not all(is_integer(x) for x in pos)
-                    or not all(0 <= x < n for x in pos)):
-                raise InvalidPuzzleError(f"cage {k}: {reprlib.repr(pos)} is not a cell (row, col) of the {n}x{n} grid")
-            at = (int(pos[0]), int(pos[1]))
-            if at in owner:
-                same = "twice" if owner[at] == k else f"in cage {owner[at]} too"
-                raise InvalidPuzzleError(f"cage {k}: cell {at} is {same} (cages do not overlap)", cell=at)
-            owner[at] = k
-            cells.append(at[0] * n + at[1])
-        first = (int(positions[0][0]), int(positions[0][1]))
-        groups.append(Group(tuple(cells), int(total), name=f"cage at {first}"))
-    return groups
 
 
 def _grid_cell_kind(item: Any, pos: Position) -> str:
@@ -621,43 +473,6 @@ def _grid_cell_kind(item: Any, pos: Position) -> str:
     raise InvalidPuzzleError(f"cell {pos}: {item!r} is not '#', a clue [down, across], 0 or a digit", cell=pos)
 
 
-def _find_runs(p: Puzzle) -> tuple[Run, ...]:
-    """Runs from the clue positions; raises for a clue whose run is empty or a run without clue."""
-    white = p.index
-    runs: list[Run] = []
-    for (r, c), (down, across) in sorted(p.clues.items()):
-        for total, dr, dc, direction in ((across, 0, 1, "across"), (down, 1, 0, "down")):
-            if total is None:
-                continue
-            cells = []
-            rr, cc = r + dr, c + dc
-            while (rr, cc) in white:
-                cells.append(white[(rr, cc)])
-                rr, cc = rr + dr, cc + dc
-            if not cells:
-                raise InvalidPuzzleError(f"the {direction} clue {total} at {(r, c)} has no white cell after it", cell=(r, c))
-            runs.append(Run(tuple(cells), total, direction, (r, c)))  # type: ignore[arg-type]
-    if p.regions:
-        if runs:
-            raise InvalidPuzzleError("a puzzle with regions (Sudoku, Killer) has no clue cells", cell=runs[0].clue)
-        return ()
-    covered = [[False, False] for _ in p.cells]  # [across, down]
-    for run in runs:
-        for cell in run.cells:
-            covered[cell][run.direction == "down"] = True
-    for i, (r, c) in enumerate(p.cells):
-        for axis, (dr, dc), name in ((0, (0, 1), "across"), (1, (1, 0), "down")):
-            if covered[i][axis]:
-                continue
-            neighbours = ((r - dr, c - dc) in white) or ((r + dr, c + dc) in white)
-            if neighbours:
-                article = "an" if name == "across" else "a"
-                raise InvalidPuzzleError(f"cell {(r, c)} is in {article} {name} run that has no clue", cell=(r, c))
-        if not any(covered[i]):
-            raise InvalidPuzzleError(f"cell {(r, c)} belongs to no run", cell=(r, c))
-    return tuple(runs)
-
-
 def _validate(p: Puzzle) -> None:
     """The rules of a well-formed puzzle; raises InvalidPuzzleError on the first broken one."""
     lo, hi = p.values
@@ -672,52 +487,8 @@ def _validate(p: Puzzle) -> None:
             raise InvalidPuzzleError(f"cell {p.cells[i]}: {ZERO_GIVEN}", cell=p.cells[i])
         if not lo <= digit <= hi:
             raise InvalidPuzzleError(f"cell {p.cells[i]}: given {digit} lies outside {lo}..{hi}", cell=p.cells[i])
-    width = hi - lo + 1
     covered = [False] * p.size
-    for run in p.runs:
-        n = len(run)
-        at: Position | None
-        if isinstance(run, Run):
-            where, at = f"the {run.direction} clue {run.total} at {run.clue}", run.clue
-            what = "its run has"
-        else:
-            at = _check_region(p, run, covered)
-            where, what = f"{run.name} (sum {run.total})" if run.stated else run.name, "it has"
-        if n > width:
-            raise InvalidPuzzleError(f"{where}: {what} {n} cells but only {width} distinct values exist", cell=at)
-        smallest, largest = min_sum(n, p.values), max_sum(n, p.values)
-        if not smallest <= run.total <= largest:
-            raise InvalidPuzzleError(
-                f"{where}: {n} distinct values from {lo}..{hi} sum to {smallest}..{largest}", cell=at
-            )
-        if not run.stated and (n != width or run.total != smallest):
-            raise InvalidPuzzleError(f"{where}: a group without a stated sum must have one cell per value "
-                                     f"({width} cells summing to {smallest})", cell=at)
-        seen: dict[int, int] = {}
-        for cell in run.cells:
-            given = p.givens.get(cell)
-            if given is None:
-                continue
-            if given in seen:
-                place = "its run" if isinstance(run, Run) else "it"
-                raise InvalidPuzzleError(f"{where}: the given {given} appears twice in {place}", cell=p.cells[cell])
-            seen[given] = cell
+    for group in p.runs:
+        check_group(group, p.values, p.givens, p.cells, covered)
     if p.regions and not all(covered):
         raise InvalidPuzzleError(f"cell {p.cells[covered.index(False)]} belongs to no group", cell=p.cells[covered.index(False)])
-
-
-def _check_region(p: Puzzle, group: Group, covered: list[bool]) -> Position | None:
-    """Where `group` (a region) starts; raises for a cell number out of range or repeated.
-    Marks its cells in `covered`."""
-    if not isinstance(group, Group) or not group.cells:
-        raise InvalidPuzzleError(f"a region must be a Group with cells, not {reprlib.repr(group)}")
-    seen: set[int] = set()
-    for c in group.cells:
-        if not is_integer(c) or not 0 <= c < p.size:
-            raise InvalidPuzzleError(f"{group.name}: {reprlib.repr(c)} is not a cell number (0..{p.size - 1})")
-        if c in seen:
-            raise InvalidPuzzleError(f"{group.name}: cell {p.cells[c]} appears twice", cell=p.cells[c])
-        seen.add(c)
-        covered[c] = True
-    return p.cells[group.cells[0]]
-
