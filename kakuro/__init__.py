@@ -5,15 +5,18 @@
     >>> result = kakuro.solve(puzzle, "cpsat", time_limit=10)
     >>> result.status, puzzle.check(result.solution)
     >>> explanation = kakuro.explain(puzzle)      # human techniques, step by step, and a rating
+    >>> verdict = kakuro.verify(kakuro.certify(puzzle))   # "exactly 1 solution, certified", with a proof
 
 `kakuro.explain` is `kakuro.deduction.explain`; the types and the other tools (hints, pictures,
-the rating scale) are in `kakuro.deduction` (`from kakuro.deduction import Explanation, hint`).
+the rating scale) are in `kakuro.deduction` (`from kakuro.deduction import Explanation, hint`);
+`kakuro.certify` and `kakuro.verify` are `kakuro.certificates`' (`Certificate`, `Verdict`, ...).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from kakuro.certificates import certify, verify
 from kakuro.clock import Deadline
 from kakuro.deduction import explain
 from kakuro.engines import Engine
@@ -144,11 +147,13 @@ __all__ = [
     "UnsupportedOperationError",
     "backend_info",
     "backends",
+    "certify",
     "count_solutions",
     "explain",
     "get_solver",
     "read",
     "register",
     "solve",
+    "verify",
     "write",
 ]
