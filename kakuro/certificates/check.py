@@ -131,7 +131,7 @@ def _check(cert: Certificate, asked: Puzzle | None, checkers: tuple[str, ...]) -
     enc = encode(puzzle, ENCODING)
     mismatch = _cnf_mismatch(cert, [tuple(c) for c in enc.clauses], enc.num_vars)
     if mismatch:
-        return Problem.CNF, mismatch, ()
+        return Problem.CNF, f"the CNF is not the puzzle's encoding: {mismatch}", ()
     formula = [list(c) for c in enc.clauses]
     if cert.claim is Claim.UNIQUE:
         excluding = enc.blocking_clause(cert.solutions[0])
@@ -145,12 +145,12 @@ def _cnf_mismatch(cert: Certificate, clauses: list[tuple[int, ...]], num_vars: i
     """Why the certificate's CNF is not `clauses` over `num_vars` variables ("" when it is)."""
     given = cert.cnf
     if cert.num_vars != num_vars:
-        return f"the CNF has {cert.num_vars} variables; the puzzle's encoding has {num_vars}"
+        return f"it has {cert.num_vars} variables, the encoding {num_vars}"
     for number, (mine, theirs) in enumerate(zip(clauses, given), start=1):
         if mine != theirs:
-            return f"clause {number} of the CNF is not the encoding's ({_clause(theirs)} instead of {_clause(mine)})"
+            return f"its clause {number} is {_clause(theirs)}, the encoding's {_clause(mine)}"
     if len(given) != len(clauses):
-        return f"the CNF has {len(given)} clauses; the puzzle's encoding has {len(clauses)}"
+        return f"it has {len(given)} clauses, the encoding {len(clauses)}"
     return ""
 
 
