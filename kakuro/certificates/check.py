@@ -53,7 +53,7 @@ class Problem(str, enum.Enum):  # noqa: UP042  # a StrEnum would change str(prob
 
 @dataclass(frozen=True)
 class Verdict:
-    """What `verify` found: `ok` when everything holds (then the puzzle has `claim.count`
+    """What `verify` found: `ok` when everything holds (then the puzzle has `claim.bound`
     solutions, on trust in the encoding alone), else `problem` and a one-line `reason`.
     `checkers` are the proof checkers that accepted the proof; `time` is seconds."""
 
