@@ -40,8 +40,9 @@ ROOT_MARK = "\u2020"
 """A dagger: follows the time of an answer decided by root propagation, with no search."""
 CERTIFIED_MARK = "certified"
 """Follows `UNSAT_MARK` for an answer of no solution with a verified certificate (`--certify`)."""
-MARKS_LEGEND = (f"{UNSAT_MARK}: no solution; {UNSAT_MARK} {CERTIFIED_MARK}: no solution, with a verified proof "
-                f"(--certify); {ROOT_MARK}: decided by root propagation, no search")
+MARKS_LEGEND = f"{UNSAT_MARK}: no solution; {ROOT_MARK}: decided by root propagation, no search"
+CERTIFIED_LEGEND = f"{UNSAT_MARK} {CERTIFIED_MARK}: with a verified proof"
+"""Joins `MARKS_LEGEND` in a per-puzzle table that holds a certified answer."""
 
 
 def seconds(value: float) -> str:
@@ -128,8 +129,9 @@ def puzzle_table(section: Section, backends: Sequence[str], *, spread: bool = Tr
         body.append((row.instance, Path(row.source).stem, *(cell_text(r, spread=spread) for r in results)))
         keys.append((row.instance, Path(row.source).stem, *(None if r is None else r.score for r in results)))
         bold.update((i, 2 + j) for j, b in enumerate(backends) if b in row.best)
-    return Table(f"Per puzzle, time limit {section.time_limit:g} s (median time in seconds, best in bold; "
-                 f"{MARKS_LEGEND})",
+    certified = any(r is not None and r.certified for row in rows for r in row.results.values())
+    legend = f"{MARKS_LEGEND}; {CERTIFIED_LEGEND}" if certified else MARKS_LEGEND
+    return Table(f"Per puzzle, time limit {section.time_limit:g} s (median time in seconds, best in bold; {legend})",
                  header, tuple(body), frozenset(bold), tuple(keys), frozenset({0, 1}))
 
 
