@@ -1,9 +1,11 @@
 """Certify and verify every janko puzzle, and check the encoding the certificates trust.
 
     python benchmarks/certify.py [--quick] [--no-encoding] [--sets janko,krazydad,...]
+    python benchmarks/certify.py --sets krazydad,simonis_easy,gecode_nikoli,ifilot_cx16,generated
 
 Reads ../shared/data (exits with a note when it is absent). For each puzzle of the chosen sets
-(default: janko, 999 puzzles): `kakuro.certify` (CaDiCaL 1.9.5 with a DRUP proof), the text
+(default: janko, 999 puzzles; `generated`: the project's instances/classic/*.jsonl and
+instances/cazenave/*.jsonl): `kakuro.certify` (CaDiCaL 1.9.5 with a DRUP proof), the text
 written and read back (`Certificate.dumps`, `kakuro.certificates.loads`), then `kakuro.verify`
 (re-encoding, `puzzle.check`, the excluding clause, dratify's checkers). Prints per set the
 claims made (unique / none / several), the rejected certificates (there must be none), the
@@ -41,7 +43,7 @@ UNSAT_INSTANCES = ("hard/unsat-7x7-v8.jsonl", "hard/unsat-8x8-v9.jsonl")
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", default="janko", help="comma list of shared sets (default: janko)")
+    parser.add_argument("--sets", default="janko", help="comma list of shared sets, or `generated` (default: janko)")
     parser.add_argument("--quick", action="store_true", help="every 50th puzzle")
     parser.add_argument("--no-encoding", action="store_true", help="skip the encoding check")
     args = parser.parse_args()
@@ -52,7 +54,12 @@ def main() -> int:
           f"checkers: {', '.join(kakuro.certificates.available_checkers())}")
     failures = 0
     for name in args.sets.split(","):
-        puzzles = kakuro.read(SHARED_DATA / f"{name}.jsonl")[:: 50 if args.quick else 1]
+        if name == "generated":
+            files = sorted((ROOT / "instances" / "classic").glob("*.jsonl")) + sorted(
+                (ROOT / "instances" / "cazenave").glob("*.jsonl"))
+        else:
+            files = [SHARED_DATA / f"{name}.jsonl"]
+        puzzles = [p for f in files for p in kakuro.read(f)][:: 50 if args.quick else 1]
         failures += certify_set(name, puzzles)
         if not args.no_encoding:
             failures += encoding_set(name, puzzles)
