@@ -14,9 +14,8 @@ the rating scale) are in `kakuro.deduction` (`from kakuro.deduction import Expla
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kakuro.certificates import certify, verify
 from kakuro.clock import Deadline
 from kakuro.deduction import explain
 from kakuro.engines import Engine
@@ -37,6 +36,9 @@ from kakuro.outcome import STATS, Count, Enumeration, Outcome, Result, Status
 from kakuro.puzzle import Puzzle, Run, Solution
 from kakuro.registry import ENTRY_POINT_GROUP, BackendInfo, backend_info, backends, get_solver, register
 from kakuro.solver import EnumeratingSolver, Solver
+
+if TYPE_CHECKING:  # imported on first use (module __getattr__): `import kakuro` stays light, without numpy
+    from kakuro.certificates import certify, verify
 
 __version__ = "0.1.0"
 
@@ -157,3 +159,16 @@ __all__ = [
     "verify",
     "write",
 ]
+
+
+_LAZY = {"certify": "kakuro.certificates", "verify": "kakuro.certificates"}
+"""Names `kakuro` exports from modules it imports on first use."""
+
+
+def __getattr__(name: str) -> Any:
+    """`kakuro.certify` and `kakuro.verify`, imported when first asked for."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
