@@ -5,14 +5,16 @@
     >>> result = kakuro.solve(puzzle, "cpsat", time_limit=10)
     >>> result.status, puzzle.check(result.solution)
     >>> explanation = kakuro.explain(puzzle)      # human techniques, step by step, and a rating
+    >>> verdict = kakuro.verify(kakuro.certify(puzzle))   # "exactly 1 solution, certified", with a proof
 
 `kakuro.explain` is `kakuro.deduction.explain`; the types and the other tools (hints, pictures,
-the rating scale) are in `kakuro.deduction` (`from kakuro.deduction import Explanation, hint`).
+the rating scale) are in `kakuro.deduction` (`from kakuro.deduction import Explanation, hint`);
+`kakuro.certify` and `kakuro.verify` are `kakuro.certificates`' (`Certificate`, `Verdict`, ...).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kakuro.clock import Deadline
 from kakuro.deduction import explain
@@ -34,6 +36,9 @@ from kakuro.outcome import STATS, Count, Enumeration, Outcome, Result, Status
 from kakuro.puzzle import Group, Puzzle, Run, Solution
 from kakuro.registry import ENTRY_POINT_GROUP, BackendInfo, backend_info, backends, get_solver, register
 from kakuro.solver import EnumeratingSolver, Solver
+
+if TYPE_CHECKING:  # imported on first use (module __getattr__): `import kakuro` stays light, without numpy
+    from kakuro.certificates import certify, verify
 
 __version__ = "0.1.0"
 
@@ -145,11 +150,26 @@ __all__ = [
     "UnsupportedOperationError",
     "backend_info",
     "backends",
+    "certify",
     "count_solutions",
     "explain",
     "get_solver",
     "read",
     "register",
     "solve",
+    "verify",
     "write",
 ]
+
+
+_LAZY = {"certify": "kakuro.certificates", "verify": "kakuro.certificates"}
+"""Names `kakuro` exports from modules it imports on first use."""
+
+
+def __getattr__(name: str) -> Any:
+    """`kakuro.certify` and `kakuro.verify`, imported when first asked for."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -182,6 +182,7 @@ API_GROUPS: dict[str, tuple[str, ...]] = {
         "ENTRY_POINT_GROUP",
     ),
     "explaining": ("explain",),
+    "certifying": ("certify", "verify"),
     "errors": (
         "KakuroError", "InvalidPuzzleError", "InvalidSolutionError", "PuzzleFormatError", "UnknownBackendError",
         "BackendOptionError", "BackendUnavailableError", "UnsupportedOperationError",

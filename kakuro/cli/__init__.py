@@ -1,9 +1,9 @@
 """The `kakuro` command line: solve, count, check, convert, render, explain, hint, backends,
-generate, compare, report.
+generate, compare, report, certify, verify.
 
 Argument handling is one module per group of subcommands (`solving`: solve, count, check;
 `puzzles`: convert, render; `deduction`: explain, hint; `backends`; `generate`; `campaigns`:
-compare and report, which forward their arguments to `python -m kakuro.compare` /
+`certify`: certify and verify; compare and report, which forward their arguments to `python -m kakuro.compare` /
 `python -m kakuro.report`); what they print is `present`; what they share (limits, exit codes,
 reading puzzles) is `common`. Each group's `add_commands` declares its subcommands, each with
 the function that runs it.
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import kakuro
 from kakuro.arguments import run_command
-from kakuro.cli import backends, campaigns, deduction, generate, puzzles, solving
+from kakuro.cli import backends, campaigns, certify, deduction, generate, puzzles, solving
 from kakuro.cli.common import (
     DEFAULT_GENERATE_LIMIT,
     DEFAULT_TIME_LIMIT,
@@ -78,6 +78,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"kakuro {kakuro.__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=CommandParser)
-    for group in (solving, puzzles, deduction, backends, generate, campaigns):
+    for group in (solving, puzzles, deduction, backends, generate, campaigns, certify):
         group.add_commands(commands)
     return parser

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import sys
+from pathlib import Path
 from typing import Any
 
 import kakuro
@@ -16,6 +17,7 @@ from kakuro.cli.common import (
     add_time_limit,
     refuse_output,
 )
+from kakuro.errors import KakuroError
 from kakuro.formats import dumps
 from kakuro.puzzle import Puzzle
 
@@ -111,6 +113,8 @@ def _add_generate_classic(kinds: Any) -> None:
     command.add_argument("--seed", type=at_least(0), default=0, metavar="S", help="random seed (default 0)")
     add_time_limit(command, DEFAULT_GENERATE_LIMIT, "seconds per unique puzzle")
     _add_output(command)
+    command.add_argument("--certify", action="store_true",
+                         help="also write each puzzle's certificate (kakuro certify) beside FILE, named after its id")
     command.set_defaults(run=_run_generate_classic)
 
 
@@ -119,6 +123,8 @@ def _run_generate_classic(args: argparse.Namespace) -> int:
     from kakuro.generate import unique as unique_search
 
     refuse_output(args)
+    if args.certify and args.output is None:
+        raise KakuroError("--certify writes the certificates beside the puzzle file: give -o FILE")
 
     unique = inspect.signature(classic).parameters["unique"].default if args.unique is None else args.unique
     if unique and sys.stderr.isatty() and unique_search.is_cold():
@@ -127,6 +133,12 @@ def _run_generate_classic(args: argparse.Namespace) -> int:
     puzzles = classic(args.rows, args.cols, density=args.density, count=args.count, seed=args.seed,
                       unique=unique, longest=args.longest, time_limit=args.time_limit,
                       grade=args.grade, rating=args.rate)
+    if args.certify:
+        from kakuro.cli.certify import certify_all
+
+        output = Path(args.output)
+        return certify_all(puzzles, output.parent, overwrite=args.force, time_limit=args.time_limit, also=output,
+                           first=lambda: _emit(puzzles, args))
     return _emit(puzzles, args)
 
 

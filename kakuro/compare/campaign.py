@@ -24,7 +24,7 @@ from kakuro.compare.worker import WorkerConfig, machine_info, versions
 from kakuro.errors import KakuroError
 from kakuro.records.files import ResultsFile
 from kakuro.records.record import SCHEMA, JobStatus, Record, clipped
-from kakuro.records.verdict import Witnesses, judge
+from kakuro.records.verdict import Certification, Witnesses, certification, certified_status, judge
 
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 """Signals that stop a campaign cleanly (`Campaign.exit_status` is 128 + the signal)."""
@@ -95,8 +95,9 @@ class Fallback:
         return cls({spec: versions(spec) for spec in config.backends}, machine_info())
 
 
-def make_record(job: Job, attempt: Attempt, status: JobStatus, message: str, fallback: Fallback) -> Record:
-    """The record of a finished job."""
+def make_record(job: Job, attempt: Attempt, status: JobStatus, message: str, fallback: Fallback,
+                certified: bool | None = None) -> Record:
+    """The record of a finished job (`certified`: see `Record.certified`)."""
     reply = attempt.reply
     limits, inst = job.limits, job.instance
     wall = reply.wall if reply is not None else (limits.kill_after if attempt.kind == "timeout" else None)
@@ -124,6 +125,7 @@ def make_record(job: Job, attempt: Attempt, status: JobStatus, message: str, fal
         finished=dt.datetime.now(dt.UTC).isoformat(timespec="microseconds"),
         versions=dict(reply.versions if reply is not None and reply.versions else fallback.versions.get(job.backend.spec, {})),
         machine=dict(reply.machine if reply is not None and reply.machine else fallback.machine),
+        certified=certified,
     )
 
 
@@ -139,11 +141,14 @@ def run_campaign(
     isolate: bool = False,
     progress: bool = False,
     skipped: int = 0,
+    certify: bool = False,
 ) -> Campaign:
     """Run `jobs`, judge each answer and append its record to `results` as it ends.
     `witnesses` (who holds a verified solution of which puzzle) grows as solutions come in.
     Runs on a local pool of `workers` processes, or on Dask: `dask` is a scheduler address or
     "local" (a cluster of `workers` workers here), or `scheduler_file` names a scheduler.
+    With `certify`, every UNSAT answer is certified here (`kakuro.records.verdict.certification`,
+    once per puzzle, within the job's time limit): one that fails is WRONG.
     Stops early (interrupted=True) on SIGINT/SIGTERM/SIGHUP; nothing half-written stays behind.
     Raises KakuroError if the cluster cannot be reached or cannot start its job processes, or
     when the runner ended without a record for every job."""
@@ -152,6 +157,7 @@ def run_campaign(
     if not jobs:
         return campaign
     fallback = Fallback.here(config)
+    certifications: dict[str, Certification] = {}
     with contextlib.ExitStack() as stack:
         try:  # the pool first: warming up an engine may touch signal handlers
             attempts, slots = _runner(stack, jobs, config, workers, dask, scheduler_file, isolate)
@@ -163,10 +169,17 @@ def run_campaign(
         try:
             for job, attempt in attempts(stop.check):
                 status, message = judge(job, attempt, witnesses)
+                certified = None
+                if certify and status is JobStatus.UNSAT:
+                    digest = job.instance.digest
+                    if digest not in certifications:
+                        certifications[digest] = certification(job.instance.puzzle, job.limits.time_limit)
+                    certified = certifications[digest].certified
+                    status, message = certified_status(message, certifications[digest])
                 if status is JobStatus.SOLVED:
                     witnesses.add(job.instance.digest, job.backend.label)
                     campaign.solved += 1
-                record = make_record(job, attempt, status, message, fallback)
+                record = make_record(job, attempt, status, message, fallback, certified)
                 results.append(record)
                 campaign.recorded += 1
                 bar.advance(job, record)

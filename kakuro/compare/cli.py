@@ -100,6 +100,9 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
                         "and every worker first, e.g. to register backends")
     p.add_argument("--skip-bad", action="store_true", help="skip unreadable puzzles (a bad line of a .jsonl, "
                                                            "...) and files with a warning instead of stopping")
+    p.add_argument("--certify", action="store_true",
+                   help="certify every UNSAT answer with a proof a checker verifies (kakuro certify; within the time "
+                        "limit, once per puzzle): one that fails is WRONG, and each record notes `certified`")
     p.add_argument("--isolate", action="store_true",
                    help="run every job in a fresh worker process (forked from a "
                         "warmed-up one): nothing a job leaves behind reaches the next")
@@ -217,6 +220,6 @@ def _run(
     campaign = run_campaign(
         todo, config, results, workers=workers, witnesses=witnesses, dask=args.dask,
         scheduler_file=args.scheduler_file, isolate=args.isolate,
-        progress=not args.no_progress and sys.stderr.isatty(), skipped=len(jobs) - len(todo),
+        progress=not args.no_progress and sys.stderr.isatty(), skipped=len(jobs) - len(todo), certify=args.certify,
     )
     return campaign, todo

@@ -4,7 +4,8 @@ Schema history (the `schema` field; a record without one is schema 1):
 
     1  the first layout; `backend` is the solver's spec without its default options
     2  `backend` is the spec as it was asked for (`nmcs:level=2` stays so), and `spec` holds
-       every option, defaults included (`get_solver(spec)` rebuilds exactly what ran)
+       every option, defaults included (`get_solver(spec)` rebuilds exactly what ran); since
+       `--certify`, an optional `certified` (readers of schema 2 without it ignore it)
 
 Reading and appending results files is `kakuro.records.files`; how a job's status is decided
 is `kakuro.records.verdict`.
@@ -91,6 +92,11 @@ class Record:
     """UTC time the parent recorded the job (ISO 8601)."""
     versions: Mapping[str, str] = field(default_factory=dict)
     machine: Mapping[str, Any] = field(default_factory=dict)
+    certified: bool | None = None
+    """An UNSAT answer of a campaign run with `--certify`: True when a certificate of no
+    solution was made and verified (`kakuro.certificates`), False when none could be made in
+    time (the message says why); None when certification was not asked (or the answer is not
+    UNSAT)."""
     schema: int = SCHEMA
 
     @property
@@ -193,6 +199,7 @@ _FIELD_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "finished": (_is_text, "a string"),
     "versions": (_is_object, "an object"),
     "machine": (_is_object, "an object"),
+    "certified": (_or_null(lambda value: isinstance(value, bool)), "true, false or null"),
 }
 """For each record field read from JSON: its check and what the check wants, for the message."""
 

@@ -11,7 +11,9 @@
     WRONG    the checker rejected the solution (the parent's own `puzzle.check`, or the
              worker's `Solver.solve`, which answers `Status.WRONG`), or an UNSAT claim on a
              puzzle that has a verified solution (a witness: a SOLVED record of the same
-             puzzle, or the puzzle file's own solution)
+             puzzle, or the puzzle file's own solution), or, with `--certify`, an UNSAT claim
+             that fails certification (`certification`: a solution found, or a certificate
+             of no solution rejected)
 
 The harness judges each job as it ends (`judge`, with the witnesses known so far); a report
 applies the same UNSAT rule over whole results files (`overrule`), since a solution found
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol
 
 from kakuro.errors import InvalidSolutionError
@@ -189,6 +191,45 @@ def _problems(job: JobLike, values: Iterable[Any]) -> list[str]:
         return puzzle.check(Solution(puzzle, tuple(values)))
     except (InvalidSolutionError, TypeError, ValueError) as exc:
         return [str(exc)]
+
+
+@dataclass(frozen=True)
+class Certification:
+    """What certifying an UNSAT claim found: `certified` (a certificate of no solution made and
+    verified), else `wrong` (why the claim is WRONG) or `note` (why there is no certificate:
+    the time limit, a puzzle the encoding cannot take)."""
+
+    certified: bool
+    wrong: str = ""
+    note: str = ""
+
+
+def certification(puzzle: Puzzle, time_limit: float) -> Certification:
+    """Certify that `puzzle` has no solution (`kakuro.certificates`: CaDiCaL's DRUP proof,
+    checked by dratify), solving for at most `time_limit` seconds."""
+    from kakuro.certificates import Claim, certify, verify
+    from kakuro.errors import KakuroError
+
+    try:
+        cert = certify(puzzle, time_limit=time_limit)
+    except KakuroError as exc:  # the time limit (CertifyLimitError), a puzzle the encoding cannot take
+        return Certification(False, note=f"not certified: {exc}")
+    verdict = verify(cert, puzzle=puzzle)
+    if not verdict.ok:
+        return Certification(False, wrong=f"claimed unsatisfiable; its certificate is rejected: {verdict.reason}")
+    if cert.claim is not Claim.NONE:
+        return Certification(False, wrong=f"claimed unsatisfiable, but certification found a solution "
+                                          f"({cert.claim.bound} solutions, certified)")
+    return Certification(True)
+
+
+def certified_status(message: str, found: Certification) -> tuple[JobStatus, str]:
+    """The status and message of an UNSAT answer once `found` is known."""
+    if found.wrong:
+        return JobStatus.WRONG, found.wrong
+    if found.note:
+        return JobStatus.UNSAT, f"{message}; {found.note}" if message else found.note
+    return JobStatus.UNSAT, message
 
 
 def overrule(records: Iterable[Record]) -> list[Record]:

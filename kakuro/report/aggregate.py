@@ -62,6 +62,15 @@ class PuzzleResult:
         return sum(run.status in ANSWERED for run in self.runs)
 
     @property
+    def certified(self) -> bool | None:
+        """For an UNSAT answer of a campaign run with `--certify`: True when every UNSAT run
+        is certified (`Record.certified`), False when one is not; None otherwise."""
+        said = [run.certified for run in self.runs if run.status is JobStatus.UNSAT and run.certified is not None]
+        if self.status is not JobStatus.UNSAT or not said:
+            return None
+        return all(said)
+
+    @property
     def root_solved(self) -> bool | None:
         """True when the answer was decided by root propagation, with no search (stats key
         `root_solved` true in most of the answered runs that report it); None when no

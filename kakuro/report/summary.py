@@ -45,6 +45,8 @@ class Row:
     root_solved: int | None = None
     """Answered puzzles decided by root propagation, with no search; None when none of this
     backend's answers reports it (stats key `root_solved`)."""
+    certified: int | None = None
+    """UNSAT answers certified (`--certify`); None when no UNSAT answer was certified or tried."""
 
     @property
     def answered(self) -> int:
@@ -104,4 +106,6 @@ def _row(group: str, backend: str, results: Sequence[PuzzleResult]) -> Row:
     runs = sum(len(r.runs) for r in results)
     said = [r.root_solved for r in results if r.root_solved is not None]
     root = sum(said) if said else None
-    return Row(group, backend, len(results), runs, counts, float(sum(times)), median, par2, root)
+    tried = [r.certified for r in results if r.certified is not None]
+    certified = sum(tried) if tried else None
+    return Row(group, backend, len(results), runs, counts, float(sum(times)), median, par2, root, certified)

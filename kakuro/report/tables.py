@@ -38,7 +38,11 @@ UNSAT_MARK = "unsat"
 """Follows the time of an answer that there is no solution, in the per-puzzle table."""
 ROOT_MARK = "\u2020"
 """A dagger: follows the time of an answer decided by root propagation, with no search."""
+CERTIFIED_MARK = "certified"
+"""Follows `UNSAT_MARK` for an answer of no solution with a verified certificate (`--certify`)."""
 MARKS_LEGEND = f"{UNSAT_MARK}: no solution; {ROOT_MARK}: decided by root propagation, no search"
+CERTIFIED_LEGEND = f"{UNSAT_MARK} {CERTIFIED_MARK}: with a verified proof"
+"""Joins `MARKS_LEGEND` in a per-puzzle table that holds a certified answer."""
 
 
 def seconds(value: float) -> str:
@@ -71,7 +75,7 @@ def cell_text(result: PuzzleResult | None, *, spread: bool = True) -> str:
     if spread and result.answered_runs > 1 and result.low is not None and result.high is not None:
         text += f" [{seconds(result.low)}, {seconds(result.high)}]"
     if result.status is JobStatus.UNSAT:
-        text += f" {UNSAT_MARK}"
+        text += f" {UNSAT_MARK}" + (f" {CERTIFIED_MARK}" if result.certified else "")
     return text
 
 
@@ -79,17 +83,20 @@ def summary_table(section: Section, rows: Sequence[Row] | None = None) -> Table:
     """One row per backend, best PAR-2 first (bold; no winner over no puzzles). Status columns
     that are zero for every backend are left out, except solved and wrong; the `root-solved`
     column (answers decided by root propagation, no search; empty where not reported) is
-    there when a backend reports it."""
+    there when a backend reports it, and the `unsat certified` column (UNSAT answers with a
+    verified certificate) when a campaign was run with `--certify`."""
     rows = [row for row in (rows if rows is not None else summarize(section)) if row.group == ALL]
     nonzero = [n for n in ("unsat", "timeout", "memout", "crash", "error") if any(row.counts[n] for row in rows)]
     before = ["solved"] + [n for n in nonzero if n == "unsat"]
     after = ["wrong"] + [n for n in nonzero if n != "unsat"]
     repeated = any(row.runs != row.puzzles for row in rows)
     root = any(row.root_solved is not None for row in rows)
-    header = ("backend", *before, *(["root-solved"] if root else []), "puzzles", *(["runs"] if repeated else []),
-              *after, "time (s)", "median (s)", "PAR-2 (s)")
+    certified = any(row.certified is not None for row in rows)
+    header = ("backend", *before, *(["unsat certified"] if certified else []), *(["root-solved"] if root else []),
+              "puzzles", *(["runs"] if repeated else []), *after, "time (s)", "median (s)", "PAR-2 (s)")
     body = tuple(
-        (row.backend, *(row.counts[n] for n in before), *([row.root_solved] if root else []), row.puzzles,
+        (row.backend, *(row.counts[n] for n in before), *([row.certified] if certified else []),
+         *([row.root_solved] if root else []), row.puzzles,
          *([row.runs] if repeated else []), *(row.counts[n] for n in after), row.time_total, row.time_median, row.par2)
         for row in rows
     )
@@ -122,8 +129,9 @@ def puzzle_table(section: Section, backends: Sequence[str], *, spread: bool = Tr
         body.append((row.instance, Path(row.source).stem, *(cell_text(r, spread=spread) for r in results)))
         keys.append((row.instance, Path(row.source).stem, *(None if r is None else r.score for r in results)))
         bold.update((i, 2 + j) for j, b in enumerate(backends) if b in row.best)
-    return Table(f"Per puzzle, time limit {section.time_limit:g} s (median time in seconds, best in bold; "
-                 f"{MARKS_LEGEND})",
+    certified = any(r is not None and r.certified for row in rows for r in row.results.values())
+    legend = f"{MARKS_LEGEND}; {CERTIFIED_LEGEND}" if certified else MARKS_LEGEND
+    return Table(f"Per puzzle, time limit {section.time_limit:g} s (median time in seconds, best in bold; {legend})",
                  header, tuple(body), frozenset(bold), tuple(keys), frozenset({0, 1}))
 
 

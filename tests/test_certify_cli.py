@@ -1,0 +1,160 @@
+"""`kakuro certify`, `kakuro verify`, `generate classic --certify` and `compare --certify` as a
+user meets them: one line per puzzle, one clear line for bad input, an exit status that says
+whether everything holds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import kakuro
+from kakuro.cli import EXIT_ERROR, EXIT_OK
+from kakuro.records.files import read_results
+from kakuro.records.record import JobStatus
+from kakuro.records.verdict import certification, certified_status
+from kakuro.report import sections
+from kakuro.report.tables import puzzle_table, summary_table
+from tests.conftest import ROOT, TWO_SOLUTIONS, UNSATISFIABLE
+from tests.test_cli import run
+from tests.test_compare import BACKENDS_FILE, restore_registry  # noqa: F401 (restore_registry: a fixture)
+from tests.test_compare import run as run_compare
+
+CLASSIC = ROOT / "instances" / "classic" / "unique-6x6.jsonl"
+
+
+@pytest.fixture(scope="module")
+def certified(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The certificates of the five puzzles of CLASSIC, made by `kakuro certify --all`."""
+    folder = tmp_path_factory.mktemp("certs")
+    assert kakuro.cli.main(["certify", str(CLASSIC), "--all", "-o", str(folder)]) == EXIT_OK
+    return folder
+
+
+def test_certify_writes_one_certificate_per_puzzle_and_says_what_it_proves(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, _ = run(capsys, "certify", CLASSIC, "--index", "2", "-o", tmp_path)
+    assert code == EXIT_OK
+    assert [p.name for p in tmp_path.iterdir()] == ["classic-6x6-d0.3-s1-1.cert"]
+    assert out.startswith("classic-6x6-d0.3-s1-1: exactly 1 solution, certified: ")
+
+
+def test_verify_prints_the_certified_count_of_each(capsys: pytest.CaptureFixture[str], certified: Path) -> None:
+    files = sorted(certified.iterdir())
+    code, out, err = run(capsys, "verify", *files)
+    assert code == EXIT_OK and err == ""
+    lines = out.splitlines()
+    assert len(lines) == 5 == len(files)
+    assert all(line.startswith(f"{path}: exactly 1 solution, certified (dratify-python")
+               for line, path in zip(lines, files))
+
+
+def test_certify_refuses_to_replace_a_certificate_without_force(
+    capsys: pytest.CaptureFixture[str], certified: Path
+) -> None:
+    target = certified / "classic-6x6-d0.3-s1-0.cert"
+    before = target.read_bytes()
+    code, out, err = run(capsys, "certify", CLASSIC, "-o", certified)
+    assert code == EXIT_ERROR and out == ""
+    assert err.splitlines()[-1].endswith("already exists; choose another name, or replace it with --force "
+                                         "(overwrite=True in Python)")
+    assert target.read_bytes() == before
+    assert run(capsys, "certify", CLASSIC, "-o", certified, "--force")[0] == EXIT_OK
+
+
+def test_the_certificates_of_unsatisfiable_and_ambiguous_puzzles(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    puzzles = tmp_path / "p.txt"
+    kakuro.write([*kakuro.read(UNSATISFIABLE), *kakuro.read(TWO_SOLUTIONS)], puzzles)
+    code, out, _ = run(capsys, "certify", puzzles, "--all", "-o", tmp_path / "c")
+    assert code == EXIT_OK
+    assert [line.split(":")[1].strip() for line in out.splitlines()] == ["0 solutions, certified",
+                                                                          "at least 2 solutions, certified"]
+    code, out, _ = run(capsys, "verify", *sorted((tmp_path / "c").iterdir()))
+    assert code == EXIT_OK and "0 solutions, certified" in out and "at least 2 solutions, certified" in out
+
+
+@pytest.mark.parametrize("damage", ["missing", "truncated", "a puzzle file", "a folder"])
+def test_a_file_that_is_no_whole_certificate_gets_one_line(
+    damage: str, capsys: pytest.CaptureFixture[str], certified: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "x.cert"
+    if damage == "truncated":
+        path.write_bytes((certified / "classic-6x6-d0.3-s1-0.cert").read_bytes()[:5000])
+    elif damage == "a puzzle file":
+        path.write_bytes(CLASSIC.read_bytes())
+    elif damage == "a folder":
+        path.mkdir()
+    code, out, err = run(capsys, "verify", path, certified / "classic-6x6-d0.3-s1-1.cert")
+    assert code == EXIT_ERROR
+    assert len(err.splitlines()) == 1 and err.startswith(f"kakuro: {path}")
+    assert out.count("certified") == 1  # the other certificate is still checked
+
+
+def test_a_certificate_for_another_puzzle_is_rejected(capsys: pytest.CaptureFixture[str], certified: Path) -> None:
+    cert = certified / "classic-6x6-d0.3-s1-0.cert"
+    code, out, _ = run(capsys, "verify", cert, "--puzzle", CLASSIC, "--index", "2")
+    assert code == EXIT_ERROR
+    assert out == (f"{cert}: rejected (puzzle): the certificate is for puzzle 'classic-6x6-d0.3-s1-0' (digest "
+                   f"{kakuro.read(CLASSIC)[0].digest()}), not 'classic-6x6-d0.3-s1-1' "
+                   f"(digest {kakuro.read(CLASSIC)[1].digest()})\n")
+    assert run(capsys, "verify", cert, "--puzzle", CLASSIC)[0] == EXIT_OK
+
+
+def test_a_tampered_proof_fails_verify(capsys: pytest.CaptureFixture[str], certified: Path, tmp_path: Path) -> None:
+    lines = (certified / "classic-6x6-d0.3-s1-0.cert").read_text().splitlines()
+    lines.remove("0")  # the empty clause, the end of the proof
+    tampered = tmp_path / "t.cert"
+    tampered.write_text("\n".join(lines) + "\n")
+    code, out, _ = run(capsys, "verify", tampered, "--checker", "dratify-python")
+    assert code == EXIT_ERROR
+    assert out == f"{tampered}: rejected (proof): dratify-python rejects the proof: every step verified, but the " \
+                  "proof never derives the empty clause\n"
+
+
+def test_generate_classic_certify_writes_each_certificate_beside_the_puzzles(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out_file = tmp_path / "gen" / "p.jsonl"
+    code, out, _ = run(capsys, "generate", "classic", "--rows", "6", "--cols", "6", "--count", "2", "--seed", "5",
+                       "-o", out_file, "--certify")
+    assert code == EXIT_OK
+    puzzles = kakuro.read(out_file)
+    certs = sorted(out_file.parent.glob("*.cert"))
+    assert [c.stem for c in certs] == sorted(p.id for p in puzzles)
+    for puzzle, cert in zip(sorted(puzzles, key=lambda p: p.id or ""), certs):
+        verdict = kakuro.verify(cert, puzzle=puzzle)
+        assert verdict.ok and str(verdict) == "exactly 1 solution, certified"
+    assert "wrote 2 puzzle(s)" in out
+
+
+def test_generate_certify_needs_an_output_file(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "generate", "classic", "--rows", "6", "--cols", "6", "--certify")
+    assert code == EXIT_ERROR and out == ""
+    assert err == "kakuro: --certify writes the certificates beside the puzzle file: give -o FILE\n"
+
+
+# --------------------------------------------------------------------- compare --certify
+def test_an_unsat_claim_that_certification_refutes_is_wrong(two_solutions: kakuro.Puzzle, unsatisfiable: kakuro.Puzzle) -> None:
+    found = certification(two_solutions, time_limit=10)
+    assert not found.certified and "certification found a solution" in found.wrong
+    assert certified_status("", found)[0] is JobStatus.WRONG
+    found = certification(unsatisfiable, time_limit=10)
+    assert found.certified and certified_status("said so", found) == (JobStatus.UNSAT, "said so")
+
+
+def test_compare_certify_makes_a_false_unsat_wrong_and_the_report_names_the_certified(tmp_path: Path) -> None:
+    puzzles = tmp_path / "p.txt"
+    kakuro.write([*kakuro.read(UNSATISFIABLE), *kakuro.read(TWO_SOLUTIONS)], puzzles)
+    argv = [str(puzzles), "--import", BACKENDS_FILE, "-b", "test-liar", "-j", "1", "--no-progress"]
+    assert run_compare([*argv, "-o", str(tmp_path / "plain.jsonl")]) == 0  # without: the lie stands
+    assert {r.status for r in read_results(tmp_path / "plain.jsonl")} == {JobStatus.UNSAT}
+    assert run_compare([*argv, "--certify", "-o", str(tmp_path / "certified.jsonl")]) == 3
+    records = {r.index: r for r in read_results(tmp_path / "certified.jsonl")}
+    assert (records[0].status, records[0].certified) == (JobStatus.UNSAT, True)
+    assert (records[1].status, records[1].certified) == (JobStatus.WRONG, False)
+    assert "certification found a solution" in records[1].message
+    (section,) = sections(list(records.values()))
+    summary = summary_table(section)
+    assert summary.rows[0][summary.header.index("unsat certified")] == 1
+    assert "unsat certified" in puzzle_table(section, ["test-liar"]).rows[0][2]
