@@ -4,6 +4,8 @@ whether everything holds."""
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from kakuro.records.record import JobStatus
 from kakuro.records.verdict import certification, certified_status
 from kakuro.report import sections
 from kakuro.report.tables import puzzle_table, summary_table
+from kakuro.report.text import per_puzzle_csv, summary_csv
 from tests.conftest import ROOT, TWO_SOLUTIONS, UNSATISFIABLE
 from tests.test_cli import run
 from tests.test_compare import BACKENDS_FILE, restore_registry  # noqa: F401 (restore_registry: a fixture)
@@ -158,3 +161,8 @@ def test_compare_certify_makes_a_false_unsat_wrong_and_the_report_names_the_cert
     summary = summary_table(section)
     assert summary.rows[0][summary.header.index("unsat certified")] == 1
     assert "unsat certified" in puzzle_table(section, ["test-liar"]).rows[0][2]
+    summary_rows = list(csv.DictReader(io.StringIO(summary_csv([section]))))
+    assert summary_rows[0]["unsat certified"] == "1"
+    per_puzzle = list(csv.reader(io.StringIO(per_puzzle_csv([section]))))
+    column = per_puzzle[0].index("test-liar: certified")
+    assert [row[column] for row in per_puzzle[1:]] == ["true", ""]  # the WRONG answer is not an UNSAT one

@@ -160,7 +160,7 @@ def test_per_puzzle_tables_mark_unsat_and_root_solved_answers() -> None:
     summary = summary_table(section)
     column = summary.header.index("root-solved")
     assert {row[0]: row[column] for row in summary.rows} == {"a": 1, "b": None}  # b does not report it
-    assert summary_csv([section]).splitlines()[1].endswith(",1") and "a: root solved" in per_puzzle_csv([section])
+    assert summary_csv([section]).splitlines()[1].endswith(",1,") and "a: root solved" in per_puzzle_csv([section])
 
 
 def test_plots_fit_a_column_have_no_title_and_come_as_pdf_or_svg(tmp_path: Path, capsys) -> None:

@@ -114,8 +114,9 @@ def print_sections(
 
 
 SUMMARY_COLUMNS = ("time limit (s)", "group", "backend", "puzzles", "runs", *COUNTED, "time (s)", "median (s)", "PAR-2 (s)",
-                   "root solved")
-"""`root solved`: answers decided by root propagation, no search (empty: not reported)."""
+                   "root solved", "unsat certified")
+"""`root solved`: answers decided by root propagation, no search; `unsat certified`: UNSAT answers
+with a verified certificate (`--certify`); empty: not reported."""
 
 
 def summary_csv(parts: Sequence[Section], *, group_by: str = "source") -> str:
@@ -132,32 +133,39 @@ def summary_csv(parts: Sequence[Section], *, group_by: str = "source") -> str:
 def _csv_row(section: Section, row: Row) -> list[Any]:
     return [f"{section.time_limit:g}", row.group, row.backend, row.puzzles, row.runs,
             *(row.counts[name] for name in COUNTED), row.time_total, _blank(row.time_median), row.par2,
-            _blank(row.root_solved)]
+            _blank(row.root_solved), _blank(row.certified)]
 
 
 def per_puzzle_csv(parts: Sequence[Section]) -> str:
     """The per-puzzle table of every section as CSV (a header per section, backends best
     PAR-2 first): for each backend its aggregated status, median time, fastest and slowest
-    answered run (seconds), number of runs and whether root propagation decided the answer
-    (true, false, or empty: not reported); then the best backends."""
+    answered run (seconds), number of runs, whether root propagation decided the answer and
+    whether an UNSAT answer is certified (true, false, or empty: not reported); then the best
+    backends."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     for section in parts:
         backends = ranking(section)
         writer.writerow(["time limit (s)", "puzzle", "source", "digest", "rows", "cols",
                          *(f"{b}: {field}" for b in backends
-                           for field in ("status", "time (s)", "min (s)", "max (s)", "runs", "root solved")),
+                           for field in ("status", "time (s)", "min (s)", "max (s)", "runs", "root solved",
+                                                         "certified")),
                          "best"])
         for row in per_puzzle(section, backends):
             cells: list[Any] = []
             for b in backends:
                 r = row.results[b]
-                cells += ["", "", "", "", 0, ""] if r is None else [
+                cells += ["", "", "", "", 0, "", ""] if r is None else [
                     r.status.value, _blank(r.time), _blank(r.low), _blank(r.high), len(r.runs),
-                    "" if r.root_solved is None else str(r.root_solved).lower()]
+                    _flag(r.root_solved), _flag(r.certified)]
             writer.writerow([f"{section.time_limit:g}", row.instance, row.source, row.digest, _blank(row.rows),
                              _blank(row.cols), *cells, " ".join(b for b in backends if b in row.best)])
     return buffer.getvalue()
+
+
+def _flag(value: bool | None) -> str:
+    """`true`, `false`, or empty for not reported."""
+    return "" if value is None else str(value).lower()
 
 
 def _blank(value: Any) -> Any:
