@@ -32,7 +32,7 @@ def puzzles(backend: str) -> tuple[Puzzle, ...]:
 @pytest.mark.parametrize("backend", AVAILABLE)
 def test_every_backend_solves_a_fresh_sudoku_and_killer(backend: str) -> None:
     for puzzle in puzzles(backend):
-        result = kakuro.solve(puzzle, backend, time_limit=20, seed=1)
+        result = kakuro.solve(puzzle, backend, time_limit=60, seed=1)  # smt's default model: 4.5 s here idle
         assert result.status is Status.SOLVED, (backend, puzzle.id, result.message)
         assert puzzle.check(result.solution) == []  # solve checked it already: the oracle once more
 
