@@ -42,7 +42,7 @@ def locked_candidates(board: Board, r: int) -> Finding | None:
     required = board.required_digits(r)
     if not required:
         return None
-    opens = board.open_cells(r)
+    opens = sorted(board.open_cells(r))  # reading order (a cage lists its cells as its author did)
     members = set(board.run_cells[r])
     while required:
         bit = required & -required
