@@ -366,4 +366,3 @@ def test_explain_time_limit_on_a_large_sudoku(capsys: pytest.CaptureFixture[str]
     kakuro.write(sudoku(25, 0.66, seed=1), tmp_path / "large.sdm")
     code, out, _ = run(capsys, "explain", tmp_path / "large.sdm", "--time-limit", "0.2")
     assert code == 4 and "stopped at the time limit after" in out.splitlines()[0]
-
