@@ -24,7 +24,7 @@ from kakuro.deduction.hints import SOLVED as HINT_SOLVED
 from kakuro.deduction.page import page
 from kakuro.deduction.picture import step_marks
 from kakuro.deduction.replay import replay, unsound_removals
-from kakuro.deduction.singles import last_cell
+from kakuro.deduction.singles import last_cell, naked_single
 from kakuro.deduction.subsets import hidden_subset, naked_subset
 from kakuro.deduction.sudoku_rules import hidden_single, locked_candidates
 from kakuro.deduction.techniques import BY_NAME, SUDOKU_LEVEL_NAMES
@@ -153,6 +153,15 @@ def test_exact_reasoning_on_one_group_and_the_last_cell() -> None:
     last = last_cell(b, group(p, "row 1"))
     assert last is not None and removed(b, last) == {"r1c4": [1, 2, 3]}
     assert last.reason == "the other cells of row 1 hold every digit but 4"
+
+
+def test_a_naked_single_leaves_every_group_of_its_cell() -> None:
+    p = Puzzle.killer([(17, [(0, 0), (0, 1)])])
+    b = with_candidates(p, r1c1="9")
+    found = naked_single(b, cell(p, "r1c1"))
+    assert found is not None and found.reason == ("r1c1 holds 9, so no other cell of row 1, column 1, box 1 and "
+                                                  "the 17-cage at r1c1 can be 9")
+    assert len(found.removals) == 8 + 8 + 4  # the cage's other cell, r1c2, is in row 1
 
 
 def test_cage_combinations_carry_over_from_kakuro() -> None:
