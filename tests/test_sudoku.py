@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import kakuro
-from kakuro import InvalidPuzzleError, Puzzle, PuzzleFormatError, UnsupportedOperationError
+from kakuro import InvalidPuzzleError, Puzzle, PuzzleFormatError
 from kakuro.engine.build import build_state
 from kakuro.formats import dumps, read
 from kakuro.generate.sudoku_grids import emptied, full_grid, killer, sudoku
@@ -90,11 +90,6 @@ def test_the_native_engine_solves_a_hard_9x9(backend: str) -> None:
     result = kakuro.solve(puzzle, backend, time_limit=20)
     assert result.solved and puzzle.check(result.solution) == []
     assert "".join(str(v) for row in result.solution.to_grid() for v in row).startswith("4")
-
-
-def test_explain_and_hint_refuse_a_sudoku() -> None:
-    with pytest.raises(UnsupportedOperationError, match="Kakuro's techniques only"):
-        kakuro.explain(sudoku(9, 0.5, seed=1))
 
 
 # --------------------------------------------------------------------- formats

@@ -239,16 +239,16 @@ class KakuroApi(SphinxDirective):
 
 
 class TechniqueTable(SphinxDirective):
-    """``{technique-table}``: level, name and description of every explanation technique."""
+    """``{technique-table}``: level, name, description and puzzle kinds of every explanation technique."""
 
     has_content = False
 
     def run(self) -> list[nodes.Node]:
         from kakuro.deduction import LEVEL_NAMES, TECHNIQUES
 
-        rows = [[[f"{t.level} {LEVEL_NAMES.get(t.level, '')}".strip()], [_literal(t.name)], [t.description]]
-                for t in TECHNIQUES]
-        return [table(["level", "technique", "what it does"], rows, [14, 22, 64])]
+        rows = [[[f"{t.level} {LEVEL_NAMES.get(t.level, '')}".strip()], [_literal(t.name)], [t.description],
+                 [", ".join(t.kinds)]] for t in TECHNIQUES]
+        return [table(["level", "technique", "what it does", "tried on"], rows, [12, 20, 54, 14])]
 
 
 HELP_WIDTH = 88

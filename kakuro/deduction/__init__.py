@@ -28,7 +28,7 @@ from kakuro.deduction.trace import (
     Removal,
     Step,
 )
-from kakuro.errors import KakuroError, UnsupportedOperationError
+from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle, Solution
 from kakuro.values import is_number
 
@@ -37,12 +37,14 @@ if TYPE_CHECKING:
 
 
 def explain(puzzle: Puzzle, *, time_limit: float | None = None) -> Explanation:
-    """The step-by-step deduction of `puzzle` with named human techniques, simplest first,
+    """The step-by-step deduction of `puzzle` (a Kakuro, Sudoku or Killer Sudoku) with named
+    human techniques, simplest first,
     within `time_limit` seconds (None: no limit; the deduction stops within a fraction of a
     second of it, with status STOPPED and the steps found so far).
 
     Returns a frozen `Explanation`: `steps` (each a `Step`: technique, the cells and runs it
-    looked at, the candidates it removes and the digits that places, one plain sentence),
+    looked at (its runs: a Kakuro's runs, a Sudoku's rows, columns, boxes and cages), the
+    candidates it removes and the digits that places, one plain sentence),
     `status` (SOLVED: deduction alone fixed every cell, so the solution is unique; SEVERAL: a
     `search` step had to choose between solutions; UNSATISFIABLE; STOPPED), `solution` and `rating`
     (the hardest level needed and how often). `to_dict()` gives its JSON form. Every removal is
@@ -51,7 +53,6 @@ def explain(puzzle: Puzzle, *, time_limit: float | None = None) -> Explanation:
     """
     from kakuro.deduction.deduce import explanation_of
 
-    refuse_other_kinds(puzzle, "explain")
     return explanation_of(puzzle, deadline_after(time_limit))
 
 
@@ -63,16 +64,7 @@ def hint(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None = N
     hint when it runs out). See `kakuro.deduction.hints.hint`."""
     from kakuro.deduction.hints import hint as hint_of
 
-    refuse_other_kinds(puzzle, "hint")
     return hint_of(puzzle, progress, source=source, deadline=deadline_after(time_limit))
-
-
-def refuse_other_kinds(puzzle: Puzzle, what: str) -> None:
-    """UnsupportedOperationError for a Sudoku or Killer: the techniques here are Kakuro's."""
-    if isinstance(puzzle, Puzzle) and puzzle.kind != "kakuro":
-        raise UnsupportedOperationError(
-            f"{what} knows Kakuro's techniques only; explaining a {puzzle.kind} (singles, subsets, intersections"
-            f"{', cage combinations' if puzzle.kind == 'killer' else ''}) is not written yet")
 
 
 def deadline_after(time_limit: float | None) -> Deadline:

@@ -45,12 +45,23 @@ def contradiction(board: Board, deadline: Deadline = Deadline()) -> Finding | No
             shown += f" (and {len(placed) - SHOWN_PLACEMENTS} more)"
         then = f"place {shown}, and "
     runs = tuple(dict.fromkeys((*board.cell_runs[cell], *((failed,) if failed is not None else ()))))
-    ending = f"leave {board.run_name(failed)} with no way to reach its sum" if failed is not None else "wipe out a run"
-    reason = (f"if {name} were {value}, exact reasoning on each run would {then}{ending}, "
+    if failed is None:
+        ending = "wipe out a run"
+    elif board.stated(failed):
+        ending = f"leave {board.run_name(failed)} with no way to reach its sum"
+    else:
+        ending = f"leave {board.run_name(failed)} unable to hold every digit once"
+    reason = (f"if {name} were {value}, exact reasoning on each {_groups_word(board.puzzle)} would {then}{ending}, "
               f"so {name} is not {value}")
     looked = (cell, *(c for c, _ in placed), *(board.run_cells[failed] if failed is not None else ()))
     return Finding("contradiction", reason, tuple(dict.fromkeys(looked)), runs, {cell: 1 << value},
                    assumption=Placement(cell, value))
+
+
+def _groups_word(puzzle: Puzzle) -> str:
+    """What a puzzle's groups are called: "run" (Kakuro), "row, column and box" (Sudoku), "row,
+    column, box and cage" (Killer)."""
+    return {"sudoku": "row, column and box", "killer": "row, column, box and cage"}.get(puzzle.kind, "run")
 
 
 def _chain(board: Board, cell: int, value: int) -> tuple[list[tuple[int, int]], int | None]:

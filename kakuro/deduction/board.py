@@ -2,8 +2,7 @@
 name cells, runs and digit sets in a step's sentence.
 
 A candidate set is a bitmask (bit v = value v, as in `kakuro.combos`). A cell is *placed* when
-one candidate is left. Cells are named `r<row>c<col>` by grid position (the clue row and column
-are row 0 and column 0, so the first white cells are in row 1 and column 1).
+one candidate is left. Cells and groups are named as `kakuro.deduction.names` says.
 """
 
 from __future__ import annotations
@@ -11,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from kakuro.combos import combinations, count_combinations, fixed_values, range_mask, values_of
+from kakuro.deduction.names import cell_name as cell_name  # re-exported: callers name cells through the board
+from kakuro.deduction.names import group_word
+from kakuro.deduction.names import run_name as run_name
 from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle, Solution
 
@@ -116,17 +118,13 @@ class Board:
     def run_name(self, r: int) -> str:
         return run_name(self.puzzle, r)
 
+    def group_word(self, r: int) -> str:
+        return group_word(self.puzzle, r)
 
-def cell_name(puzzle: Puzzle, c: int) -> str:
-    """E.g. "r3c4": the grid position of white cell `c`."""
-    r, col = puzzle.cells[c]
-    return f"r{r}c{col}"
-
-
-def run_name(puzzle: Puzzle, r: int) -> str:
-    """E.g. "the across 16 in 2 at r2c1": direction, clue, length and first cell of run `r`."""
-    run = puzzle.run(r)
-    return f"the {run.direction} {run.total} in {len(run)} at {cell_name(puzzle, run.cells[0])}"
+    def stated(self, r: int) -> bool:
+        """True when group `r`'s sum is a rule of the puzzle (a Kakuro clue, a Killer cage's
+        sum), False for a Sudoku row, column or box (every value once)."""
+        return self.puzzle.runs[r].stated
 
 
 def digits(mask: int) -> str:

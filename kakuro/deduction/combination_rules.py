@@ -104,6 +104,13 @@ def combination_placement(board: Board, r: int) -> Finding | None:
     placeable = [m for m in board.tables[r]
                  if any(feasible_values(board.totals[r], [d & m for d in domains], board.puzzle.values))]
     clauses = [f"{'any of ' if m & (m - 1) else ''}{digits(m)} in {board.cell_name(c)}" for c, m in sorted(removals.items())]
+    if not board.stated(r):
+        lo, hi = board.puzzle.values
+        spread = f"the digits {lo}..{hi} over the cells of {board.run_name(r)} (each within its candidates)"
+        if not placeable:
+            return Finding("combination-placement", f"there is no way to spread {spread}", tuple(cells), (r,), removals)
+        reason = f"no way to spread {spread} puts {and_list(clauses, 'or')}"
+        return Finding("combination-placement", reason, tuple(cells), (r,), removals)
     if not placeable:
         reason = f"no combination of {board.run_name(r)} can be spread over its cells' candidates"
     else:

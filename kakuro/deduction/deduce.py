@@ -1,6 +1,9 @@
 """The deduction: apply the simplest technique that makes progress, one step at a time.
 
 After every step the deduction starts again from the simplest technique, as a person would.
+A technique is tried only on the kinds of puzzle it names (`Technique.kinds`): Kakuro's
+clue-based combinations are not tried on a Sudoku, a Sudoku's hidden singles and locked
+candidates not on a Kakuro; a Killer gets both.
 To keep that cheap, each technique keeps the runs (or cells, or region sums) it has not looked
 at since they last changed: a technique that found nothing in a run is not asked again about
 that run until one of its cells loses a candidate. The order of `RULES` is the order of
@@ -21,6 +24,7 @@ from typing import Any
 from kakuro.clock import Deadline
 from kakuro.deduction.assumptions import contradiction, search
 from kakuro.deduction.board import Board
+from kakuro.deduction.cage_sums import CageSum, cage_sums, rule_of_45
 from kakuro.deduction.combination_rules import (
     combination_digits,
     combination_placement,
@@ -33,7 +37,8 @@ from kakuro.deduction.rating import rate
 from kakuro.deduction.regions import region_arithmetic
 from kakuro.deduction.singles import last_cell, naked_single
 from kakuro.deduction.subsets import hidden_subset, naked_subset
-from kakuro.deduction.techniques import level_of
+from kakuro.deduction.sudoku_rules import hidden_single, locked_candidates
+from kakuro.deduction.techniques import BY_NAME, level_of
 from kakuro.deduction.trace import (
     SEVERAL,
     SOLVED,
@@ -56,17 +61,26 @@ class Rule:
     find: Callable[..., Finding | None]
 
 
+def region_step(board: Board, region: RegionSum | CageSum) -> Finding | None:
+    """Region arithmetic on a Kakuro's block sum or a Killer's rule-of-45 sum."""
+    if isinstance(region, CageSum):
+        return rule_of_45(board, region)
+    return region_arithmetic(board, region)
+
+
 RULES: tuple[Rule, ...] = (
     Rule("unique-combination", RUN, unique_combination),
     Rule("naked-single", CELL, naked_single),
+    Rule("hidden-single", RUN, hidden_single),
     Rule("last-cell", RUN, last_cell),
+    Rule("locked-candidates", RUN, locked_candidates),
     Rule("intersection", CELL, intersection),
     Rule("combination-digits", RUN, combination_digits),
     Rule("required-digit", RUN, required_digit),
     Rule("naked-subset", RUN, naked_subset),
     Rule("hidden-subset", RUN, hidden_subset),
     Rule("combination-placement", RUN, combination_placement),
-    Rule("region-arithmetic", REGION, region_arithmetic),
+    Rule("region-arithmetic", REGION, region_step),
     Rule("contradiction", BOARD, contradiction),
     Rule("search", BOARD, search),
 )
@@ -84,22 +98,24 @@ def explanation_of(puzzle: Puzzle, deadline: Deadline = Deadline()) -> Explanati
 def finish(puzzle: Puzzle, board: Board, steps: tuple[Step, ...], chose: bool, stopped: bool = False) -> Explanation:
     """The explanation of a deduction on `board` that ended, or `stopped` at its deadline."""
     if stopped:
-        return Explanation(puzzle, steps, STOPPED, None, rate(steps))
+        return Explanation(puzzle, steps, STOPPED, None, rate(steps, puzzle.kind))
     if board.wiped_out() is not None:
-        return Explanation(puzzle, steps, UNSATISFIABLE, None, rate(steps))
-    return Explanation(puzzle, steps, SEVERAL if chose else SOLVED, board.solution(), rate(steps))
+        return Explanation(puzzle, steps, UNSATISFIABLE, None, rate(steps, puzzle.kind))
+    return Explanation(puzzle, steps, SEVERAL if chose else SOLVED, board.solution(), rate(steps, puzzle.kind))
 
 
 class Deduction:
     """The deduction on `board` (changed in place as steps are taken), with the techniques of
-    level `up_to` and below (all by default), until `deadline` passes."""
+    level `up_to` and below (all by default) that are tried on its puzzle's kind, until
+    `deadline` passes."""
 
     def __init__(self, board: Board, up_to: int = 7, deadline: Deadline = Deadline()) -> None:
         self.board = board
         self.deadline = deadline
         self.stopped = False
         """True once the deadline stopped the deduction before it ended."""
-        self.rules = [rule for rule in RULES if level_of(rule.technique) <= up_to]
+        kind = board.puzzle.kind
+        self.rules = [rule for rule in RULES if level_of(rule.technique) <= up_to and kind in BY_NAME[rule.technique].kinds]
         self.chose = False
         """True once a `search` step chose between several solutions."""
         self.open = sum(1 for d in board.cands if d & (d - 1))
@@ -107,7 +123,7 @@ class Deduction:
         self.emptied = board.wiped_out() is not None
         """True once some cell has no candidate left."""
         n_runs, n_cells = len(board.run_cells), len(board.cands)
-        self.regions: list[RegionSum] | None = None
+        self.regions: list[RegionSum | CageSum] | None = None
         self.cell_regions: list[list[int]] = []
         self.pending: list[list[int]] = []
         self.waiting: list[bytearray] = []
@@ -186,7 +202,8 @@ class Deduction:
         return self.stopped
 
     def _find_regions(self, rule_index: int) -> None:
-        self.regions = region_sums(self.board.puzzle)
+        puzzle = self.board.puzzle
+        self.regions = [*cage_sums(puzzle)] if puzzle.cages else [*region_sums(puzzle)]
         self.cell_regions = [[] for _ in self.board.cands]
         for k, region in enumerate(self.regions):
             for c in region.cells:

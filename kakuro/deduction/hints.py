@@ -18,8 +18,9 @@ from typing import Any
 
 from kakuro.clock import Deadline
 from kakuro.deduction.assumptions import solutions
-from kakuro.deduction.board import Board, cell_name, initial_candidates, run_name
+from kakuro.deduction.board import Board, initial_candidates
 from kakuro.deduction.deduce import Deduction
+from kakuro.deduction.names import cell_name, run_name
 from kakuro.deduction.trace import Step, step_to_dict
 from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle, Solution

@@ -1,9 +1,10 @@
 """A self-contained HTML page that steps through an explanation.
 
-The page holds one SVG of the grid (drawn by `kakuro.render`) in which every candidate of every
-open cell, its strike-through line, the big digit of each cell and a frame around each clue
-are elements with ids, and the trace as JSON; a small script shows the state before the chosen
-step (the cells it looks at shaded, what it removes struck through, what it places in green).
+The page holds one SVG of the grid (drawn by `kakuro.render`, a Sudoku's boxes and a Killer's
+cages with it) in which every candidate of every open cell, its strike-through line, the big
+digit of each cell and a frame around each Kakuro clue are elements with ids, and the trace as
+JSON; a small script shows the state before the chosen step (the cells it looks at shaded, what
+it removes struck through, what it places in green).
 The address names the step (`page.html#12` opens at step 12). Nothing is fetched from the
 network.
 """
@@ -16,6 +17,7 @@ import json
 from kakuro.combos import values_of
 from kakuro.deduction.board import initial_candidates
 from kakuro.deduction.trace import Explanation
+from kakuro.puzzle import Run
 from kakuro.render import (
     CANDIDATE_TEXT,
     CLUE_HIGHLIGHT,
@@ -52,7 +54,8 @@ def page(explanation: Explanation) -> str:
                 "level": step.level,
                 "sentence": step.sentence,
                 "cells": list(step.cells),
-                "clues": [f"q{puzzle.run(r).clue[0]}-{puzzle.run(r).clue[1]}" for r in step.runs],
+                "clues": [f"q{run.clue[0]}-{run.clue[1]}" for run in map(puzzle.runs.__getitem__, step.runs)
+                          if isinstance(run, Run)],
                 "removed": [[x.cell, list(x.values)] for x in step.removed],
                 "placed": [[p.cell, p.value] for p in step.placed],
             }

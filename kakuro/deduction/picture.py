@@ -1,6 +1,7 @@
 """Pictures of one deduction step: the grid with the candidates before the step, the cells it
-looks at shaded, the clues of its runs framed, what it removes struck through and what it
-places in green (`kakuro.render.Marks`)."""
+looks at shaded, the clues of its runs framed (a Sudoku's and Killer's groups have no clue: the
+shading shows them, over the boxes and cages `kakuro.render` draws), what it removes struck
+through and what it places in green (`kakuro.render.Marks`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from kakuro.combos import mask_of
 from kakuro.deduction.replay import replay
 from kakuro.deduction.trace import Explanation
 from kakuro.errors import KakuroError
+from kakuro.puzzle import Run
 from kakuro.render import Marks, render
 
 
@@ -31,7 +33,7 @@ def step_marks(explanation: Explanation, index: int) -> Marks:
         struck=struck,
         kept={p.cell: 1 << p.value for p in step.placed},
         cells=frozenset(step.cells),
-        clues=frozenset(puzzle.run(r).clue for r in step.runs),
+        clues=frozenset(run.clue for run in map(puzzle.runs.__getitem__, step.runs) if isinstance(run, Run)),
     )
 
 

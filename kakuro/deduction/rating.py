@@ -10,25 +10,26 @@ binary digits of count): a tenth more each time the count doubles.
 So 6.1 is "one contradiction", 4.3 "four to seven exact run placements", and scores order
 puzzles by their hardest technique first, then by how much of it they need (logarithmically:
 the easy levels are used tens of times on a large grid). A puzzle with nothing to deduce (every
-cell given) scores 0.0.
+cell given) scores 0.0. A Sudoku or Killer is rated on the same levels, under its own names
+(`kakuro.deduction.techniques.level_names`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kakuro.deduction.techniques import BY_NAME, LEVEL_NAMES, TECHNIQUES
+from kakuro.deduction.techniques import BY_NAME, KAKURO, TECHNIQUES, level_names
 from kakuro.deduction.trace import Rating, Step
 
 NOTHING = Rating(0, "nothing to deduce", "none", 0)
 
 
-def rate(steps: Sequence[Step]) -> Rating:
-    """The rating of a trace (see the module docstring)."""
+def rate(steps: Sequence[Step], kind: str = KAKURO) -> Rating:
+    """The rating of a trace of a puzzle of `kind` (see the module docstring)."""
     if not steps:
         return NOTHING
     level = max(step.level for step in steps)
     at_level = [step.technique for step in steps if step.level == level]
     order = {t.name: i for i, t in enumerate(TECHNIQUES)}
     hardest = max(at_level, key=order.__getitem__)
-    return Rating(level, LEVEL_NAMES[level], BY_NAME[hardest].name, len(at_level))
+    return Rating(level, level_names(kind)[level], BY_NAME[hardest].name, len(at_level))

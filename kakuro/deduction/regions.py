@@ -23,7 +23,7 @@ def region_arithmetic(board: Board, region: RegionSum) -> Finding | None:
         return None
     placed = sum(board.cands[c].bit_length() - 1 for c in region.cells if c not in opens)
     left = region.total - placed
-    support = _supports(board, opens, left)
+    support = sum_supports(board, opens, left)
     removals = removals_from(board, opens, dict(zip(opens, support)))
     if not removals:
         return None
@@ -31,7 +31,7 @@ def region_arithmetic(board: Board, region: RegionSum) -> Finding | None:
                    tuple(sorted(set(region.block) | set(region.cells))), region.outer + region.inner, removals)
 
 
-def _supports(board: Board, cells: list[int], total: int) -> list[int]:
+def sum_supports(board: Board, cells: list[int], total: int) -> list[int]:
     """Per cell, the candidates used by some assignment of `cells` summing to `total`, with
     distinct values in cells that share a run."""
     n = len(cells)

@@ -34,6 +34,9 @@ def last_cell(board: Board, r: int) -> Finding | None:
     value = board.totals[r] - sum(placed)
     if value < 0 or not board.cands[last] >> value & 1:
         return None  # an inconsistent run: exact reasoning (combination-placement) shows the wipe-out
+    if not board.stated(r):
+        reason = f"the other cells of {board.run_name(r)} hold every digit but {value}"
+        return Finding("last-cell", reason, tuple(cells), (r,), {last: board.cands[last] & ~(1 << value)})
     shown = " + ".join(str(v) for v in placed) + (f" = {sum(placed)}" if len(placed) > 1 else "")
     reason = f"the other cells of {board.run_name(r)} hold {shown} of its {board.totals[r]}"
     return Finding("last-cell", reason, tuple(cells), (r,), {last: board.cands[last] & ~(1 << value)})

@@ -19,32 +19,57 @@ it never removes a value of any solution. The levels, and what a solver needs at
 Levels 1-4 together reach exactly what generalized arc consistency on every run reaches, so a
 puzzle that `kakuro.generate.grade` calls `rdv` or `gac` never needs level 5 or above, and one
 that needs shaving (`gac+shaving`) always does.
+
+A Sudoku or Killer is explained on the same scale, with the techniques that carry over (its rows,
+columns, boxes and cages are the groups; `Technique.kinds` says which puzzles a technique is
+tried on) and two of its own: `hidden-single` (level 1) and `locked-candidates` (level 2:
+pointing and box/line reduction). Level 1 is the singles (naked and hidden, the last cell of a
+group, a cage with one combination); level 2 the intersections (locked candidates; in a Killer
+the cage combinations too); level 3 the subsets; level 4 exact reasoning on one group (for a
+row, column or box: every subset at once); level 5 the rule of 45 (a Killer's innies and
+outies); 6 and 7 as for Kakuro. Here levels 1-4 reach at least arc consistency on every group
+(and locked candidates reach beyond it). `level_names(kind)` gives each kind's words.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+KAKURO, SUDOKU, KILLER = "kakuro", "sudoku", "killer"
+"""The kinds of puzzle (`Puzzle.kind`)."""
+ALL_KINDS = (KAKURO, SUDOKU, KILLER)
+WITH_SUMS = (KAKURO, KILLER)
+"""Kinds with groups whose sum is a rule (Kakuro runs, Killer cages): the combination techniques."""
+SUDOKU_FAMILY = (SUDOKU, KILLER)
+
 
 @dataclass(frozen=True)
 class Technique:
-    """One named technique: `name` (used in traces), its difficulty `level` and what it does."""
+    """One named technique: `name` (used in traces), its difficulty `level`, what it does, and
+    the `kinds` of puzzle it is tried on."""
 
     name: str
     level: int
     description: str
+    kinds: tuple[str, ...] = ALL_KINDS
 
 
 TECHNIQUES: tuple[Technique, ...] = (
-    Technique("unique-combination", 1, "a run whose sum has one combination of digits for its length holds only those digits"),
+    Technique("unique-combination", 1, "a run whose sum has one combination of digits for its length holds only those digits",
+              WITH_SUMS),
     Technique("naked-single", 1, "a cell with one candidate left holds it, so no other cell of its runs can"),
+    Technique("hidden-single", 1, "a digit that has one place left in a row, column or box goes there",
+              SUDOKU_FAMILY),
     Technique("last-cell", 1, "the last open cell of a run holds the clue minus the digits placed in the run"),
+    Technique("locked-candidates", 2, "a digit that a group must hold and can only put in cells that all lie in "
+              "another group leaves that group's other cells (pointing: from a box to a row or column; box/line "
+              "reduction: from a row or column to a box; in a Killer also from or to a cage)", SUDOKU_FAMILY),
     Technique("intersection", 2, "a cell holds only digits that some combination of its across run and some "
-              "combination of its down run use (each with the digits placed in it)"),
+              "combination of its down run use (each with the digits placed in it)", WITH_SUMS),
     Technique("combination-digits", 2, "digits that no combination of a run fitting its cells' candidates holds "
-              "leave the run (in none)"),
+              "leave the run (in none)", WITH_SUMS),
     Technique("required-digit", 2, "a digit that every fitting combination of a run holds, with one cell of the "
-              "run left that can take it, goes there (in all: a hidden single)"),
+              "run left that can take it, goes there (in all: a hidden single)", WITH_SUMS),
     Technique("naked-subset", 3, "k cells of a run whose candidates are k digits between them keep those digits "
               "from the run's other cells (pair, triple, quad)"),
     Technique("hidden-subset", 3, "k digits that every fitting combination of a run holds, with only k cells able "
@@ -52,7 +77,9 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("combination-placement", 4, "each combination of a run is tried against its cells: a value stays "
               "only if some combination can be spread over the cells with that value in that cell"),
     Technique("region-arithmetic", 5, "a closed block of rows (or columns) is summed twice, from its across and "
-              "its down clues: the difference is the sum of the few cells sticking out or in (outies, innies)"),
+              "its down clues: the difference is the sum of the few cells sticking out or in (outies, innies); in "
+              "a Killer, rows, columns or a box hold 45 each (the rule of 45), the cages inside or across them "
+              "the rest", WITH_SUMS),
     Technique("contradiction", 6, "a value is tried and every run reasoned about exactly until some cell or run "
               "has no value left: the value is impossible"),
     Technique("search", 7, "no technique above applies: a search decides a cell (the puzzle has several solutions "
@@ -72,7 +99,18 @@ LEVEL_NAMES: dict[int, str] = {
     6: "contradiction",
     7: "search",
 }
-"""What each difficulty level is called (the rating's words)."""
+"""What each difficulty level is called (the rating's words) for a Kakuro."""
+
+SUDOKU_LEVEL_NAMES: dict[int, str] = LEVEL_NAMES | {1: "singles", 2: "intersections", 4: "placement in a group",
+                                                    5: "rule of 45"}
+"""A Sudoku's level names."""
+KILLER_LEVEL_NAMES: dict[int, str] = SUDOKU_LEVEL_NAMES | {2: "intersections and cage combinations"}
+"""A Killer's level names."""
+
+
+def level_names(kind: str) -> dict[int, str]:
+    """What each level is called for a puzzle of `kind` (`Puzzle.kind`)."""
+    return {SUDOKU: SUDOKU_LEVEL_NAMES, KILLER: KILLER_LEVEL_NAMES}.get(kind, LEVEL_NAMES)
 
 
 def level_of(name: str) -> int:

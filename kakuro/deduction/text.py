@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from kakuro.deduction.board import cell_name, run_name
 from kakuro.deduction.hints import HINT_LEVELS, STEP, Hint
-from kakuro.deduction.techniques import LEVEL_NAMES, level_of
+from kakuro.deduction.names import cell_name, run_name
+from kakuro.deduction.techniques import KAKURO, level_names, level_of
 from kakuro.deduction.trace import STOPPED, Explanation
 from kakuro.puzzle import Puzzle
 
@@ -32,7 +32,8 @@ def hint_lines(found: Hint, puzzle: Puzzle | None = None, level: int = HINT_LEVE
     if level not in HINT_LEVELS:
         raise ValueError(f"level must be one of {HINT_LEVELS}, not {level!r}")
     step = found.step
-    what = f"next: use {step.technique} (level {step.level}, {LEVEL_NAMES[level_of(step.technique)]})"
+    names = level_names(puzzle.kind if puzzle is not None else KAKURO)
+    what = f"next: use {step.technique} (level {step.level}, {names[level_of(step.technique)]})"
     if level == 1:
         return [what, "  (--level 2 shows where, --level 3 the digit)"]
     if level == 2:

@@ -2,7 +2,8 @@
 
 Cells are white-cell numbers of the puzzle (`puzzle.cells[i]` is the grid position) and runs
 are indices of `puzzle.runs`; the JSON form names cells by grid position `[row, col]` and runs
-by their clue position and direction, so a reader needs no numbering.
+by their clue position and direction (a Sudoku's or Killer's groups by what they are, their name
+and their cells), so a reader needs no numbering.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kakuro.deduction.techniques import BY_NAME, LEVEL_NAMES, level_of
+from kakuro.deduction.names import group_word, run_name
+from kakuro.deduction.techniques import BY_NAME, level_names, level_of
 from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle, Run, Solution
 
@@ -141,8 +143,13 @@ def step_to_dict(puzzle: Puzzle, step: Step) -> dict[str, Any]:
 
 
 def run_to_dict(puzzle: Puzzle, index: int) -> dict[str, Any]:
-    run = puzzle.run(index)
-    return {"direction": run.direction, "clue": list(run.clue), "total": run.total, "length": len(run)}
+    """A Kakuro run as its direction, clue, total and length; a Sudoku's or Killer's group as
+    what it is ("row", "column", "box", "cage"), its name ("row 3"), total and cells."""
+    group = puzzle.runs[index]
+    if isinstance(group, Run):
+        return {"direction": group.direction, "clue": list(group.clue), "total": group.total, "length": len(group)}
+    return {"group": group_word(puzzle, index), "name": run_name(puzzle, index), "total": group.total,
+            "cells": [list(puzzle.cells[c]) for c in group.cells]}
 
 
 def step_from_dict(puzzle: Puzzle, data: Mapping[str, Any]) -> Step:
@@ -177,7 +184,8 @@ def explanation_from_dict(puzzle: Puzzle, data: Mapping[str, Any]) -> Explanatio
         grid = data["solution"]
         solution = None if grid is None else puzzle.solution([int(grid[r][c]) for r, c in puzzle.cells])
         return Explanation(puzzle, steps, status, solution,
-                           Rating(level, LEVEL_NAMES[level], str(rating["technique"]), int(rating["count"])))
+                           Rating(level, level_names(puzzle.kind)[level], str(rating["technique"]),
+                                  int(rating["count"])))
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise KakuroError(f"not an explanation in JSON form: {exc!r}") from None
 
@@ -190,6 +198,12 @@ def _cell(puzzle: Puzzle, position: Any) -> int:
 
 
 def _run(puzzle: Puzzle, data: Mapping[str, Any]) -> int:
+    if "cells" in data:
+        cells = {_cell(puzzle, p) for p in data["cells"]}
+        for index, group in enumerate(puzzle.runs):
+            if set(group.cells) == cells and group.total == int(data["total"]):
+                return index
+        raise KakuroError(f"the puzzle has no group {data.get('name', '')!r} with those cells and total {data['total']}")
     clue, direction = (int(data["clue"][0]), int(data["clue"][1])), data["direction"]
     for index, run in enumerate(puzzle.runs):
         if isinstance(run, Run) and run.clue == clue and run.direction == direction:
