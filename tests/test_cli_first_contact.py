@@ -209,3 +209,22 @@ def test_a_solution_prints_as_its_grid(tmp_path: Path) -> None:
     path = tmp_path / "printed.txt"
     path.write_text(f"{solution}\n", encoding="utf-8")
     assert puzzle.check(read_solution(path)) == []
+
+
+@pytest.mark.parametrize(("name", "content"), [
+    ("anonymous.txt", "".join((ROOT / "instances" / "examples" / "puzzlink-6x5.txt").read_text().splitlines(True)[2:])),
+    ("anonymous.sdm", "1.....3........2\n"),
+])
+def test_what_solve_prints_for_a_puzzle_without_an_id_is_read_back(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, content: str
+) -> None:
+    """`kakuro solve` names a puzzle without an id FILE#K; its line above the grid is no header
+    a reader knew, so `check` and `hint --progress` refused the solve's own output."""
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    code, out, _ = run(capsys, "solve", path)
+    assert code == 0 and out.startswith(f"{path}#1: solved in "), out
+    (tmp_path / "printed.txt").write_text(out, encoding="utf-8")
+    assert kakuro.read(path)[0].check(read_solution(tmp_path / "printed.txt")) == []
+    code, out, _ = run(capsys, "hint", path, "--progress", tmp_path / "printed.txt")
+    assert code == 0 and out.startswith("solved")

@@ -30,6 +30,9 @@ from kakuro.puzzle import MAX_SIDE, GridCell, Puzzle
 NAME = "text"
 EXTENSIONS = (".txt", ".kakuro", ".kak")
 
+_SOLVE_SUMMARY = re.compile(r".+: [a-z]+ in [0-9.]+ s \([^()]+\)\s*")
+"""The line `kakuro solve` prints above a solved grid (`NAME: solved in 0.001 s (auto)`): a
+puzzle without an id is named `FILE#K`, which no header line matches."""
 _TOKEN = re.compile(r"[^\s,|]+")
 _BLACK = {"#", "x", "X"}
 _EMPTY = {"_", ".", "0"}
@@ -95,6 +98,8 @@ def _read_block(
     places: list[list[tuple[int, int]]] = []
     for number, line in block:
         if not rows and header.take(line, file=file, line=number):
+            continue
+        if solved and not rows and _SOLVE_SUMMARY.fullmatch(line):  # `kakuro solve`'s line above its grid
             continue
         if not rows and _is_comment(line):
             at = line.index("#") + 1
