@@ -1,8 +1,8 @@
 """The backend a user gets without choosing one (`auto`): a portfolio of the two cores,
 built from four verbs.
 
-1. Presolve: root GAC and shaving (`kakuro.reasoning.root.prepare`); most published puzzles
-   end here.
+1. Presolve: root GAC and shaving (`kakuro.reasoning.root.prepare`, `bounded`: stopped where
+   it is seen to remove nothing); most published puzzles end here.
 2. Native search that can pause and resume (`kakuro.native.ResumableSearch`): `gac`'s modern
    search (restarts, dom/wdeg, phase saving, conflict learning, implied sums) on the shaved
    domains runs alone until its first restart after `head_start` seconds (0.05 s), which
@@ -23,7 +23,7 @@ a long run over 1..62, say) goes to `cpsat` instead (`WIDE_RANGE_BACKEND`), whos
 no table.
 
 Stats: `path` says what decided the puzzle ("root", "native", "sat" or "cpsat"; "none" when
-the time ran out), the root's counters (`removed_gac`, `removed_shaving`, `probes`), `search_time`
+the time ran out), the root's counters (`removed_gac`, `removed_shaving`, `probes`, `shaving_cut`), `search_time`
 (seconds after the root) and the winner's counters. Complete: it proves unsatisfiability and
 counts solutions.
 """
@@ -50,7 +50,7 @@ from kakuro.reasoning.pysat_search import (
     enumeration_of,
     sat_items,
 )
-from kakuro.reasoning.root import prepare, root_answer
+from kakuro.reasoning.root import SHAVING, prepare, root_answer
 from kakuro.registry import get_solver, register
 
 SEARCHES = ("race", "native", "sat")
@@ -64,6 +64,8 @@ class Auto(TreeSearchSolver):
     description = "root GAC + shaving, then native search with learning raced against SAT on the shaved domains (the default)"
     paradigm = "portfolio"
     options = {
+        "shaving": Option("bounded", "the root's shaving (as gac's): bounded (stopped where it removes nothing), "
+                                     "fixpoint, once or none", choices=SHAVING),
         "search": Option("race", "after the root: race (native and SAT side by side, the "
                                  "first answer wins), native or sat", choices=SEARCHES),
         "sat_solver": Option(DEFAULT_SOLVER, "the PySAT solver of the SAT stage", choices=SOLVER_NAMES),
@@ -84,11 +86,12 @@ class Auto(TreeSearchSolver):
         if wide is not None:  # see WIDE_RANGE_BACKEND: the range decides, even where the givens' tables fit
             return _wide_range(puzzle, limit, deadline, seed, wide)
         # 1. presolve
-        st, reduction = prepare(puzzle, "fixpoint", deadline, seed)  # the givens' tables are subsets: they fit too
+        st, reduction = prepare(puzzle, opts["shaving"], deadline, seed)  # the givens' tables are subsets: they fit too
         stats: dict[str, Any] = {"path": "none"}
         if st is None or reduction is None:  # (no state: no reduction either)
             return Enumeration([], False, stats, "time limit reached during root propagation or shaving")
-        stats.update(removed_gac=reduction.removed_gac, removed_shaving=reduction.removed_shaving, probes=reduction.probes)
+        stats.update(removed_gac=reduction.removed_gac, removed_shaving=reduction.removed_shaving, probes=reduction.probes,
+                     shaving_cut=reduction.cut)
         decided = root_answer(reduction, {**stats, "path": "root"})
         if decided is not None:
             return decided
