@@ -33,7 +33,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from kakuro.clock import Deadline
+from kakuro.clock import Deadline, Stopwatch
 from kakuro.combos import run_table_sizes
 from kakuro.engine.state import tables_refusal
 from kakuro.errors import BackendUnavailableError, KakuroError, TablesTooLargeError
@@ -79,14 +79,16 @@ class Auto(TreeSearchSolver):
         return tree_kernels("gac", DEFAULT_TREE, ("root", "shave"))
 
     def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
-        return () if settings["search"] == "sat" else super().lazy_kernels(settings)
+        return self.engine_kernels(settings)[1:]  # shaving and the search: compiled when a puzzle needs them
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         wide = tables_refusal(run_table_sizes(puzzle, givens=False))
         if wide is not None:  # see WIDE_RANGE_BACKEND: the range decides, even where the givens' tables fit
             return _wide_range(puzzle, limit, deadline, seed, wide)
         # 1. presolve
+        watch = Stopwatch()
         st, reduction = prepare(puzzle, opts["shaving"], deadline, seed)  # the givens' tables are subsets: they fit too
+        deadline = deadline.postponed(watch)  # by shaving's compilation, when it met one
         stats: dict[str, Any] = {"path": "none"}
         if st is None or reduction is None:  # (no state: no reduction either)
             return Enumeration([], False, stats, "time limit reached during root propagation or shaving")

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kakuro.clock import Deadline
+from kakuro.clock import Deadline, Stopwatch
 from kakuro.engine.state import (
     PROPAGATIONS,
     stats_of,
@@ -82,9 +82,14 @@ class GacModel(TreeSearchSolver):
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         return tree_kernels("gac", tree_settings(settings), ("root", "shave"))
 
+    def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        return self.engine_kernels(settings)[1:]  # shaving and the search: compiled when a puzzle needs them
+
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         tree = tree_settings(opts)
+        watch = Stopwatch()
         st, reduction = prepare(puzzle, opts["shaving"], deadline, seed)
+        deadline = deadline.postponed(watch)  # by shaving's compilation, when it met one
         if st is None:
             return Enumeration([], False, {"root_solved": False}, "time limit reached while building the search state")
         if reduction is None:
