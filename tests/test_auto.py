@@ -9,6 +9,7 @@ import pytest
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.generate import cazenave, classic
+from kakuro.reasoning import root
 from tests.conftest import hard_for_gac, shared_data_or_skip
 
 
@@ -34,13 +35,24 @@ def test_each_path_answers_and_names_itself() -> None:
         assert loose.check(solved.solution) == []
     raced = kakuro.solve(loose, "auto", time_limit=60)
     assert raced.status is Status.SOLVED and raced.stats["path"] in ("native", "sat")
-    refuted = kakuro.solve(unsat, "auto", time_limit=60)
+    counted = kakuro.solve(unsat, "auto", time_limit=60)
+    assert counted.status is Status.UNSATISFIABLE and counted.stats["path"] == "root"
+    assert "across runs but in" in counted.message
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(root, "values_refutation", lambda puzzle, st: "")  # the race refutes it without the count
+        refuted = kakuro.solve(unsat, "auto", time_limit=60)
     assert refuted.status is Status.UNSATISFIABLE and refuted.stats["path"] in ("native", "sat")
     assert refuted.stats["removed_gac"] >= 0 and refuted.stats["search_time"] > 0
 
 
+@pytest.fixture
+def without_counting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The root without the count of each value: the grids of `hard_for_gac` need a search."""
+    monkeypatch.setattr(root, "values_refutation", lambda puzzle, st: "")
+
+
 @pytest.mark.serial  # a bound on wall time: another worker's load would break it
-def test_sat_answering_first_stops_the_native_search() -> None:
+def test_sat_answering_first_stops_the_native_search(without_counting: None) -> None:
     """The native search cannot refute this grid in minutes, SAT does in a fraction of a
     second: the race's answer is SAT's, long before the limit."""
     result = kakuro.solve(hard_for_gac(8), "auto", time_limit=60)
@@ -67,8 +79,22 @@ def test_counts_agree_between_the_paths() -> None:
 
 
 @pytest.mark.serial  # a bound on wall time: another worker's load would break it
-def test_the_time_limit_holds_when_neither_finishes() -> None:
+def test_the_time_limit_holds_when_neither_finishes(without_counting: None) -> None:
     hard = hard_for_gac(16)  # unsatisfiable, hard for both
     result = kakuro.solve(hard, "auto", time_limit=0.5)
     assert result.status is Status.UNKNOWN and result.time < 1.5
     assert result.stats["path"] == "none"
+
+
+def test_the_root_counts_each_value() -> None:
+    """Empty grids over 1..N+1 whose rows leave out other values than their columns (sums
+    moved, the totals still equal): the count of each value refutes them, no search needed;
+    the same grids unmoved, and every loose grid, are left to the search."""
+    for size in (5, 7, 9, 12):
+        unsat = cazenave(size, size + 1, 100, count=2, seed=size, unsatisfiable=True)
+        for puzzle in unsat:
+            result = kakuro.solve(puzzle, "auto", time_limit=30)
+            assert result.status is Status.UNSATISFIABLE and result.stats["path"] == "root", puzzle.id
+            assert "though every cell is in one of each" in result.message
+        for puzzle in cazenave(size, size + 1, 100, count=2, seed=size):
+            assert kakuro.solve(puzzle, "auto", time_limit=30).status is Status.SOLVED, puzzle.id

@@ -56,3 +56,22 @@ def test_a_cut_root_still_gives_checked_answers() -> None:
         assert (got.count, got.exhausted) == (expected.count, expected.exhausted), puzzle.id
         assert got.status is Status.SOLVED
     assert kakuro.solve(puzzle, "gac", time_limit=30).stats["shaving_cut"] is True
+
+
+def test_the_count_of_values_refutes_only_what_has_no_solution() -> None:
+    """Whatever `values_refutation` refutes, CP-SAT finds no solution for; it refutes every
+    unsatisfiable Cazenave grid whose sums add up, and leaves every random puzzle with a
+    solution alone."""
+    counted = 0
+    unsat = cazenave(5, 6, 100, count=4, seed=2, unsatisfiable=True)
+    puzzles = random_puzzles(seed=23, count=40) + unsat + cazenave(5, 6, 100, count=4, seed=2) + \
+        cazenave(4, 6, 100, count=4, seed=2)
+    for puzzle in puzzles:
+        got = reduce(puzzle, "none", counting=True)
+        if "across runs but in" in got.refutation:
+            counted += 1
+            assert kakuro.count_solutions(puzzle, "cpsat", limit=1, time_limit=30).count == 0, puzzle.id
+        if puzzle.meta.get("unsatisfiable"):
+            assert got.wiped_out, puzzle.id
+    assert counted >= 4
+    assert not any(reduce(puzzle, "none").wiped_out for puzzle in unsat)  # the count is asked for: off by default

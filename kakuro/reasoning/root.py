@@ -61,12 +61,16 @@ class RootReduction:
     """`bounded` shaving stopped on its budget (the domains are GAC, not necessarily singleton
     arc consistent)."""
     refutation: str = ""
-    """Why the stages proved it unsatisfiable when a counting argument did (`totals_refutation`)."""
+    """Why the stages proved it unsatisfiable when a counting argument did (`totals_refutation`,
+    `values_refutation`)."""
 
 
-def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline, seed: int = 0) -> tuple[State | None, RootReduction | None]:
-    """Build the GAC state of `puzzle` (armed with `seed`), run root GAC and `shaving` (one of
-    SHAVING); the result is the search root. Returns the state (None when the
+def prepare(
+    puzzle: Puzzle, shaving: str, deadline: Deadline, seed: int = 0, counting: bool = False,
+) -> tuple[State | None, RootReduction | None]:
+    """Build the GAC state of `puzzle` (armed with `seed`), run root GAC, the whole-grid totals
+    check (`totals_refutation`), with `counting` the count of each value (`values_refutation`),
+    and `shaving` (one of SHAVING); the result is the search root. Returns the state (None when the
     deadline passed while it was built) and the reduction, which is None when the deadline
     passed first.
 
@@ -79,7 +83,7 @@ def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline, seed: int = 0) -> 
     arm(st, deadline.end, seed)
     initial = _initial_total(puzzle)
     ok = root_propagate(st)
-    refutation = totals_refutation(puzzle, st.dom) if ok else ""
+    refutation = (totals_refutation(puzzle, st.dom) or (values_refutation(puzzle, st) if counting else "")) if ok else ""
     ok = ok and not refutation
     counters = np.zeros(SHAVE_COUNTERS, dtype=np.int64)
     after_gac = _summary(st)[0] if ok else initial
@@ -128,11 +132,50 @@ def totals_refutation(puzzle: Puzzle, domains: np.ndarray) -> str:
             f"the same digits" + ("" if low == high == 0 else f" except for a difference between {low} and {high}"))
 
 
-def reduce(puzzle: Puzzle, shaving: str = "none") -> RootReduction:
-    """Root GAC, then `shaving`, on `puzzle` (no search, no time limit)."""
+def values_refutation(puzzle: Puzzle, st: State) -> str:
+    """Counting each value, which no single run sees: where every cell lies in one across run
+    and one down run, a value v fills as many cells as there are across runs holding it, and
+    as many as there are down runs holding it, so those two numbers are equal. A run holds v
+    for sure when every combination of its table that its cells' domains (`st`, a gac state)
+    allow has v, and may hold it when one does. "" when the across and the down bounds meet
+    for every value, else why no filling can (e.g. an empty grid over 1..N+1 whose rows leave
+    out other values than its columns: the unsatisfiable Cazenave grids whose sums add up)."""
+    m = len(puzzle.runs)
+    if m == 0 or any(len(runs) != 2 for runs in puzzle.cell_runs):
+        return ""
+    offsets = st.combos[: m + 1]
+    masks = st.combos[offsets[0]: offsets[m]]
+    cell_offsets = st.members[: m + 1]
+    cells = st.members[cell_offsets[0]: cell_offsets[m]]
+    union = np.bitwise_or.reduceat(st.dom[cells], cell_offsets[:-1] - cell_offsets[0])
+    owner = np.repeat(np.arange(m), np.diff(offsets))
+    allowed = (masks & ~union[owner]) == 0
+    starts = offsets[:-1] - offsets[0]
+    if np.any(np.diff(offsets) == 0):
+        return ""  # a run without a table (none is built so): no claim
+    sure = np.bitwise_and.reduceat(np.where(allowed, masks, -1), starts)
+    maybe = np.bitwise_or.reduceat(np.where(allowed, masks, 0), starts)
+    across = np.array([run.direction == "across" for run in puzzle.runs])
+    lo, hi = puzzle.values
+    for v in range(lo, hi + 1):
+        has_sure, has_maybe = (sure >> v) & 1, (maybe >> v) & 1
+        a_low, a_high = int(has_sure[across].sum()), int(has_maybe[across].sum())
+        d_low, d_high = int(has_sure[~across].sum()), int(has_maybe[~across].sum())
+        if a_high < d_low or d_high < a_low:
+            return (f"the value {v} is in {_between(a_low, a_high)} across runs but in {_between(d_low, d_high)} down "
+                    "runs, though every cell is in one of each")
+    return ""
+
+
+def _between(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low} to {high}"
+
+
+def reduce(puzzle: Puzzle, shaving: str = "none", counting: bool = False) -> RootReduction:
+    """Root GAC, then `shaving`, on `puzzle` (no search, no time limit); `counting` as in `prepare`."""
     if shaving not in SHAVING:
         raise ValueError(f"shaving must be one of {', '.join(SHAVING)}, not {shaving!r}")
-    _, reduction = prepare(puzzle, shaving, Deadline())
+    _, reduction = prepare(puzzle, shaving, Deadline(), counting=counting)
     if reduction is None:  # cannot happen without a deadline
         raise RuntimeError("root propagation stopped without a deadline")
     return reduction
