@@ -98,3 +98,18 @@ def test_the_root_counts_each_value() -> None:
             assert "though every cell is in one of each" in result.message
         for puzzle in cazenave(size, size + 1, 100, count=2, seed=size):
             assert kakuro.solve(puzzle, "auto", time_limit=30).status is Status.SOLVED, puzzle.id
+
+
+def test_a_wide_open_grid_gets_playouts_first() -> None:
+    """Empty Cazenave grids leave every cell most of its range after root GAC: a few random
+    playouts solve them before any shaving or search; a loose classic grid, a count of
+    solutions and playouts=0 go the other way."""
+    empty = cazenave(12, 13, 100, count=2, seed=8)
+    for puzzle in empty:
+        result = kakuro.solve(puzzle, "auto", time_limit=30)
+        assert result.status is Status.SOLVED and result.stats["path"] == "playout", puzzle.id
+        assert result.stats["samples"] >= 1
+    assert kakuro.solve(empty[0], "auto:playouts=0", time_limit=30).stats["path"] == "native"
+    assert kakuro.count_solutions(empty[0], "auto", limit=2, time_limit=30).stats["path"] == "native"
+    loose = classic(16, 16, density=0.25, count=1, seed=5, unique=False)[0]
+    assert kakuro.solve(loose, "auto", time_limit=60).stats["path"] in ("native", "sat")

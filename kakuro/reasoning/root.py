@@ -15,7 +15,7 @@ instead of a full SAC pass).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -24,7 +24,7 @@ from kakuro.clock import Deadline
 from kakuro.combos import fixed_values
 from kakuro.engine.compile import ensure
 from kakuro.engine.propagate import BUDGET, CUT, PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
-from kakuro.engine.state import STOP, BuildStopped, State, all_fixed, arm, build_state, postpone, raise_if_interrupted
+from kakuro.engine.state import STOP, BuildStopped, State, arm, build_state, postpone, raise_if_interrupted
 from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle
 
@@ -85,29 +85,35 @@ def prepare(
     ok = root_propagate(st)
     refutation = (totals_refutation(puzzle, st.dom) or (values_refutation(puzzle, st) if counting else "")) if ok else ""
     ok = ok and not refutation
-    counters = np.zeros(SHAVE_COUNTERS, dtype=np.int64)
-    after_gac = _summary(st)[0] if ok else initial
-    if shaving == "bounded":
-        counters[BUDGET] = DRY_REVISIONS_PER_RUN * len(puzzle.runs)
-    if ok and shaving != "none" and not all_fixed(st):
-        postpone(st, ensure(SHAVE_KERNEL))
-        ok = shave(st, shaving != "once", counters)  # the shaved domains become the root
     raise_if_interrupted(st)
     if st.info[STOP] != 0:
         return st, None
-    after, fixed = _summary(st) if ok else (after_gac, 0)
-    reduction = RootReduction(
-        domains=tuple(st.dom.tolist()),
-        wiped_out=not ok,
-        solved=ok and fixed == puzzle.size,
-        removed_gac=initial - after_gac,
-        removed_shaving=after_gac - after,
-        probes=int(counters[PROBES]),
-        sweeps=int(counters[SWEEPS]),
-        refutation=refutation,
-        cut=bool(counters[CUT]),
-    )
-    return st, reduction
+    after, fixed = _summary(st) if ok else (initial, 0)
+    gac = RootReduction(domains=tuple(st.dom.tolist()), wiped_out=not ok, solved=ok and fixed == puzzle.size,
+                        removed_gac=initial - after, removed_shaving=0, probes=0, sweeps=0, refutation=refutation)
+    return st, shave_root(st, puzzle, gac, shaving)
+
+
+def shave_root(st: State, puzzle: Puzzle, reduction: RootReduction, shaving: str) -> RootReduction | None:
+    """`shaving` (one of SHAVING) on `st`, the root that `reduction` describes (`prepare` with
+    shaving "none": root GAC), its result becoming the root. Returns the reduction after it,
+    None when the deadline passed first. Shaving's kernel is compiled here when first needed
+    (SHAVE_KERNEL): the state's deadline moves by that time, the caller's does not."""
+    if reduction.wiped_out or reduction.solved or shaving == "none":
+        return reduction
+    counters = np.zeros(SHAVE_COUNTERS, dtype=np.int64)
+    if shaving == "bounded":
+        counters[BUDGET] = DRY_REVISIONS_PER_RUN * len(puzzle.runs)
+    postpone(st, ensure(SHAVE_KERNEL))
+    before = _summary(st)[0]
+    ok = shave(st, shaving != "once", counters)
+    raise_if_interrupted(st)
+    if st.info[STOP] != 0:
+        return None
+    after, fixed = _summary(st) if ok else (before, 0)
+    return replace(reduction, domains=tuple(st.dom.tolist()), wiped_out=not ok, solved=ok and fixed == puzzle.size,
+                   removed_shaving=before - after, probes=int(counters[PROBES]), sweeps=int(counters[SWEEPS]),
+                   cut=bool(counters[CUT]))
 
 
 def totals_refutation(puzzle: Puzzle, domains: np.ndarray) -> str:

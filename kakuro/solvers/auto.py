@@ -34,12 +34,16 @@ counts solutions.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+import numpy as np
 
 from kakuro.clock import Deadline, Stopwatch
 from kakuro.combos import run_table_sizes
-from kakuro.engine.state import tables_refusal
+from kakuro.engine import montecarlo
+from kakuro.engine.compile import ensure
+from kakuro.engine.state import RNG, SAMPLES, SOLVED, STOPPED, State, postpone, solution_values, tables_refusal
 from kakuro.errors import BackendUnavailableError, KakuroError, TablesTooLargeError
 from kakuro.isolation import race
 from kakuro.native import TREE_OPTIONS, ResumableSearch, TreeSearchSolver, tree_kernels
@@ -54,7 +58,7 @@ from kakuro.reasoning.pysat_search import (
     enumeration_of,
     sat_items,
 )
-from kakuro.reasoning.root import SHAVING, prepare, root_answer
+from kakuro.reasoning.root import SHAVING, prepare, root_answer, shave_root
 from kakuro.registry import get_solver, register
 
 SEARCHES = ("race", "native", "sat")
@@ -73,17 +77,20 @@ class Auto(TreeSearchSolver):
         "search": Option("race", "after the root: race (native and SAT side by side, the "
                                  "first answer wins), native or sat", choices=SEARCHES),
         "sat_solver": Option(DEFAULT_SOLVER, "the PySAT solver of the SAT stage", choices=SOLVER_NAMES),
+        "playouts": Option(8, "random playouts tried first when the root leaves the grid wide open (see "
+                              "wide_open) and one solution is asked for; 0: none", minimum=0, maximum=1_000_000),
         "head_start": Option(0.05, "race: seconds the native search runs alone first (no "
                                    "process is started for what it decides)", minimum=0.0),
     }
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         if settings["search"] == "sat":
-            return ("root:gac", "shave:gac")
-        return tree_kernels("gac", DEFAULT_TREE, ("root", "shave"))
+            return ("root:gac", "shave:gac", PLAYOUT_KERNEL)
+        root, shave, search = tree_kernels("gac", DEFAULT_TREE, ("root", "shave"))
+        return (root, shave, PLAYOUT_KERNEL, search)
 
     def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
-        return self.engine_kernels(settings)[1:]  # shaving and the search: compiled when a puzzle needs them
+        return self.engine_kernels(settings)[1:]  # shaving, playouts, search: compiled when a puzzle needs them
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         wide = tables_refusal(run_table_sizes(puzzle, givens=False))
@@ -91,11 +98,19 @@ class Auto(TreeSearchSolver):
             return _wide_range(puzzle, limit, deadline, seed, wide)
         # 1. presolve
         watch = Stopwatch()
-        st, reduction = prepare(puzzle, opts["shaving"], deadline, seed, counting=True)  # the givens' tables are subsets: they fit too
-        deadline = deadline.postponed(watch)  # by shaving's compilation, when it met one
+        st, reduction = prepare(puzzle, "none", deadline, seed, counting=True)  # the givens' tables are subsets: they fit too
         stats: dict[str, Any] = {"path": "none"}
         if st is None or reduction is None:  # (no state: no reduction either)
-            return Enumeration([], False, stats, "time limit reached during root propagation or shaving")
+            return Enumeration([], False, stats, "time limit reached during root propagation")
+        open_root = not (reduction.wiped_out or reduction.solved) and wide_open(puzzle, reduction.domains)
+        if limit == 1 and opts["playouts"] and open_root:
+            played = _playouts(st, opts["playouts"])
+            if played is not None:
+                return played
+        reduction = shave_root(st, puzzle, reduction, opts["shaving"])
+        deadline = deadline.postponed(watch)  # by the compilation met on the way (shaving's, the playouts')
+        if reduction is None:
+            return Enumeration([], False, stats, "time limit reached during shaving")
         stats.update(removed_gac=reduction.removed_gac, removed_shaving=reduction.removed_shaving, probes=reduction.probes,
                      shaving_cut=reduction.cut)
         decided = root_answer(reduction, {**stats, "path": "root"})
@@ -117,6 +132,41 @@ class Auto(TreeSearchSolver):
         settled = _decided(found, limit)
         stats = {**stats, **found.stats, "path": path if settled else "none"}
         return Enumeration(found.solutions, found.exhausted, stats, "" if settled else "time limit reached")
+
+
+def wide_open(puzzle: Puzzle, domains: Sequence[int]) -> bool:
+    """The root left the grid wide open: its open cells keep OPEN_SHARE of the value range on
+    average (`domains`: bitmasks after root GAC)."""
+    sizes = np.bitwise_count(np.asarray(domains, dtype=np.int64))
+    open_cells = sizes[sizes > 1]
+    lo, hi = puzzle.values
+    return open_cells.size > 0 and float(open_cells.mean()) >= OPEN_SHARE * (hi - lo + 1)
+
+
+OPEN_SHARE = 0.8
+"""`wide_open`'s share of the value range. After root GAC the open cells keep 85-94 % of it on
+average on empty Cazenave grids (12x12 over 1..13 to 30x30 over 1..31) and 67-75 % on the loose
+classic grids of instances/hard; published puzzles end at the root."""
+
+
+def _playouts(st: State, games: int) -> Enumeration | None:
+    """Up to `games` of Cazenave's random playouts (smallest domain, random value, GAC after each
+    move) from the root `st`: the solution one found (stats `path` "playout"), or None with
+    `st` back at its root and its generator where it was (the search then makes the very
+    decisions gac's does), or a time-limit answer when the deadline passed."""
+    rng = int(st.info[RNG])
+    postpone(st, ensure(PLAYOUT_KERNEL))
+    code = montecarlo.run(st, "sampling", games=games)
+    stats: dict[str, Any] = {"samples": int(st.info[SAMPLES])}
+    if code == SOLVED:
+        return Enumeration([solution_values(st)], False, {**stats, "path": "playout"})
+    if code == STOPPED:
+        return Enumeration([], False, {**stats, "path": "none"}, "time limit reached during the playouts")
+    st.info[RNG] = rng
+    return None
+
+
+PLAYOUT_KERNEL = "sampling:gac"
 
 
 def _race(native: ResumableSearch, limit: int, sat_job: tuple[Any, ...], head_start: float) -> tuple[Enumeration, str]:
