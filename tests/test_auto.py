@@ -113,3 +113,43 @@ def test_a_wide_open_grid_gets_playouts_first() -> None:
     assert kakuro.count_solutions(empty[0], "auto", limit=2, time_limit=30).stats["path"] == "native"
     loose = classic(16, 16, density=0.25, count=1, seed=5, unique=False)[0]
     assert kakuro.solve(loose, "auto", time_limit=60).stats["path"] in ("native", "sat")
+
+
+def test_the_rival_is_chosen_by_what_the_root_saw() -> None:
+    """SAT beside the native search where every run's values are known (an empty grid over
+    1..N+1: counting decides), the native search with another seed on a loose grid."""
+    from kakuro.solvers.auto import choose_rival
+
+    tight = cazenave(6, 7, 100, count=1, seed=3)[0]
+    loose = classic(16, 16, density=0.25, count=1, seed=5, unique=False)[0]
+    for puzzle, rival in ((tight, "sat"), (loose, "native")):
+        st, reduction = root.prepare(puzzle, "none", kakuro.Deadline())
+        assert st is not None and reduction is not None and not reduction.solved
+        assert choose_rival(puzzle, st) == rival
+
+
+def test_the_reseeded_rival_answers_on_its_own() -> None:
+    """The native rival (run here, not forked) finds checked solutions from where the native
+    search paused, with counters and a stop flag of its own."""
+    from kakuro.engine.state import NODES
+    from kakuro.native import ResumableSearch
+    from kakuro.solvers.auto import DEFAULT_TREE, rival_native
+
+    loose = classic(16, 16, density=0.25, count=1, seed=5, unique=False)[0]
+    st, _ = root.prepare(loose, "bounded", kakuro.Deadline())
+    native = ResumableSearch(st, loose, DEFAULT_TREE, kakuro.Deadline(), 1)
+    solutions, exhausted = rival_native(native.variant(7), 2)
+    assert len(solutions) == 2 and not exhausted
+    assert all(loose.check(kakuro.Solution(loose, tuple(values))) == [] for values in solutions)
+    assert native.state.info[NODES] == 0  # the original's counters untouched
+
+
+@pytest.mark.slow  # 3-6 s: the race needs a grid of thousands of conflicts
+def test_the_race_against_the_reseeded_rival_answers_right() -> None:
+    """A loose grid that needs thousands of conflicts: the race with the native rival starts,
+    and whichever side answers, the answer is a checked solution (a rival copied while the
+    native search ran on once answered "unsatisfiable" here)."""
+    puzzle = kakuro.read("instances/hard/loose-31x101.jsonl")[0]
+    result = kakuro.solve(puzzle, "auto:rival=native,head_start=0", time_limit=60)
+    assert result.status is Status.SOLVED and result.stats["rival"] == "native"
+    assert result.stats["path"] in ("native", "native-reseeded")

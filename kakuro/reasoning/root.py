@@ -143,24 +143,14 @@ def values_refutation(puzzle: Puzzle, st: State) -> str:
     and one down run, a value v fills as many cells as there are across runs holding it, and
     as many as there are down runs holding it, so those two numbers are equal. A run holds v
     for sure when every combination of its table that its cells' domains (`st`, a gac state)
-    allow has v, and may hold it when one does. "" when the across and the down bounds meet
-    for every value, else why no filling can (e.g. an empty grid over 1..N+1 whose rows leave
-    out other values than its columns: the unsatisfiable Cazenave grids whose sums add up)."""
-    m = len(puzzle.runs)
-    if m == 0 or any(len(runs) != 2 for runs in puzzle.cell_runs):
+    allow has v, and may hold it when one does (`run_values`). "" when the across and the down
+    bounds meet for every value, else why no filling can (e.g. an empty grid over 1..N+1 whose
+    rows leave out other values than its columns: the unsatisfiable Cazenave grids whose sums
+    add up)."""
+    sets = run_values(puzzle, st)
+    if sets is None:
         return ""
-    offsets = st.combos[: m + 1]
-    masks = st.combos[offsets[0]: offsets[m]]
-    cell_offsets = st.members[: m + 1]
-    cells = st.members[cell_offsets[0]: cell_offsets[m]]
-    union = np.bitwise_or.reduceat(st.dom[cells], cell_offsets[:-1] - cell_offsets[0])
-    owner = np.repeat(np.arange(m), np.diff(offsets))
-    allowed = (masks & ~union[owner]) == 0
-    starts = offsets[:-1] - offsets[0]
-    if np.any(np.diff(offsets) == 0):
-        return ""  # a run without a table (none is built so): no claim
-    sure = np.bitwise_and.reduceat(np.where(allowed, masks, -1), starts)
-    maybe = np.bitwise_or.reduceat(np.where(allowed, masks, 0), starts)
+    sure, maybe = sets
     across = np.array([run.direction == "across" for run in puzzle.runs])
     lo, hi = puzzle.values
     for v in range(lo, hi + 1):
@@ -171,6 +161,29 @@ def values_refutation(puzzle: Puzzle, st: State) -> str:
             return (f"the value {v} is in {_between(a_low, a_high)} across runs but in {_between(d_low, d_high)} down "
                     "runs, though every cell is in one of each")
     return ""
+
+
+def run_values(puzzle: Puzzle, st: State) -> tuple[np.ndarray, np.ndarray] | None:
+    """(values every allowed combination of the run has, values some has), bitmasks per run,
+    where every cell of `puzzle` lies in one across and one down run (None elsewhere): the
+    allowed combinations are those of the run's table (`st`, a gac state) within the union of
+    its cells' domains."""
+    m = len(puzzle.runs)
+    if m == 0 or any(len(runs) != 2 for runs in puzzle.cell_runs):
+        return None
+    offsets = st.combos[: m + 1]
+    if np.any(np.diff(offsets) == 0):
+        return None  # a run without a table (none is built so): no claim
+    masks = st.combos[offsets[0]: offsets[m]]
+    cell_offsets = st.members[: m + 1]
+    cells = st.members[cell_offsets[0]: cell_offsets[m]]
+    union = np.bitwise_or.reduceat(st.dom[cells], cell_offsets[:-1] - cell_offsets[0])
+    owner = np.repeat(np.arange(m), np.diff(offsets))
+    allowed = (masks & ~union[owner]) == 0
+    starts = offsets[:-1] - offsets[0]
+    sure = np.bitwise_and.reduceat(np.where(allowed, masks, -1), starts)
+    maybe = np.bitwise_or.reduceat(np.where(allowed, masks, 0), starts)
+    return sure, maybe
 
 
 def _between(low: int, high: int) -> str:

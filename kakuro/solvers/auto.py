@@ -58,7 +58,7 @@ from kakuro.reasoning.pysat_search import (
     enumeration_of,
     sat_items,
 )
-from kakuro.reasoning.root import SHAVING, prepare, root_answer, shave_root
+from kakuro.reasoning.root import SHAVING, prepare, root_answer, run_values, shave_root
 from kakuro.registry import get_solver, register
 
 SEARCHES = ("race", "native", "sat")
@@ -79,6 +79,9 @@ class Auto(TreeSearchSolver):
         "sat_solver": Option(DEFAULT_SOLVER, "the PySAT solver of the SAT stage", choices=SOLVER_NAMES),
         "playouts": Option(8, "random playouts tried first when the root leaves the grid wide open (see "
                               "wide_open) and one solution is asked for; 0: none", minimum=0, maximum=1_000_000),
+        "rival": Option("chosen", "race: what runs beside the native search: chosen (by the root: see "
+                                  "choose_rival), sat, or native (the native search with another seed)",
+                        choices=("chosen", "sat", "native")),
         "head_start": Option(0.05, "race: seconds the native search runs alone first (no "
                                    "process is started for what it decides)", minimum=0.0),
     }
@@ -127,7 +130,9 @@ class Auto(TreeSearchSolver):
             if opts["search"] == "native":
                 found, path = native.run(limit), "native"
             else:
-                found, path = _race(native, limit, sat_job, opts["head_start"])
+                rival = opts["rival"] if opts["rival"] != "chosen" else choose_rival(puzzle, st)
+                stats["rival"] = rival
+                found, path = _race(native, limit, sat_job, opts["head_start"], rival, seed)
         stats["search_time"] = time.perf_counter() - start
         settled = _decided(found, limit)
         stats = {**stats, **found.stats, "path": path if settled else "none"}
@@ -169,13 +174,50 @@ def _playouts(st: State, games: int) -> Enumeration | None:
 PLAYOUT_KERNEL = "sampling:gac"
 
 
-def _race(native: ResumableSearch, limit: int, sat_job: tuple[Any, ...], head_start: float) -> tuple[Enumeration, str]:
+def choose_rival(puzzle: Puzzle, st: State) -> str:
+    """What races the native search, from what the root saw: "sat" where every run's values are
+    known (each run's allowed combinations hold the same values: counting arguments over the
+    whole grid decide, which clause learning finds and the native search does not), else
+    "native" (the native search with another seed: on loose grids SAT was never the faster)."""
+    sets = run_values(puzzle, st)
+    if sets is not None and np.array_equal(sets[0], sets[1]):
+        return "sat"
+    return "native"
+
+
+RIVAL_SEED = 1_000_003
+"""Added to the solve's seed for the native rival's generator."""
+
+
+def rival_native(variant: ResumableSearch, limit: int) -> tuple[list[list[int]], bool]:
+    """In `_race`'s child: the native search with another seed (`ResumableSearch.variant`, made
+    before the fork: its counters copied while the parent's search stood still) run on to the
+    end: (its solutions, exhausted)."""
+    found = variant.run(limit)
+    return [[int(v) for v in values] for values in found.solutions], found.exhausted
+
+
+def _race(native: ResumableSearch, limit: int, sat_job: tuple[Any, ...], head_start: float, rival: str,
+          seed: int) -> tuple[Enumeration, str]:
     """The native search alone for `head_start` seconds (to its first restart after them: what it
-    decides then starts no process), then on where it paused, raced against SAT (`sat_items(*sat_job)`)
-    in a forked child (`isolation.race`), until one answers. (The answer, "native" or "sat".)"""
+    decides then starts no process), then on where it paused, raced against `rival` in a forked
+    child (`isolation.race`), until one answers: SAT (`sat_items(*sat_job)`) or the native search
+    with another seed (`rival_native`). (The answer, "native", "sat" or "native-reseeded".)"""
     found = native.run(limit, pause=time.perf_counter() + head_start)
     if _decided(found, limit) or native.deadline.expired():
         return found, "native"
+    if rival == "native":
+        variant = native.variant(seed + RIVAL_SEED)  # here, while the native search is paused
+        found, theirs, failure = race(
+            lambda: native.run(limit), lambda: rival_native(variant, limit), stop_here=native.stop,
+            here_won=lambda found: _decided(found, limit),
+            grace=lambda: 0.0 if native.deadline.expired() else ANSWER_GRACE,
+        )
+        if failure is not None:
+            found.stats["rival_failed"] = f"{type(failure).__name__}: {failure}"
+        if theirs is None or not _decided(Enumeration(theirs[0], theirs[1]), limit):
+            return found, "native"
+        return Enumeration(theirs[0], theirs[1], dict(found.stats)), "native-reseeded"
     found, items, failure = race(
         lambda: native.run(limit), lambda: list(sat_items(*sat_job)), stop_here=native.stop,
         here_won=lambda found: _decided(found, limit),
