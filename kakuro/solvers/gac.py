@@ -29,8 +29,9 @@ cells, gives it to that cell; the tutorial compiles the same constraint to a tab
 Stats: `root_solved` (stages 1-2 decided the puzzle: every domain a single value, or a
 wipe-out), `removed_gac` and `removed_shaving` (values removed by each stage from the initial
 domains: the full range for an empty cell, the digit for a given), `probes` (shaving trial
-assignments), `sweeps`, `shaving_cut` (`bounded` shaving stopped on its budget), `nodes`, `fails`, `propagations` (run revisions), and for the modern
-search `restarts`, `learned` and `deleted` (nogoods). The seed breaks the modern search's
+assignments), `sweeps`, `shaving_cut` (`bounded` shaving stopped on its budget), `nodes`,
+`fails`, `propagations` (run revisions), and for the modern search `restarts`, `learned` and
+`deleted` (nogoods). The seed breaks the modern search's
 ties; the plain search does not use it.
 """
 
