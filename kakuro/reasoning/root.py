@@ -24,7 +24,7 @@ from kakuro.clock import Deadline
 from kakuro.combos import fixed_values
 from kakuro.engine.compile import ensure
 from kakuro.engine.propagate import BUDGET, CUT, PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
-from kakuro.engine.state import STOP, BuildStopped, State, arm, build_state, postpone, raise_if_interrupted
+from kakuro.engine.state import STOP, BuildStopped, State, all_fixed, arm, build_state, postpone, raise_if_interrupted
 from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle
 
@@ -83,7 +83,9 @@ def prepare(
     arm(st, deadline.end, seed)
     initial = _initial_total(puzzle)
     ok = root_propagate(st)
-    refutation = (totals_refutation(puzzle, st.dom) or (values_refutation(puzzle, st) if counting else "")) if ok else ""
+    refutation = ""
+    if ok and not all_fixed(st):  # (every domain single at GAC: every sum is met, no count can fail)
+        refutation = totals_refutation(puzzle, st.dom) or (values_refutation(puzzle, st) if counting else "")
     ok = ok and not refutation
     raise_if_interrupted(st)
     if st.info[STOP] != 0:
@@ -169,7 +171,7 @@ def run_values(puzzle: Puzzle, st: State) -> tuple[np.ndarray, np.ndarray] | Non
     allowed combinations are those of the run's table (`st`, a gac state) within the union of
     its cells' domains."""
     m = len(puzzle.runs)
-    if m == 0 or any(len(runs) != 2 for runs in puzzle.cell_runs):
+    if m == 0 or bool(np.any(st.cell_runs < 0)):  # a cell without a run one way (cell_runs: -1 there)
         return None
     offsets = st.combos[: m + 1]
     if np.any(np.diff(offsets) == 0):
