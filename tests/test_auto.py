@@ -150,6 +150,6 @@ def test_the_race_against_the_reseeded_rival_answers_right() -> None:
     and whichever side answers, the answer is a checked solution (a rival copied while the
     native search ran on once answered "unsatisfiable" here)."""
     puzzle = kakuro.read("instances/hard/loose-31x101.jsonl")[0]
-    result = kakuro.solve(puzzle, "auto:rival=native,head_start=0", time_limit=60)
+    result = kakuro.solve(puzzle, "auto:rival=native,head_start=0,rival_after=0", time_limit=60)
     assert result.status is Status.SOLVED and result.stats["rival"] == "native"
     assert result.stats["path"] in ("native", "native-reseeded")
