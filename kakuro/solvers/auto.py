@@ -1,35 +1,36 @@
 """The backend a user gets without choosing one (`auto`): a portfolio of the two cores,
-built from four verbs.
+chosen by what the root saw.
 
-1. Presolve: root GAC, the whole-grid counts (the totals, and each value's count over the
+1. Presolve: root GAC and the whole-grid counts (the totals, and each value's count over the
    across and the down runs: `kakuro.reasoning.root.values_refutation`, which refutes the
    unsatisfiable Cazenave grids whose sums add up, where SAT took 0.04-4 s and the native search
-   minutes) and shaving (`kakuro.reasoning.root.prepare`, `bounded`: stopped where it is seen
-   to remove nothing); most published puzzles end here.
-2. Native search that can pause and resume (`kakuro.native.ResumableSearch`): `gac`'s modern
+   minutes); most published puzzles end here.
+2. A wide-open grid (`wide_open`: empty Cazenave grids) gets up to `playouts` random playouts
+   (Cazenave's sampling on the GAC root), which solve such grids before anything else is paid.
+3. Shaving (`kakuro.reasoning.root.shave_root`, `bounded`: stopped where it is seen to remove
+   nothing).
+4. Native search that can pause and resume (`kakuro.native.ResumableSearch`): `gac`'s modern
    search (restarts, dom/wdeg, phase saving, conflict learning, implied sums) on the shaved
-   domains runs alone until its first restart after `head_start` seconds (0.05 s), which
-   decides the easier half of the puzzles left without starting any process, and pauses.
-3. SAT on the reduced domains (`kakuro.reasoning.pysat_search.sat_items` over
-   `kakuro.reasoning.cnf.encode` with `domains`: only the values and combinations left are
-   encoded), CaDiCaL 1.9.5 by default (`sat_solver`).
-4. Race the two (`kakuro.isolation.race`): the native search goes on in this process where it
-   paused (the very decisions `gac` makes with the same seed), SAT in a forked child that
-   raises the native search's stop flag (shared memory) once it has answered; when the native
-   search answers first the child is killed. The native search is the faster on every loose
-   grid measured; SAT refutes unsatisfiable grids that need reasoning across runs beyond
-   the counts of step 1 (CaDiCaL refuted the unsatisfiable Cazenave grids whose sums add up,
-   before the count of values did at the root). The race uses two cores; `search=native` or `search=sat` keeps
-   to one.
+   domains runs alone until its first restart after `head_start` seconds (0.05 s; `rival_after`,
+   1 s, when the rival is native), which decides the easier half of the puzzles left without
+   starting any process, and pauses.
+5. Race it (`kakuro.isolation.race`) against a rival in a forked child (`choose_rival`): SAT on
+   the reduced domains (`kakuro.reasoning.pysat_search.sat_items` over
+   `kakuro.reasoning.cnf.encode` with `domains`, CaDiCaL 1.9.5 by default: `sat_solver`) where
+   every run's values are known, else the native search with another seed
+   (`ResumableSearch.variant`). The native search goes on in this process where it paused (the
+   very decisions `gac` makes with the same seed); the child raises its stop flag (shared
+   memory) once it has answered; when the native search answers first the child is killed.
+   The race uses two cores; `search=native` or `search=sat` keeps to one.
 
 A puzzle whose value range is too wide for the root's combination tables (`TablesTooLargeError`:
 a long run over 1..62, say) goes to `cpsat` instead (`WIDE_RANGE_BACKEND`), whose model needs
 no table.
 
-Stats: `path` says what decided the puzzle ("root", "native", "sat" or "cpsat"; "none" when
-the time ran out), the root's counters (`removed_gac`, `removed_shaving`, `probes`, `shaving_cut`), `search_time`
-(seconds after the root) and the winner's counters. Complete: it proves unsatisfiability and
-counts solutions.
+Stats: `path` says what decided the puzzle ("root", "playout", "native", "sat",
+"native-reseeded" or "cpsat"; "none" when the time ran out), `rival`, the root's counters
+(`removed_gac`, `removed_shaving`, `probes`, `shaving_cut`), `search_time` (seconds after the
+root) and the winner's counters. Complete: it proves unsatisfiability and counts solutions.
 """
 from __future__ import annotations
 
