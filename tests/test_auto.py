@@ -144,7 +144,7 @@ def test_the_reseeded_rival_answers_on_its_own() -> None:
     assert native.state.info[NODES] == 0  # the original's counters untouched
 
 
-@pytest.mark.slow  # 3-6 s: the race needs a grid of thousands of conflicts
+@pytest.mark.slow  # 1.6-6 s: the race needs a grid of thousands of conflicts
 def test_the_race_against_the_reseeded_rival_answers_right() -> None:
     """A loose grid that needs thousands of conflicts: the race with the native rival starts,
     and whichever side answers, the answer is a checked solution (a rival copied while the
