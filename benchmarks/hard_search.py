@@ -3,8 +3,8 @@
     python benchmarks/hard_search.py [--sets janko,hard,fresh] [--backends ...] [--seed 2026]
 
 Sets: janko (the 999 shared janko.jsonl puzzles, 10 s each; skipped with a note when
-../shared/data is absent), each file of instances/hard (10 s per puzzle, 60 s for the 60x60 and 31x101
-grids), and, generated from `--seed` so that no configuration was tuned on them, loose grids
+../shared/data is absent), each file of instances/hard (10 s per puzzle, 60 s for the 60x60, 31x101
+and 100x100 grids), and, generated from `--seed` so that no configuration was tuned on them, loose grids
 (not unique): `fresh` 6 of 30x30 (25 % black, 10 s each), `fresh60` 4 of 60x60 (25 % black)
 and `fresh31` 4 of 31x101 (30 % black, about 2,000 white cells), 60 s each. `--backends` takes
 backend specs separated by commas; an option after a spec's first one belongs to it
@@ -32,7 +32,7 @@ from kakuro.generate import classic
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
-BACKENDS = ("gac", "auto", "cpsat", "sat", "sat:solver=kissat404", "choco")
+BACKENDS = ("gac", "auto", "nmcs", "cpsat", "sat", "sat:solver=kissat404", "choco")
 DECIDED = {"SOLVED", "UNSATISFIABLE"}
 WARM_UP = kakuro.read(ROOT / "instances" / "examples" / "puzzlink-6x5.txt")[0]
 
@@ -47,7 +47,8 @@ def puzzle_sets(names: list[str], seed: int) -> list[tuple[str, list[kakuro.Puzz
             print(f"# janko skipped: {SHARED / 'janko.jsonl'} is absent", file=sys.stderr)
     if "hard" in names:
         for path in sorted((ROOT / "instances" / "hard").glob("*.jsonl")):
-            sets.append((f"hard/{path.stem}", kakuro.read(path), 60.0 if "60x60" in path.stem or "31x101" in path.stem else 10.0))
+            large = any(size in path.stem for size in ("60x60", "31x101", "100x100"))
+            sets.append((f"hard/{path.stem}", kakuro.read(path), 60.0 if large else 10.0))
     fresh = {"fresh": (30, 30, 0.25, 6, 10.0), "fresh60": (60, 60, 0.25, 4, 60.0), "fresh31": (31, 101, 0.3, 4, 60.0)}
     for name, (rows, cols, density, count, limit) in fresh.items():
         if name in names:

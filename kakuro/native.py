@@ -12,6 +12,7 @@ of its parts is off (`PLAIN`), which is the papers' depth-first search (`depth_f
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,6 +27,7 @@ from kakuro.engine.state import (
     FULL,
     MAX_SUM_TOTAL,
     NFREE,
+    RNG,
     ROOT_SOLVED,
     STOP,
     STOPPED,
@@ -40,6 +42,7 @@ from kakuro.engine.state import (
     raise_if_interrupted,
     request_stop,
     resume,
+    rng_state,
     stats_of,
     with_learning,
     with_shared_stop,
@@ -284,3 +287,16 @@ class ResumableSearch:
     def stop(self) -> None:
         """Make a running slice return at its next look at the clock (from any process)."""
         request_stop(self.state.info)
+
+    def variant(self, seed: int) -> ResumableSearch:
+        """A copy of this search for a child forked right after (`kakuro.isolation.race`): it
+        goes on from where this one paused (its nogoods, weights and phases) with its own
+        counters and stop flag and its generator seeded with `seed`, so its random ties differ;
+        `stop` on this one still reaches the parent. Make it while this one is paused: the
+        counters are copied now, the other arrays when the child is forked."""
+        other = copy.copy(self)
+        other.state = self.state._replace(info=self.state.info.copy())
+        other.state.info[RNG] = rng_state(seed)
+        other.state.info[STOP] = 0
+        other.solutions = list(self.solutions)
+        return other

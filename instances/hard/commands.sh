@@ -12,5 +12,8 @@ kakuro generate classic --rows 60 --cols 60 --density 0.25 --no-unique --count 2
 kakuro generate classic --rows 31 --cols 101 --density 0.3 --no-unique --count 3 --seed 101 -o loose-31x101.jsonl
 kakuro generate cazenave --size 12 --values 13 --holes 100 --count 3 --seed 1 -o empty-12x12-v13.jsonl
 kakuro generate cazenave --size 16 --values 17 --holes 100 --count 2 --seed 1 -o empty-16x16-v17.jsonl
+kakuro generate classic --rows 100 --cols 100 --density 0.25 --no-unique --count 3 --seed 101 -o loose-100x100.jsonl
+kakuro generate cazenave --size 20 --values 21 --holes 100 --count 2 --seed 1 -o empty-20x20-v21.jsonl
+kakuro generate cazenave --size 30 --values 31 --holes 100 --count 2 --seed 1 -o empty-30x30-v31.jsonl
 kakuro generate cazenave --size 7 --values 8 --holes 100 --count 2 --seed 1 --unsatisfiable -o unsat-7x7-v8.jsonl
 kakuro generate cazenave --size 8 --values 9 --holes 100 --count 2 --seed 1 --unsatisfiable -o unsat-8x8-v9.jsonl

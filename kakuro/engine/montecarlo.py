@@ -25,7 +25,7 @@ from numba.extending import overload
 from kakuro.engine.build import warm_up_state
 from kakuro.engine.compile import INTERNAL, compiled, entry_point, instance_of
 from kakuro.engine.interrupt import raise_if_interrupted
-from kakuro.engine.layout import NFREE, RESTARTS, SOLVED, STOP, STOPPED, TRAIL, State
+from kakuro.engine.layout import LIMIT, NFREE, RESTARTS, SOLVED, STOP, STOPPED, TRAIL, State
 from kakuro.engine.playout import GOING_ON, MAX_MOVES_PER_CELL, candidate_moves, configure, play_in_game, playout
 from kakuro.engine.propagate import root_propagate
 from kakuro.engine.queries import capture
@@ -426,11 +426,13 @@ def _forget(game):  # type: ignore[no-untyped-def]
 
 
 @entry_point
-def restarts(st: State, game: Sampling | Nested | Flat | Uct) -> int:
+def restarts(st: State, game: Sampling | Nested | Flat | Uct, games: int) -> int:
     """Games from the root (the algorithm is the type of `game`: each is compiled on its own),
-    restarted until one solves (SOLVED: the solution is in `sol`) or the stop flag rises
-    (STOPPED). Counts restarts in `info[RESTARTS]`."""
+    restarted until one solves (SOLVED: the solution is in `sol`), the stop flag rises
+    (STOPPED) or, when `games` > 0, that many games failed (LIMIT; the state is back at the
+    root). Counts restarts in `info[RESTARTS]`."""
     root = st.info[TRAIL]
+    played = 0
     while True:
         score = play_game(st, game)
         if score == 0:
@@ -439,6 +441,9 @@ def restarts(st: State, game: Sampling | Nested | Flat | Uct) -> int:
         forget(game)
         if score < 0 or st.info[STOP] != 0:
             return STOPPED
+        played += 1
+        if games > 0 and played >= games:
+            return LIMIT
         st.info[RESTARTS] += 1
 
 
@@ -466,10 +471,11 @@ def new_game(st: State, algorithm: str, *, level: int = 1, playouts: int = 1, c:
                np.zeros(n + 2, dtype=np.int64), moves, cands)
 
 
-def run(st: State, algorithm: str, **settings: Any) -> int:
+def run(st: State, algorithm: str, games: int = 0, **settings: Any) -> int:
     """`restarts` of `algorithm` from the current state with fresh buffers (`new_game`'s
-    settings): SOLVED (the solution in `sol`) or STOPPED."""
-    code = int(restarts(st, new_game(st, algorithm, **settings)))
+    settings): SOLVED (the solution in `sol`), STOPPED, or LIMIT after `games` failed
+    games (0: no such bound)."""
+    code = int(restarts(st, new_game(st, algorithm, **settings), games))
     raise_if_interrupted(st)
     return code
 

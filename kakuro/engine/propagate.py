@@ -69,10 +69,16 @@ from kakuro.engine.trail import (
 
 CLOCK_EVERY_COMBOS = 1024
 """Combinations `revise_run` scans between two clock readings."""
-# counters of `shave` (an int64 array of SHAVE_COUNTERS slots)
+# slots of `shave`'s int64 array of SHAVE_COUNTERS: counters it increments, its budget, what it saw
 PROBES = 0
 SWEEPS = 1
-SHAVE_COUNTERS = 2
+BUDGET = 2
+"""In: the run revisions shaving may spend without removing a value (0: no bound)."""
+CUT = 3
+"""Out: 1 when the budget ended shaving before its sweeps did."""
+LONGEST_DRY = 4
+"""Out: the most run revisions spent before a removal since the last one (or the start)."""
+SHAVE_COUNTERS = 5
 
 
 @inlined
@@ -474,9 +480,15 @@ def shave(st: State, fixpoint: bool, counters: np.ndarray) -> bool:
     """Singleton arc consistency on the current (GAC) state: remove each value of a free cell
     whose assignment propagates to a wipe-out, propagating every removal. One sweep over the
     cells, or sweeps until one removes nothing (`fixpoint`). The shaved domains become the
-    root (`commit_root`). `counters[PROBES]` and `counters[SWEEPS]` are incremented. False
+    root (`commit_root`). `counters[PROBES]` and `counters[SWEEPS]` are incremented. Given
+    `counters[BUDGET]` > 0, shaving stops (`counters[CUT]` = 1) once it has spent that many
+    run revisions (`info[PROPAGATIONS]`) since its last removal (or its start): it goes on
+    while it buys something and stops where it is seen to remove nothing; what it removed
+    stands. `counters[LONGEST_DRY]` gets the most revisions a removal took. False
     when the puzzle is unsatisfiable, or when stopped (`info[STOP]` set)."""
     n = st.dom.shape[0]
+    budget = counters[BUDGET]
+    since = st.info[PROPAGATIONS]  # revisions counted from the last removal
     while True:
         counters[SWEEPS] += 1
         changed = False
@@ -493,10 +505,16 @@ def shave(st: State, fixpoint: bool, counters: np.ndarray) -> bool:
                 mark = st.info[TRAIL]
                 ok = assign(st, c, lowest_bit_index(b))
                 undo(st, mark)
+                dry = st.info[PROPAGATIONS] - since
                 if ok:
+                    if budget > 0 and dry > budget:
+                        counters[CUT] = 1
+                        commit_root(st)
+                        return True
                     continue
                 if st.info[STOP] != 0:
                     return False
+                counters[LONGEST_DRY] = max(counters[LONGEST_DRY], dry)
                 nd = st.dom[c] & ~b
                 set_domain(st, c, nd)
                 if nd == 0:
@@ -504,6 +522,7 @@ def shave(st: State, fixpoint: bool, counters: np.ndarray) -> bool:
                 enqueue_cell_runs(st, c)
                 if not propagate(st):
                     return False
+                since = st.info[PROPAGATIONS]
                 changed = True
         if not fixpoint or not changed:
             commit_root(st)

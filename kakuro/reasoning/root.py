@@ -6,24 +6,39 @@ deduction. Run-level GAC keeps a value only if some combination of distinct valu
 run's sum, matched one-to-one onto the run's free cells, gives it to that cell
 (`kakuro.engine.propagate.revise_run`); shaving assigns each remaining value of each unfixed
 cell, propagates and undoes, and removes a value whose propagation wipes out a domain
-(`fixpoint` repeats sweeps until one removes nothing, `once` sweeps once, `none` skips it).
+(`fixpoint` repeats sweeps until one removes nothing, `once` sweeps once, `none` skips it,
+`bounded` sweeps as `fixpoint` does but stops once it has spent `DRY_REVISIONS_PER_RUN` run
+revisions per run of the puzzle without removing anything: shaving that buys nothing, as on an
+empty Cazenave grid where it removes nothing at all, then costs a few sweeps' worth of root GAC
+instead of a full SAC pass).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from kakuro.clock import Deadline
 from kakuro.combos import fixed_values
-from kakuro.engine.propagate import PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
-from kakuro.engine.state import STOP, BuildStopped, State, arm, build_state, domain_summary, raise_if_interrupted
+from kakuro.engine.compile import ensure
+from kakuro.engine.propagate import BUDGET, CUT, PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
+from kakuro.engine.state import STOP, BuildStopped, State, all_fixed, arm, build_state, postpone, raise_if_interrupted
 from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle, Run
 
-SHAVING = ("none", "once", "fixpoint")
+SHAVING = ("none", "once", "fixpoint", "bounded")
+SHAVE_KERNEL = "shave:gac"
+"""The engine kernel shaving runs: compiled (or loaded) when a puzzle first needs it, after root GAC
+left it open (97 % of the janko puzzles never do), off the clock: `prepare`'s caller moves its
+deadline by what a `kakuro.clock.Stopwatch` counted off the clock meanwhile."""
+DRY_REVISIONS_PER_RUN = 100
+"""`bounded` shaving's budget: run revisions per run of the puzzle it may spend without removing
+a value. Measured with unbounded shaving (`benchmarks/root_shaving.py`): the most revisions a removal took
+was 2.7 per run on the 1,398 shared puzzles and 85 per run on the loose grids of `instances/hard`;
+a full pass that removes nothing costs 7,300 per run on an empty 20x20 Cazenave grid over 1..21
+and 25,000 per run on a 30x30 over 1..31."""
 
 
 @dataclass(frozen=True)
@@ -42,13 +57,20 @@ class RootReduction:
     """Trial assignments made by shaving."""
     sweeps: int
     """Shaving sweeps over the cells (0 without shaving)."""
+    cut: bool = False
+    """`bounded` shaving stopped on its budget (the domains are GAC, not necessarily singleton
+    arc consistent)."""
     refutation: str = ""
-    """Why the stages proved it unsatisfiable when a counting argument did (`totals_refutation`)."""
+    """Why the stages proved it unsatisfiable when a counting argument did (`totals_refutation`,
+    `values_refutation`)."""
 
 
-def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline, seed: int = 0) -> tuple[State | None, RootReduction | None]:
-    """Build the GAC state of `puzzle` (armed with `seed`), run root GAC and `shaving` ("none",
-    "once" or "fixpoint"); the result is the search root. Returns the state (None when the
+def prepare(
+    puzzle: Puzzle, shaving: str, deadline: Deadline, seed: int = 0, counting: bool = False,
+) -> tuple[State | None, RootReduction | None]:
+    """Build the GAC state of `puzzle` (armed with `seed`), run root GAC, the whole-grid totals
+    check (`totals_refutation`), with `counting` the count of each value (`values_refutation`),
+    and `shaving` (one of SHAVING); the result is the search root. Returns the state (None when the
     deadline passed while it was built) and the reduction, which is None when the deadline
     passed first.
 
@@ -61,27 +83,39 @@ def prepare(puzzle: Puzzle, shaving: str, deadline: Deadline, seed: int = 0) -> 
     arm(st, deadline.end, seed)
     initial = _initial_total(puzzle)
     ok = root_propagate(st)
-    refutation = totals_refutation(puzzle, st.dom) if ok else ""
+    refutation = ""
+    if ok and not all_fixed(st):  # (every domain single at GAC: every sum is met, no count can fail)
+        refutation = totals_refutation(puzzle, st.dom) or (values_refutation(puzzle, st) if counting else "")
     ok = ok and not refutation
-    counters = np.zeros(SHAVE_COUNTERS, dtype=np.int64)
-    after_gac = domain_summary(st)[0] if ok else initial
-    if ok and shaving != "none":
-        ok = shave(st, shaving == "fixpoint", counters)  # the shaved domains become the root
     raise_if_interrupted(st)
     if st.info[STOP] != 0:
         return st, None
-    after, fixed = domain_summary(st) if ok else (after_gac, 0)
-    reduction = RootReduction(
-        domains=tuple(st.dom.tolist()),
-        wiped_out=not ok,
-        solved=ok and fixed == puzzle.size,
-        removed_gac=initial - after_gac,
-        removed_shaving=after_gac - after,
-        probes=int(counters[PROBES]),
-        sweeps=int(counters[SWEEPS]),
-        refutation=refutation,
-    )
-    return st, reduction
+    after, fixed = _summary(st) if ok else (initial, 0)
+    gac = RootReduction(domains=tuple(st.dom.tolist()), wiped_out=not ok, solved=ok and fixed == puzzle.size,
+                        removed_gac=initial - after, removed_shaving=0, probes=0, sweeps=0, refutation=refutation)
+    return st, shave_root(st, puzzle, gac, shaving)
+
+
+def shave_root(st: State, puzzle: Puzzle, reduction: RootReduction, shaving: str) -> RootReduction | None:
+    """`shaving` (one of SHAVING) on `st`, the root that `reduction` describes (`prepare` with
+    shaving "none": root GAC), its result becoming the root. Returns the reduction after it,
+    None when the deadline passed first. Shaving's kernel is compiled here when first needed
+    (SHAVE_KERNEL): the state's deadline moves by that time, the caller's does not."""
+    if reduction.wiped_out or reduction.solved or shaving == "none":
+        return reduction
+    counters = np.zeros(SHAVE_COUNTERS, dtype=np.int64)
+    if shaving == "bounded":
+        counters[BUDGET] = DRY_REVISIONS_PER_RUN * len(puzzle.runs)
+    postpone(st, ensure(SHAVE_KERNEL))
+    before = _summary(st)[0]
+    ok = shave(st, shaving != "once", counters)
+    raise_if_interrupted(st)
+    if st.info[STOP] != 0:
+        return None
+    after, fixed = _summary(st) if ok else (before, 0)
+    return replace(reduction, domains=tuple(st.dom.tolist()), wiped_out=not ok, solved=ok and fixed == puzzle.size,
+                   removed_shaving=before - after, probes=int(counters[PROBES]), sweeps=int(counters[SWEEPS]),
+                   cut=bool(counters[CUT]))
 
 
 def totals_refutation(puzzle: Puzzle, domains: np.ndarray) -> str:
@@ -107,11 +141,63 @@ def totals_refutation(puzzle: Puzzle, domains: np.ndarray) -> str:
             f"the same digits" + ("" if low == high == 0 else f" except for a difference between {low} and {high}"))
 
 
-def reduce(puzzle: Puzzle, shaving: str = "none") -> RootReduction:
-    """Root GAC, then `shaving`, on `puzzle` (no search, no time limit)."""
+def values_refutation(puzzle: Puzzle, st: State) -> str:
+    """Counting each value, which no single run sees: where every cell lies in one across run
+    and one down run, a value v fills as many cells as there are across runs holding it, and
+    as many as there are down runs holding it, so those two numbers are equal. A run holds v
+    for sure when every combination of its table that its cells' domains (`st`, a gac state)
+    allow has v, and may hold it when one does (`run_values`). "" when the across and the down
+    bounds meet for every value, else why no filling can (e.g. an empty grid over 1..N+1 whose
+    rows leave out other values than its columns: the unsatisfiable Cazenave grids whose sums
+    add up)."""
+    sets = run_values(puzzle, st)
+    if sets is None:
+        return ""
+    sure, maybe = sets
+    across = np.array([isinstance(run, Run) and run.direction == "across" for run in puzzle.runs])
+    lo, hi = puzzle.values
+    for v in range(lo, hi + 1):
+        has_sure, has_maybe = (sure >> v) & 1, (maybe >> v) & 1
+        a_low, a_high = int(has_sure[across].sum()), int(has_maybe[across].sum())
+        d_low, d_high = int(has_sure[~across].sum()), int(has_maybe[~across].sum())
+        if a_high < d_low or d_high < a_low:
+            return (f"the value {v} is in {_between(a_low, a_high)} across runs but in {_between(d_low, d_high)} down "
+                    "runs, though every cell is in one of each")
+    return ""
+
+
+def run_values(puzzle: Puzzle, st: State) -> tuple[np.ndarray, np.ndarray] | None:
+    """(values every allowed combination of the run has, values some has), bitmasks per run,
+    where every cell of a Kakuro `puzzle` lies in one across and one down run (None elsewhere): the
+    allowed combinations are those of the run's table (`st`, a gac state) within the union of
+    its cells' domains."""
+    m = len(puzzle.runs)
+    if m == 0 or puzzle.regions or bool(np.any(st.cell_runs < 0)):  # a Sudoku's groups; a cell without a run one way
+        return None
+    offsets = st.combos[: m + 1]
+    if np.any(np.diff(offsets) == 0):
+        return None  # a run without a table (none is built so): no claim
+    masks = st.combos[offsets[0]: offsets[m]]
+    cell_offsets = st.members[: m + 1]
+    cells = st.members[cell_offsets[0]: cell_offsets[m]]
+    union = np.bitwise_or.reduceat(st.dom[cells], cell_offsets[:-1] - cell_offsets[0])
+    owner = np.repeat(np.arange(m), np.diff(offsets))
+    allowed = (masks & ~union[owner]) == 0
+    starts = offsets[:-1] - offsets[0]
+    sure = np.bitwise_and.reduceat(np.where(allowed, masks, -1), starts)
+    maybe = np.bitwise_or.reduceat(np.where(allowed, masks, 0), starts)
+    return sure, maybe
+
+
+def _between(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low} to {high}"
+
+
+def reduce(puzzle: Puzzle, shaving: str = "none", counting: bool = False) -> RootReduction:
+    """Root GAC, then `shaving`, on `puzzle` (no search, no time limit); `counting` as in `prepare`."""
     if shaving not in SHAVING:
         raise ValueError(f"shaving must be one of {', '.join(SHAVING)}, not {shaving!r}")
-    _, reduction = prepare(puzzle, shaving, Deadline())
+    _, reduction = prepare(puzzle, shaving, Deadline(), counting=counting)
     if reduction is None:  # cannot happen without a deadline
         raise RuntimeError("root propagation stopped without a deadline")
     return reduction
@@ -125,6 +211,13 @@ def root_answer(reduction: RootReduction, stats: dict[str, Any]) -> Enumeration 
     if reduction.solved:
         return Enumeration([fixed_values(reduction.domains)], True, stats)
     return None
+
+
+def _summary(st: State) -> tuple[int, int]:
+    """(sum of the domain sizes, number of one-value domains) of `st` (as the engine's
+    `domain_summary`, which is compiled with shaving: read here without it)."""
+    sizes = np.bitwise_count(st.dom)
+    return int(sizes.sum()), int((sizes == 1).sum())
 
 
 def _initial_total(puzzle: Puzzle) -> int:

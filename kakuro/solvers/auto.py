@@ -1,41 +1,50 @@
 """The backend a user gets without choosing one (`auto`): a portfolio of the two cores,
-built from four verbs.
+chosen by what the root saw.
 
-1. Presolve: root GAC and shaving (`kakuro.reasoning.root.prepare`); most published puzzles
-   end here.
-2. Native search that can pause and resume (`kakuro.native.ResumableSearch`): `gac`'s modern
+1. Presolve: root GAC and the whole-grid counts (the totals, and each value's count over the
+   across and the down runs: `kakuro.reasoning.root.values_refutation`, which refutes the
+   unsatisfiable Cazenave grids whose sums add up, where SAT took 0.04-4 s and the native search
+   minutes); most published puzzles end here.
+2. A wide-open grid (`wide_open`: empty Cazenave grids) gets up to `playouts` random playouts
+   (Cazenave's sampling on the GAC root), which solve such grids before anything else is paid.
+3. Shaving (`kakuro.reasoning.root.shave_root`, `bounded`: stopped where it is seen to remove
+   nothing).
+4. Native search that can pause and resume (`kakuro.native.ResumableSearch`): `gac`'s modern
    search (restarts, dom/wdeg, phase saving, conflict learning, implied sums) on the shaved
-   domains runs alone until its first restart after `head_start` seconds (0.05 s), which
-   decides the easier half of the puzzles left without starting any process, and pauses.
-3. SAT on the reduced domains (`kakuro.reasoning.pysat_search.sat_items` over
-   `kakuro.reasoning.cnf.encode` with `domains`: only the values and combinations left are
-   encoded), CaDiCaL 1.9.5 by default (`sat_solver`).
-4. Race the two (`kakuro.isolation.race`): the native search goes on in this process where it
-   paused (the very decisions `gac` makes with the same seed), SAT in a forked child that
-   raises the native search's stop flag (shared memory) once it has answered; when the native
-   search answers first the child is killed. The native search is the faster on every loose
-   grid measured; CaDiCaL refutes the unsatisfiable Cazenave grids whose sums add up, which
-   the native search does not. The race uses two cores; `search=native` or `search=sat` keeps
-   to one.
+   domains runs alone until its first restart after `head_start` seconds (0.05 s; `rival_after`,
+   1 s, when the rival is native), which decides the easier half of the puzzles left without
+   starting any process, and pauses.
+5. Race it (`kakuro.isolation.race`) against a rival in a forked child (`choose_rival`): SAT on
+   the reduced domains (`kakuro.reasoning.pysat_search.sat_items` over
+   `kakuro.reasoning.cnf.encode` with `domains`, CaDiCaL 1.9.5 by default: `sat_solver`) where
+   every run's values are known, else the native search with another seed
+   (`ResumableSearch.variant`). The native search goes on in this process where it paused (the
+   very decisions `gac` makes with the same seed); the child raises its stop flag (shared
+   memory) once it has answered; when the native search answers first the child is killed.
+   The race uses two cores; `search=native` or `search=sat` keeps to one.
 
 A puzzle whose value range is too wide for the root's combination tables (`TablesTooLargeError`:
 a long run over 1..62, say) goes to `cpsat` instead (`WIDE_RANGE_BACKEND`), whose model needs
 no table.
 
-Stats: `path` says what decided the puzzle ("root", "native", "sat" or "cpsat"; "none" when
-the time ran out), the root's counters (`removed_gac`, `removed_shaving`, `probes`), `search_time`
-(seconds after the root) and the winner's counters. Complete: it proves unsatisfiability and
-counts solutions.
+Stats: `path` says what decided the puzzle ("root", "playout", "native", "sat",
+"native-reseeded" or "cpsat"; "none" when the time ran out), `rival`, the root's counters
+(`removed_gac`, `removed_shaving`, `probes`, `shaving_cut`), `search_time` (seconds after the
+root) and the winner's counters. Complete: it proves unsatisfiability and counts solutions.
 """
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kakuro.clock import Deadline
+import numpy as np
+
+from kakuro.clock import Deadline, Stopwatch
 from kakuro.combos import run_table_sizes
-from kakuro.engine.state import tables_refusal
+from kakuro.engine import montecarlo
+from kakuro.engine.compile import ensure
+from kakuro.engine.state import RNG, SAMPLES, SOLVED, STOPPED, State, postpone, solution_values, tables_refusal
 from kakuro.errors import BackendUnavailableError, KakuroError, TablesTooLargeError
 from kakuro.isolation import race
 from kakuro.native import TREE_OPTIONS, ResumableSearch, TreeSearchSolver, tree_kernels
@@ -50,7 +59,7 @@ from kakuro.reasoning.pysat_search import (
     enumeration_of,
     sat_items,
 )
-from kakuro.reasoning.root import prepare, root_answer
+from kakuro.reasoning.root import SHAVING, prepare, root_answer, run_values, shave_root
 from kakuro.registry import get_solver, register
 
 SEARCHES = ("race", "native", "sat")
@@ -64,31 +73,53 @@ class Auto(TreeSearchSolver):
     description = "root GAC + shaving, then native search with learning raced against SAT on the shaved domains (the default)"
     paradigm = "portfolio"
     options = {
+        "shaving": Option("bounded", "the root's shaving (as gac's): bounded (stopped where it removes nothing), "
+                                     "fixpoint, once or none", choices=SHAVING),
         "search": Option("race", "after the root: race (native and SAT side by side, the "
                                  "first answer wins), native or sat", choices=SEARCHES),
         "sat_solver": Option(DEFAULT_SOLVER, "the PySAT solver of the SAT stage", choices=SOLVER_NAMES),
+        "playouts": Option(8, "random playouts tried first when the root leaves the grid wide open (see "
+                              "wide_open) and one solution is asked for; 0: none", minimum=0, maximum=1_000_000),
+        "rival": Option("chosen", "race: what runs beside the native search: chosen (by the root: see "
+                                  "choose_rival), sat, or native (the native search with another seed)",
+                        choices=("chosen", "sat", "native")),
+        "rival_after": Option(1.0, "race: seconds the native search runs alone before a native rival starts "
+                                   "(it is there for the heavy tail; started after 0.05 s on a busy 2-core machine it "
+                                   "took auto's total on loose 60x60 grids to 1.5x gac's)", minimum=0.0),
         "head_start": Option(0.05, "race: seconds the native search runs alone first (no "
                                    "process is started for what it decides)", minimum=0.0),
     }
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         if settings["search"] == "sat":
-            return ("root:gac", "shave:gac")
-        return tree_kernels("gac", DEFAULT_TREE, ("root", "shave"))
+            return ("root:gac", "shave:gac", PLAYOUT_KERNEL)
+        root, shave, search = tree_kernels("gac", DEFAULT_TREE, ("root", "shave"))
+        return (root, shave, PLAYOUT_KERNEL, search)
 
     def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
-        return () if settings["search"] == "sat" else super().lazy_kernels(settings)
+        return self.engine_kernels(settings)[1:]  # shaving, playouts, search: compiled when a puzzle needs them
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         wide = tables_refusal(run_table_sizes(puzzle, givens=False))
         if wide is not None:  # see WIDE_RANGE_BACKEND: the range decides, even where the givens' tables fit
             return _wide_range(puzzle, limit, deadline, seed, wide)
         # 1. presolve
-        st, reduction = prepare(puzzle, "fixpoint", deadline, seed)  # the givens' tables are subsets: they fit too
+        watch = Stopwatch()
+        st, reduction = prepare(puzzle, "none", deadline, seed, counting=True)  # the givens' tables are subsets: they fit too
         stats: dict[str, Any] = {"path": "none"}
         if st is None or reduction is None:  # (no state: no reduction either)
-            return Enumeration([], False, stats, "time limit reached during root propagation or shaving")
-        stats.update(removed_gac=reduction.removed_gac, removed_shaving=reduction.removed_shaving, probes=reduction.probes)
+            return Enumeration([], False, stats, "time limit reached during root propagation")
+        open_root = not (reduction.wiped_out or reduction.solved) and wide_open(puzzle, reduction.domains)
+        if limit == 1 and opts["playouts"] and open_root:
+            played = _playouts(st, opts["playouts"])
+            if played is not None:
+                return played
+        reduction = shave_root(st, puzzle, reduction, opts["shaving"])
+        deadline = deadline.postponed(watch)  # by the compilation met on the way (shaving's, the playouts')
+        if reduction is None:
+            return Enumeration([], False, stats, "time limit reached during shaving")
+        stats.update(removed_gac=reduction.removed_gac, removed_shaving=reduction.removed_shaving, probes=reduction.probes,
+                     shaving_cut=reduction.cut)
         decided = root_answer(reduction, {**stats, "path": "root"})
         if decided is not None:
             return decided
@@ -103,20 +134,95 @@ class Auto(TreeSearchSolver):
             if opts["search"] == "native":
                 found, path = native.run(limit), "native"
             else:
-                found, path = _race(native, limit, sat_job, opts["head_start"])
+                rival = opts["rival"] if opts["rival"] != "chosen" else choose_rival(puzzle, st)
+                stats["rival"] = rival
+                alone = opts["head_start"] if rival == "sat" else max(opts["head_start"], opts["rival_after"])
+                found, path = _race(native, limit, sat_job, alone, rival, seed)
         stats["search_time"] = time.perf_counter() - start
         settled = _decided(found, limit)
         stats = {**stats, **found.stats, "path": path if settled else "none"}
         return Enumeration(found.solutions, found.exhausted, stats, "" if settled else "time limit reached")
 
 
-def _race(native: ResumableSearch, limit: int, sat_job: tuple[Any, ...], head_start: float) -> tuple[Enumeration, str]:
+def wide_open(puzzle: Puzzle, domains: Sequence[int]) -> bool:
+    """The root left the grid wide open: its open cells keep OPEN_SHARE of the value range on
+    average (`domains`: bitmasks after root GAC)."""
+    sizes = np.bitwise_count(np.asarray(domains, dtype=np.int64))
+    open_cells = sizes[sizes > 1]
+    lo, hi = puzzle.values
+    return open_cells.size > 0 and float(open_cells.mean()) >= OPEN_SHARE * (hi - lo + 1)
+
+
+OPEN_SHARE = 0.8
+"""`wide_open`'s share of the value range. After root GAC the open cells keep 85-94 % of it on
+average on empty Cazenave grids (12x12 over 1..13 to 30x30 over 1..31) and 67-75 % on the loose
+classic grids of instances/hard; published puzzles end at the root."""
+
+
+def _playouts(st: State, games: int) -> Enumeration | None:
+    """Up to `games` of Cazenave's random playouts (smallest domain, random value, GAC after each
+    move) from the root `st`: the solution one found (stats `path` "playout"), or None with
+    `st` back at its root and its generator where it was (the search then makes the very
+    decisions gac's does), or a time-limit answer when the deadline passed."""
+    rng = int(st.info[RNG])
+    postpone(st, ensure(PLAYOUT_KERNEL))
+    code = montecarlo.run(st, "sampling", games=games)
+    stats: dict[str, Any] = {"samples": int(st.info[SAMPLES])}
+    if code == SOLVED:
+        return Enumeration([solution_values(st)], False, {**stats, "path": "playout"})
+    if code == STOPPED:
+        return Enumeration([], False, {**stats, "path": "none"}, "time limit reached during the playouts")
+    st.info[RNG] = rng
+    return None
+
+
+PLAYOUT_KERNEL = "sampling:gac"
+
+
+def choose_rival(puzzle: Puzzle, st: State) -> str:
+    """What races the native search, from what the root saw: "sat" where every run's values are
+    known (each run's allowed combinations hold the same values: counting arguments over the
+    whole grid decide, which clause learning finds and the native search does not), else
+    "native" (the native search with another seed: on loose grids SAT was never the faster)."""
+    sets = run_values(puzzle, st)
+    if sets is not None and np.array_equal(sets[0], sets[1]):
+        return "sat"
+    return "native"
+
+
+RIVAL_SEED = 1_000_003
+"""Added to the solve's seed for the native rival's generator."""
+
+
+def rival_native(variant: ResumableSearch, limit: int) -> tuple[list[list[int]], bool]:
+    """In `_race`'s child: the native search with another seed (`ResumableSearch.variant`, made
+    before the fork: its counters copied while the parent's search stood still) run on to the
+    end: (its solutions, exhausted)."""
+    found = variant.run(limit)
+    return [[int(v) for v in values] for values in found.solutions], found.exhausted
+
+
+def _race(native: ResumableSearch, limit: int, sat_job: tuple[Any, ...], head_start: float, rival: str,
+          seed: int) -> tuple[Enumeration, str]:
     """The native search alone for `head_start` seconds (to its first restart after them: what it
-    decides then starts no process), then on where it paused, raced against SAT (`sat_items(*sat_job)`)
-    in a forked child (`isolation.race`), until one answers. (The answer, "native" or "sat".)"""
+    decides then starts no process), then on where it paused, raced against `rival` in a forked
+    child (`isolation.race`), until one answers: SAT (`sat_items(*sat_job)`) or the native search
+    with another seed (`rival_native`). (The answer, "native", "sat" or "native-reseeded".)"""
     found = native.run(limit, pause=time.perf_counter() + head_start)
     if _decided(found, limit) or native.deadline.expired():
         return found, "native"
+    if rival == "native":
+        variant = native.variant(seed + RIVAL_SEED)  # here, while the native search is paused
+        found, theirs, failure = race(
+            lambda: native.run(limit), lambda: rival_native(variant, limit), stop_here=native.stop,
+            here_won=lambda found: _decided(found, limit),
+            grace=lambda: 0.0 if native.deadline.expired() else ANSWER_GRACE,
+        )
+        if failure is not None:
+            found.stats["rival_failed"] = f"{type(failure).__name__}: {failure}"
+        if theirs is None or not _decided(Enumeration(theirs[0], theirs[1]), limit):
+            return found, "native"
+        return Enumeration(theirs[0], theirs[1], dict(found.stats)), "native-reseeded"
     found, items, failure = race(
         lambda: native.run(limit), lambda: list(sat_items(*sat_job)), stop_here=native.stop,
         here_won=lambda found: _decided(found, limit),

@@ -30,11 +30,13 @@ from typing import Any
 from kakuro import isolation
 from kakuro.clock import Deadline
 from kakuro.engine import montecarlo as engine
+from kakuro.engine.compile import ensure
 from kakuro.engine.playout import SELECTIONS, STRATEGIES, configure
 from kakuro.engine.state import (
     RNG,
     SOLVED,
     State,
+    postpone,
     rng_state,
     solution_values,
     stats_of,
@@ -76,11 +78,17 @@ class MonteCarloSolver(NativeEngine):
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         return (f"root:{settings['consistency']}", f"{self.game}:{settings['consistency']}")
 
+    def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        return self.engine_kernels(settings)[1:]  # the game: compiled when root propagation leaves the puzzle open
+
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         st, decided = start(puzzle, opts["consistency"], deadline, seed, STATS)
         if decided is not None:
             return decided.outcome()
         assert st is not None  # start returns no state only with a decision
+        compiling = ensure(*self.lazy_kernels(opts))  # off the clock, before any worker is forked
+        postpone(st, compiling)
+        deadline = deadline.later(compiling)
         configure(st, opts["strategy"], opts["selection"])
         return self._search(st, opts, deadline, seed)
 

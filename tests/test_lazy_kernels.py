@@ -1,0 +1,53 @@
+"""A first solve compiles only what the puzzle needs: shaving's kernel (gac, auto) and a
+Monte-Carlo game's (nmcs) wait until root propagation leaves the puzzle open, so a cold
+`kakuro solve` of a puzzle root GAC decides does not pay their compilation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import kakuro
+from kakuro import Status
+from kakuro.generate import classic
+from kakuro.reasoning import root
+from kakuro.solvers import montecarlo
+
+DECIDED_BY_GAC = "instances/examples/puzzlink-6x5.txt"
+
+
+def recording(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[tuple[str, ...]]:
+    """The kernels `module` asks `ensure` for from now on (the real `ensure` still runs)."""
+    asked: list[tuple[str, ...]] = []
+    real = module.ensure
+
+    def ensure(*kernels: str) -> float:
+        asked.append(kernels)
+        return float(real(*kernels))
+
+    monkeypatch.setattr(module, "ensure", ensure)
+    return asked
+
+
+@pytest.mark.parametrize("backend", ["gac", "auto"])
+def test_shaving_is_compiled_only_for_a_puzzle_gac_leaves_open(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    solver = kakuro.get_solver(backend)
+    assert root.SHAVE_KERNEL in solver.lazy_kernels(solver.settings)
+    asked = recording(monkeypatch, root)
+    decided = kakuro.read(DECIDED_BY_GAC)[0]
+    assert solver.solve(decided, time_limit=10).status is Status.SOLVED
+    assert asked == []
+    loose = classic(9, 9, density=0.25, count=1, seed=5, unique=False)[0]
+    assert solver.solve(loose, time_limit=30).status is Status.SOLVED
+    assert asked == [(root.SHAVE_KERNEL,)]
+
+
+def test_nmcs_compiles_its_game_only_for_an_open_puzzle(monkeypatch: pytest.MonkeyPatch) -> None:
+    solver = kakuro.get_solver("nmcs")
+    asked = recording(monkeypatch, montecarlo)
+    assert solver.solve(kakuro.read(DECIDED_BY_GAC)[0], time_limit=10).status is Status.SOLVED
+    assert asked == []
+    loose = classic(9, 9, density=0.25, count=1, seed=5, unique=False)[0]
+    assert solver.solve(loose, time_limit=30).status is Status.SOLVED
+    assert asked == [("nested:gac",)]
