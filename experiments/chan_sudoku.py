@@ -286,8 +286,8 @@ def main(argv: list[str] | None = None) -> int:
 
     sink = open_json(args.json)
     start = time.perf_counter()
-    for spec in {"flat", "uct", "nmcs"} if tables else ():
-        kakuro.get_solver(spec).ensure_warm()
+    for table in tables:
+        kakuro.get_solver(configurations(table)[0].spec).ensure_warm()
     for spec in complete if "complete" in parts else ():
         kakuro.get_solver(spec).ensure_warm()
     print(f"warm-up (compile or load the kernels, start the engines): {time.perf_counter() - start:.2f} s", file=sys.stderr)
