@@ -143,6 +143,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--candidates, --puzzles, --repeats and --time-limit must be positive, --puzzles at most --candidates")
     specs = [s for s in (args.backends.split(",") if args.backends else QUICK_BACKENDS if args.quick else BACKENDS) if s]
 
+    try:
+        for spec in specs:
+            kakuro.get_solver(spec)
+    except kakuro.KakuroError as exc:
+        parser.error(f"--backends: {exc}")
     kakuro.get_solver("gac").ensure_warm()
     kakuro.get_solver(RATER).ensure_warm()
     puzzles, seconds, nodes = hard_set(candidates, keep)

@@ -175,3 +175,9 @@ def test_chan_invalid_answer_makes_exit_code_1(chan, capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "| `gac` | 0/1, " in out
     assert "invalid answers or backend errors: 4" in out
+
+
+def test_chan_unknown_backend_is_a_usage_error(chan, capsys):
+    with pytest.raises(SystemExit) as stop:
+        chan.main(["--tables", "complete", "--problems", "1", "--complete", "gac,nope"])
+    assert stop.value.code == 2 and "unknown backend 'nope'" in capsys.readouterr().err
