@@ -110,3 +110,74 @@ def test_rdv_comparison_tiny_run(capsys, tmp_path):
     assert len(log.read_text().splitlines()) == 2 * 8
     with pytest.raises(SystemExit):
         rdv.main(argv)
+
+
+@pytest.fixture(scope="module")
+def chan():
+    sys.path.insert(0, str(EXPERIMENTS))
+    try:
+        yield importlib.import_module("chan_sudoku")
+    finally:
+        sys.path.remove(str(EXPERIMENTS))
+
+
+def test_chan_paper_numbers_are_read_row_by_row(chan):
+    if not chan.PAPER.is_file():
+        pytest.skip(f"{chan.PAPER} is absent")
+    paper = chan.paper_numbers(chan.PAPER)
+    # 15 flat and 30 UCT configurations, 10 nested, each on the 50 % and 66 % sets.
+    assert len(paper) == 2 * (15 + 30 + 10)
+    assert paper[(1, 50, "5", "priority", "priority")] == (15, 3.151)
+    assert paper[(1, 66, "10", "priority", "priority")] == (14, 955.921)
+    # The first UCT row is split over two lines in the paper's text; the UCT row typeset in bold too.
+    assert paper[(2, 50, "c 0.2, 2000", "max-inference", "cells")] == (13, 2750.998)
+    assert paper[(2, 50, "c 0.4, 4000", "max-inference", "values")] == (10, 3049.847)
+    assert paper[(3, 66, "2", "priority", "priority")] == (41, 5255.274)
+
+
+def test_chan_paper_rows_out_of_order_are_left_out(chan, tmp_path):
+    if not chan.PAPER.is_file():
+        pytest.skip(f"{chan.PAPER} is absent")
+    lines = chan.PAPER.read_text(encoding="utf-8").splitlines()
+    first = next(k for k, line in enumerate(lines) if line.startswith("| Nested | 1 | yes | cells"))
+    lines[first], lines[first + 4] = lines[first + 4], lines[first]  # a priority row where a cells row belongs
+    text = tmp_path / "paper.txt"
+    text.write_text("\n".join(lines), encoding="utf-8")
+    paper = chan.paper_numbers(text)
+    assert not any(key[0] == 3 for key in paper)
+    assert len(paper) == 2 * (15 + 30)
+
+
+def test_chan_tiny_run(chan, capsys, tmp_path):
+    log = tmp_path / "c.jsonl"
+    code = chan.main(["--tables", "3,complete", "--problems", "1", "--time-limit", "0.05", "--complete", "gac",
+                      "--json", str(log)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "| level | maximum inference | random move function | 50 %: paper | 50 %: ours | 66 %: paper | 66 %: ours |" in out
+    assert "| `gac` | 1/1, " in out
+    assert "invalid answers or backend errors: 0" in out
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(records) == 2 * 10 + 2
+    assert all(r["valid"] == (r["status"] == "solved") for r in records)
+    with pytest.raises(SystemExit, match="exists"):
+        chan.main(["--tables", "complete", "--problems", "1", "--complete", "gac", "--json", str(log)])
+
+
+def test_chan_invalid_answer_makes_exit_code_1(chan, capsys, monkeypatch):
+    import kakuro
+
+    def wrong(self, puzzle, **kwargs):
+        return kakuro.Result(kakuro.Status.SOLVED, [[1] * puzzle.cols for _ in range(puzzle.rows)], 0.0, {}, "", "wrong")
+
+    monkeypatch.setattr(kakuro.Solver, "solve", wrong)
+    assert chan.main(["--tables", "complete", "--problems", "1", "--complete", "gac,fc"]) == 1
+    out = capsys.readouterr().out
+    assert "| `gac` | 0/1, " in out
+    assert "invalid answers or backend errors: 4" in out
+
+
+def test_chan_unknown_backend_is_a_usage_error(chan, capsys):
+    with pytest.raises(SystemExit) as stop:
+        chan.main(["--tables", "complete", "--problems", "1", "--complete", "gac,nope"])
+    assert stop.value.code == 2 and "unknown backend 'nope'" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""`kakuro generate cazenave` and `kakuro generate classic`: argument handling (the
+"""`kakuro generate cazenave`, `classic`, `sudoku` and `killer`: argument handling (the
 generators are `kakuro.generate`, imported when a command runs)."""
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ def _add_generate(commands: Any) -> None:
     kinds = command.add_subparsers(dest="kind", required=True, metavar="KIND")
     _add_generate_cazenave(kinds)
     _add_generate_classic(kinds)
+    _add_generate_sudoku(kinds)
+    _add_generate_killer(kinds)
 
 
 def _add_output(command: argparse.ArgumentParser) -> None:
@@ -150,3 +152,93 @@ def _emit(puzzles: list[Puzzle], args: argparse.Namespace) -> int:
     path = kakuro.write(puzzles, args.output, overwrite=args.force)
     print(f"wrote {len(puzzles)} puzzle(s) to {path}")
     return EXIT_OK
+
+
+def _box_shape(text: str) -> tuple[int, int]:
+    """An argparse type: a box shape ROWSxCOLS (e.g. 2x3), both positive."""
+    rows, x, cols = text.lower().partition("x")
+    if not x or not rows.isascii() or not cols.isascii() or not rows.isdigit() or not cols.isdigit() \
+            or int(rows) < 1 or int(cols) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a box shape ROWSxCOLS such as 2x3")
+    return int(rows), int(cols)
+
+
+def _add_sudoku_shape(command: argparse.ArgumentParser) -> None:
+    """--size and --box, which both Sudoku generators take."""
+    command.add_argument("--size", type=at_least(1), default=9, metavar="N", help="grid side, digits 1..N (default 9)")
+    command.add_argument("--box", type=_box_shape, metavar="RxC",
+                         help="box shape, e.g. 2x3 for a 6x6 (default square: N must be a square)")
+
+
+def _add_generate_sudoku(kinds: Any) -> None:
+    command = kinds.add_parser(
+        "sudoku",
+        help="Sudoku: a random full grid with cells emptied, optionally with a unique solution",
+        description="A random full N x N grid with a share of its cells emptied, as Chan, Renous and Thai (2022) "
+        "made their 16x16 sets (not unique). With --unique the cells are emptied one by one, each kept empty "
+        "only while counting to 2 with the native engine finds exactly one solution: without --empty as many "
+        "as uniqueness allows (every given left is needed).",
+    )
+    _add_sudoku_shape(command)
+    command.add_argument("--empty", type=_percentage, metavar="P",
+                         help="percentage of the cells to empty (default 50; with --unique, as many as it allows)")
+    command.add_argument("--unique", action="store_true", help="every puzzle has exactly one solution")
+    command.add_argument("--count", type=at_least(1), default=1, metavar="K", help="number of puzzles (default 1)")
+    command.add_argument("--seed", type=at_least(0), default=0, metavar="S",
+                         help="random seed (default 0); puzzle k is the one of seed S + k")
+    add_time_limit(command, DEFAULT_GENERATE_LIMIT, "seconds per unique puzzle")
+    _add_output(command)
+    command.set_defaults(run=_run_generate_sudoku)
+
+
+def _run_generate_sudoku(args: argparse.Namespace) -> int:
+    from kakuro.generate.sudoku_grids import sudoku
+    from kakuro.generate.unique_sudoku import unique_sudoku
+
+    refuse_output(args)
+    share = None if args.empty is None else args.empty / 100
+    if args.unique:
+        puzzles = [unique_sudoku(args.size, args.seed + k, share, args.box, args.time_limit) for k in range(args.count)]
+    else:
+        puzzles = [sudoku(args.size, 0.5 if share is None else share, args.seed + k, args.box) for k in range(args.count)]
+    return _emit_as(puzzles, args, "sudoku")
+
+
+def _add_generate_killer(kinds: Any) -> None:
+    command = kinds.add_parser(
+        "killer",
+        help="Killer Sudoku: cages grown over a random full grid, optionally with a unique solution",
+        description="Cages of connected cells grown at random over a full N x N grid, each with the sum of its "
+        "digits, no givens. With --unique cages are split until counting to 2 with the native engine finds "
+        "exactly one solution, then neighbouring cages are merged while it stays one.",
+    )
+    _add_sudoku_shape(command)
+    command.add_argument("--largest", type=at_least(1), metavar="L", help="largest cage (default: 9, or N if smaller)")
+    command.add_argument("--unique", action="store_true", help="every puzzle has exactly one solution")
+    command.add_argument("--count", type=at_least(1), default=1, metavar="K", help="number of puzzles (default 1)")
+    command.add_argument("--seed", type=at_least(0), default=0, metavar="S",
+                         help="random seed (default 0); puzzle k is the one of seed S + k")
+    add_time_limit(command, DEFAULT_GENERATE_LIMIT, "seconds per unique puzzle")
+    _add_output(command)
+    command.set_defaults(run=_run_generate_killer)
+
+
+def _run_generate_killer(args: argparse.Namespace) -> int:
+    from kakuro.generate.sudoku_grids import MAX_CAGE, killer
+    from kakuro.generate.unique_sudoku import unique_killer
+
+    refuse_output(args)
+    largest = min(MAX_CAGE, args.size) if args.largest is None else args.largest
+    if args.unique:
+        puzzles = [unique_killer(args.size, args.seed + k, largest, args.box, args.time_limit) for k in range(args.count)]
+    else:
+        puzzles = [killer(args.size, args.seed + k, largest, args.box) for k in range(args.count)]
+    return _emit_as(puzzles, args, "killer")
+
+
+def _emit_as(puzzles: list[Puzzle], args: argparse.Namespace, format: str) -> int:
+    """Write generated puzzles to `--output` (format from its extension), or print them in `format`."""
+    if args.output is None:
+        sys.stdout.write(dumps(puzzles, format))
+        return EXIT_OK
+    return _emit(puzzles, args)

@@ -1,0 +1,202 @@
+"""Sudoku and Killer Sudoku puzzles with exactly one solution, by the idea of the classic Kakuro
+generator (`kakuro.generate.unique`): change a puzzle built over a full grid one step at a time,
+and let a complete search judge each step, keeping the steps that leave the full grid the only
+solution.
+
+- Sudoku: from a full grid (`sudoku_grids.full_grid`), empty the cells one by one in a random
+  order; a cell stays empty when the puzzle still has exactly one solution, else its digit goes
+  back. Without a target share the pass runs to the end, so every given left is needed (a
+  *minimal* puzzle: emptying any one more cell admits a second solution).
+- Killer: from cages grown over a full grid (`sudoku_grids.killer`), split cages until the
+  puzzle is unique: each count that finds a second solution names the cells where it differs
+  from the full grid, and the cage of one of them is cut in two connected parts (a cage of one
+  cell fixes its digit, so this ends). Then merge neighbouring cages (no digit twice, at most
+  `largest` cells) in a random order, keeping each merge that leaves the puzzle unique.
+
+Uniqueness is proved by counting solutions up to 2 with the native engine (`gac` by default;
+any complete backend may be named): a count that finishes with one solution. A count cut short
+by the time limit never counts as unique, so every puzzle returned is unique.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from kakuro.clock import Deadline
+from kakuro.errors import KakuroError
+from kakuro.generate.sudoku_grids import MAX_CAGE, full_grid, killer
+from kakuro.outcome import Count
+from kakuro.puzzle import Position, Puzzle
+from kakuro.registry import get_solver
+from kakuro.solver import Solver
+from kakuro.values import is_number
+
+COUNTER = "gac"
+"""The backend that proves uniqueness by default: the native engine, counting to 2."""
+NEIGHBOURS = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+def unique_sudoku(size: int = 9, seed: int = 0, empty: float | None = None, box: tuple[int, int] | None = None,
+                  time_limit: float | None = None, backend: str = COUNTER) -> Puzzle:
+    """A `size` x `size` Sudoku with exactly one solution, from `full_grid(size, box, seed)`.
+
+    `empty` (a share 0..1 of the cells) stops emptying once that many cells are empty; None
+    empties as many as uniqueness allows (a minimal puzzle). `time_limit` (seconds, None for
+    none) bounds the whole pass: when it runs out the puzzle made so far is returned if it
+    reaches `empty` (or `empty` is None). Raises KakuroError when the pass ends short of
+    `empty`: a unique Sudoku needs givens (a 9x9 at least 17)."""
+    if empty is not None and (not is_number(empty) or not 0 <= empty <= 1):
+        raise KakuroError(f"empty must be a share 0..1 of the cells, not {empty!r}")
+    deadline = Deadline.after(time_limit)
+    counter = _counter(backend)
+    grid = full_grid(size, box, seed)
+    n = size
+    target = n * n if empty is None else round(empty * n * n)
+    rng = random.Random(f"unique sudoku {size} {box} {seed}")
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    rng.shuffle(cells)
+    puzzle = [list(row) for row in grid]
+    emptied, counts, finished = 0, 0, True
+    for r, c in cells:
+        if emptied >= target:
+            break
+        if deadline.expired():
+            finished = False
+            break
+        digit, puzzle[r][c] = puzzle[r][c], 0
+        counts += 1
+        if _unique(counter, Puzzle.sudoku(puzzle, box), deadline):
+            emptied += 1
+        else:
+            puzzle[r][c] = digit
+    if emptied < target and empty is not None:
+        why = "the time limit ran out" if not finished else "every given left is needed"
+        raise KakuroError(f"no unique {n}x{n} Sudoku with {empty:.0%} of its cells empty from seed {seed}: "
+                          f"{why} at {emptied} empty ({emptied / (n * n):.0%}); ask for fewer or try another seed")
+    meta: dict[str, Any] = {"generator": "sudoku-unique", "seed": str(seed), "empty": f"{emptied / (n * n):.4g}",
+                            "givens": str(n * n - emptied), "counts": str(counts),
+                            "minimal": "yes" if empty is None and finished else "no"}
+    return Puzzle.sudoku(puzzle, box, id=f"sudoku-unique-{n}-s{seed}", meta=meta)
+
+
+def unique_killer(size: int = 9, seed: int = 0, largest: int | None = None, box: tuple[int, int] | None = None,
+                  time_limit: float | None = None, backend: str = COUNTER) -> Puzzle:
+    """A `size` x `size` Killer Sudoku without givens and with exactly one solution: the cages
+    of `killer(size, seed, largest, box)` split until unique, then neighbouring cages merged
+    (at most `largest` cells, default the smaller of MAX_CAGE and `size`; no digit twice) while
+    it stays unique. `time_limit` (seconds,
+    None for none) bounds both; the merging stops when it runs out, and KakuroError is raised
+    when it runs out before the puzzle is unique."""
+    if largest is None:
+        largest = min(MAX_CAGE, size) if isinstance(size, int) else MAX_CAGE
+    deadline = Deadline.after(time_limit)
+    counter = _counter(backend)
+    grid = full_grid(size, box, seed)
+    start = killer(size, seed, largest, box)
+    rng = random.Random(f"unique killer {size} {box} {seed} {largest}")
+    cages = [[start.cells[i] for i in cage.cells] for cage in start.cages]
+    splits, merges, counts = 0, 0, 0
+    while True:
+        if deadline.expired():
+            raise KakuroError(f"no unique {size}x{size} Killer Sudoku from seed {seed} within the time limit "
+                              f"({splits} cages split)")
+        counts += 1
+        count = counter.count_solutions(_killer(grid, cages, box), limit=2, time_limit=deadline.remaining())
+        if count.unique:
+            break
+        other = _other_solution(count, grid)
+        if other is None:  # cut short by the time limit: reported at the top of the loop
+            continue
+        differ = [(r, c) for r in range(size) for c in range(size) if other[r][c] != grid[r][c]]
+        cell = rng.choice(differ)
+        cage = next(cage for cage in cages if cell in cage)
+        cages.remove(cage)
+        cages.extend(_split(cage, cell, rng))
+        splits += 1
+    order = _neighbour_pairs(cages)
+    rng.shuffle(order)
+    for a, b in order:
+        if deadline.expired():
+            break
+        first = next((cage for cage in cages if a in cage), None)
+        second = next((cage for cage in cages if b in cage), None)
+        if first is None or second is None or first is second or len(first) + len(second) > largest:
+            continue
+        if {grid[r][c] for r, c in first} & {grid[r][c] for r, c in second}:
+            continue
+        merged = [cage for cage in cages if cage is not first and cage is not second] + [first + second]
+        counts += 1
+        if _unique(counter, _killer(grid, merged, box), deadline):
+            cages = merged
+            merges += 1
+    meta = {"generator": "killer-unique", "seed": str(seed), "cages": str(len(cages)), "splits": str(splits),
+            "merges": str(merges), "counts": str(counts)}
+    return _killer(grid, cages, box, id=f"killer-unique-{size}-s{seed}", meta=meta)
+
+
+def _counter(backend: str) -> Solver:
+    solver = get_solver(backend)
+    if not solver.complete:
+        raise KakuroError(f"backend {backend!r} cannot prove uniqueness: it is incomplete and cannot count solutions")
+    solver.ensure_warm()  # compile before any deadline: the time limit counts searching only
+    return solver
+
+
+def _unique(counter: Solver, puzzle: Puzzle, deadline: Deadline) -> bool:
+    """True when a count to 2 finishes with one solution before `deadline`."""
+    return counter.count_solutions(puzzle, limit=2, time_limit=deadline.remaining()).unique
+
+
+def _killer(grid: list[list[int]], cages: Sequence[list[Position]], box: tuple[int, int] | None,
+            **named: Any) -> Puzzle:
+    """The Killer of `cages` over full `grid` (each cage's sum is its digits')."""
+    return Puzzle.killer([(sum(grid[r][c] for r, c in cage), cage) for cage in cages], len(grid), box=box, **named)
+
+
+def _other_solution(count: Count, grid: list[list[int]]) -> list[list[int]] | None:
+    """A solution of `count` other than full `grid` (None when the count found none)."""
+    for solution in count.solutions:
+        rows = [[int(v) for v in row] for row in solution.to_grid()]
+        if rows != grid:
+            return rows
+    return None
+
+
+def _split(cage: list[Position], cell: Position, rng: random.Random) -> list[list[Position]]:
+    """`cage` (two cells or more) cut in connected parts: a connected piece grown from `cell`
+    to half its size, and what is left, cut into its connected parts."""
+    goal = max(1, len(cage) // 2)
+    piece = [cell]
+    rest = set(cage) - {cell}
+    while len(piece) < goal:
+        frontier = sorted({(r + dr, c + dc) for r, c in piece for dr, dc in NEIGHBOURS} & rest)
+        if not frontier:
+            break
+        grown = rng.choice(frontier)
+        piece.append(grown)
+        rest.discard(grown)
+    parts = [piece]
+    while rest:
+        part = [min(rest)]
+        rest.discard(part[0])
+        for r, c in part:  # grows while it is walked: the connected part of what is left
+            for dr, dc in NEIGHBOURS:
+                if (r + dr, c + dc) in rest:
+                    rest.discard((r + dr, c + dc))
+                    part.append((r + dr, c + dc))
+        parts.append(part)
+    return parts
+
+
+def _neighbour_pairs(cages: Sequence[list[Position]]) -> list[tuple[Position, Position]]:
+    """One (cell, cell) pair per two cages that touch (orthogonally neighbouring cells)."""
+    owner = {cell: k for k, cage in enumerate(cages) for cell in cage}
+    pairs: dict[tuple[int, int], tuple[Position, Position]] = {}
+    for (r, c), k in sorted(owner.items()):
+        for dr, dc in ((0, 1), (1, 0)):
+            j = owner.get((r + dr, c + dc))
+            if j is not None and j != k:
+                pairs.setdefault((min(j, k), max(j, k)), ((r, c), (r + dr, c + dc)))
+    return list(pairs.values())
