@@ -139,3 +139,11 @@ def test_generate_sudoku_and_killer_on_the_command_line(capsys: pytest.CaptureFi
 def test_generate_sudoku_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str) -> None:
     code, _, err = run(capsys, "generate", *argv)
     assert code != 0 and message in err and len(err.strip().splitlines()) in (1, 4)  # 4: argparse's usage + error
+
+
+def test_a_killer_that_needs_full_shaving_is_made_at_once() -> None:
+    """Seed 2's 9x9 Killer passes through a puzzle whose count to 2 root shaving to the fixpoint
+    decides in 0.04 s, while shaving bounded as for Kakuro left gac's search past 10 s: the
+    generator ran out of its 600 s default (`kakuro generate killer --unique --seed 2`)."""
+    puzzle = unique_killer(9, seed=2, time_limit=20)
+    assert kakuro.count_solutions(puzzle, "sat", limit=2).count == 1
