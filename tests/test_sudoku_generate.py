@@ -141,9 +141,29 @@ def test_generate_sudoku_bad_input_is_one_line(capsys: pytest.CaptureFixture[str
     assert code != 0 and message in err and len(err.strip().splitlines()) in (1, 4)  # 4: argparse's usage + error
 
 
-def test_a_killer_that_needs_full_shaving_is_made_at_once() -> None:
-    """Seed 2's 9x9 Killer passes through a puzzle whose count to 2 root shaving to the fixpoint
-    decides in 0.04 s, while shaving bounded as for Kakuro left gac's search past 10 s: the
-    generator ran out of its 600 s default (`kakuro generate killer --unique --seed 2`)."""
-    puzzle = unique_killer(9, seed=2, time_limit=20)
-    assert kakuro.count_solutions(puzzle, "sat", limit=2).count == 1
+SHAVED_KILLER = """\
+a a j | i i r | r r e
+a a a | i b r | b b b
+s a a | b b b | b h h
+------+-------+------
+s m m | m b n | n q h
+s m m | p p q | q q q
+s l l | p p q | q g g
+------+-------+------
+s o l | c p g | g g g
+o o l | c c f | f f k
+o o o | c c f | d d d
+a=32 b=45 c=30 d=18 e=6 f=17 g=27 h=16 i=14 j=9
+k=4 l=17 m=24 n=7 o=24 p=26 q=35 r=23 s=31
+"""
+"""A Killer that `unique_killer(9, seed=2)` counts on its way (two solutions): root shaving to
+the fixpoint decides it in 0.04 s; shaving bounded as for Kakuro (100 dry revisions per run) left
+gac's search past 10 s, and `kakuro generate killer --unique --seed 2` ran into its 600 s."""
+
+
+def test_a_killer_is_shaved_to_the_fixpoint(tmp_path: Path) -> None:
+    path = tmp_path / "shaved.killer"
+    path.write_text(SHAVED_KILLER, encoding="utf-8")
+    count = kakuro.count_solutions(kakuro.read(path)[0], "gac", limit=2, time_limit=5)
+    assert (count.count, count.status) == (2, kakuro.Status.SOLVED), count.message
+    assert not count.stats.get("shaving_cut")
