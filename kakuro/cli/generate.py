@@ -182,13 +182,18 @@ def _add_generate_sudoku(kinds: Any) -> None:
     _add_sudoku_shape(command)
     command.add_argument("--empty", type=_percentage, metavar="P",
                          help="percentage of the cells to empty (default 50; with --unique, as many as it allows)")
+    _add_unique_count_seed_output(command)
+    command.set_defaults(run=_run_generate_sudoku)
+
+
+def _add_unique_count_seed_output(command: argparse.ArgumentParser) -> None:
+    """The options `generate sudoku` and `generate killer` share after their own."""
     command.add_argument("--unique", action="store_true", help="every puzzle has exactly one solution")
     command.add_argument("--count", type=at_least(1), default=1, metavar="K", help="number of puzzles (default 1)")
     command.add_argument("--seed", type=at_least(0), default=0, metavar="S",
                          help="random seed (default 0); puzzle k is the one of seed S + k")
     add_time_limit(command, DEFAULT_GENERATE_LIMIT, "seconds per unique puzzle")
     _add_output(command)
-    command.set_defaults(run=_run_generate_sudoku)
 
 
 def _run_generate_sudoku(args: argparse.Namespace) -> int:
@@ -214,12 +219,7 @@ def _add_generate_killer(kinds: Any) -> None:
     )
     _add_sudoku_shape(command)
     command.add_argument("--largest", type=at_least(1), metavar="L", help="largest cage (default: 9, or N if smaller)")
-    command.add_argument("--unique", action="store_true", help="every puzzle has exactly one solution")
-    command.add_argument("--count", type=at_least(1), default=1, metavar="K", help="number of puzzles (default 1)")
-    command.add_argument("--seed", type=at_least(0), default=0, metavar="S",
-                         help="random seed (default 0); puzzle k is the one of seed S + k")
-    add_time_limit(command, DEFAULT_GENERATE_LIMIT, "seconds per unique puzzle")
-    _add_output(command)
+    _add_unique_count_seed_output(command)
     command.set_defaults(run=_run_generate_killer)
 
 

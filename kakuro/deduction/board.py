@@ -127,6 +127,18 @@ class Board:
         return self.puzzle.runs[r].stated
 
 
+def only_place(board: Board, cells: Sequence[int], values: int) -> tuple[int, int] | None:
+    """The first value of `values` (a bitmask, lowest first) that exactly one of `cells` can
+    still take, as (its bit, that cell); None when every value has none or several places."""
+    while values:
+        bit = values & -values
+        values ^= bit
+        able = [c for c in cells if board.cands[c] & bit]
+        if len(able) == 1:
+            return bit, able[0]
+    return None
+
+
 def digits(mask: int) -> str:
     """A digit set in words: "7" for one digit, "{1,2,4}" for several, "nothing" for none."""
     found = values_of(mask)

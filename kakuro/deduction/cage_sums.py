@@ -18,9 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kakuro.deduction.board import Board, and_list, either
-from kakuro.deduction.finding import Finding, removals_from
+from kakuro.deduction.finding import Finding
 from kakuro.deduction.names import run_name
-from kakuro.deduction.regions import MAX_OPEN, sum_supports
+from kakuro.deduction.regions import sum_removals
 from kakuro.puzzle import Puzzle
 
 MAX_SUM_CELLS = 6
@@ -105,14 +105,10 @@ def _sums_of(puzzle: Puzzle, lines: str, block: frozenset[int], houses: int, own
 def rule_of_45(board: Board, region: CageSum) -> Finding | None:
     """The open cells of `region` must add up to what its sum leaves: values no such
     assignment uses go."""
-    opens = [c for c in region.cells if board.cands[c] & (board.cands[c] - 1)]
-    if not opens or len(opens) > MAX_OPEN:
+    found = sum_removals(board, region.cells, region.total)
+    if found is None:
         return None
-    placed = sum(board.cands[c].bit_length() - 1 for c in region.cells if c not in opens)
-    left = region.total - placed
-    removals = removals_from(board, opens, dict(zip(opens, sum_supports(board, opens, left))))
-    if not removals:
-        return None
+    opens, left, removals = found
     looked = tuple(sorted(set(region.block) | set(region.cells)))
     return Finding("region-arithmetic", _reason(board, region, opens, left, removals), looked, region.cages, removals)
 

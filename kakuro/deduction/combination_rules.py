@@ -11,7 +11,7 @@ of its other digits is a candidate of an open cell and each open cell has a cand
 from __future__ import annotations
 
 from kakuro.combos import feasible_values, union_of
-from kakuro.deduction.board import Board, and_list, digits, either
+from kakuro.deduction.board import Board, and_list, digits, either, only_place
 from kakuro.deduction.finding import Finding, removals_from
 
 LISTED_COMBINATIONS = 4
@@ -78,17 +78,14 @@ def required_digit(board: Board, r: int) -> Finding | None:
     required = board.required_digits(r)
     if required is None:
         return None
-    opens = board.open_cells(r)
-    while required:
-        bit = required & -required
-        required ^= bit
-        able = [c for c in opens if board.cands[c] & bit]
-        if len(able) == 1:
-            v = bit.bit_length() - 1
-            reason = (f"every combination of {board.run_name(r)} that fits its cells holds {v}, and "
-                      f"{board.cell_name(able[0])} is the only open cell of it that can take {v}")
-            return Finding("required-digit", reason, tuple(board.run_cells[r]), (r,), removals_from(board, able, bit))
-    return None
+    found = only_place(board, board.open_cells(r), required)
+    if found is None:
+        return None
+    bit, cell = found
+    v = bit.bit_length() - 1
+    reason = (f"every combination of {board.run_name(r)} that fits its cells holds {v}, and "
+              f"{board.cell_name(cell)} is the only open cell of it that can take {v}")
+    return Finding("required-digit", reason, tuple(board.run_cells[r]), (r,), removals_from(board, [cell], bit))
 
 
 def combination_placement(board: Board, r: int) -> Finding | None:

@@ -6,6 +6,8 @@ value that no such assignment uses goes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from kakuro.combos import values_of
 from kakuro.deduction.board import Board, and_list, either
 from kakuro.deduction.finding import Finding, removals_from
@@ -18,17 +20,24 @@ MAX_OPEN = 4
 def region_arithmetic(board: Board, region: RegionSum) -> Finding | None:
     """The open cells of `region` must add up to what its sum leaves: values no such
     assignment uses go."""
-    opens = [c for c in region.cells if board.cands[c] & (board.cands[c] - 1)]
-    if not opens or len(opens) > MAX_OPEN:
+    found = sum_removals(board, region.cells, region.total)
+    if found is None:
         return None
-    placed = sum(board.cands[c].bit_length() - 1 for c in region.cells if c not in opens)
-    left = region.total - placed
-    support = sum_supports(board, opens, left)
-    removals = removals_from(board, opens, dict(zip(opens, support)))
-    if not removals:
-        return None
+    opens, left, removals = found
     return Finding("region-arithmetic", _reason(board, region, opens, left, removals),
                    tuple(sorted(set(region.block) | set(region.cells))), region.outer + region.inner, removals)
+
+
+def sum_removals(board: Board, cells: Sequence[int], total: int) -> tuple[list[int], int, dict[int, int]] | None:
+    """(the open cells of `cells`, what they must add up to once the placed ones are taken from
+    `total`, the values no such assignment uses), or None when there are none to remove or more
+    than MAX_OPEN open cells."""
+    opens = [c for c in cells if board.cands[c] & (board.cands[c] - 1)]
+    if not opens or len(opens) > MAX_OPEN:
+        return None
+    left = total - sum(board.cands[c].bit_length() - 1 for c in cells if c not in opens)
+    removals = removals_from(board, opens, dict(zip(opens, sum_supports(board, opens, left))))
+    return (opens, left, removals) if removals else None
 
 
 def sum_supports(board: Board, cells: list[int], total: int) -> list[int]:

@@ -9,7 +9,7 @@ reasoning on one group, the cage combinations) are those of `singles`, `subsets`
 from __future__ import annotations
 
 from kakuro.combos import range_mask
-from kakuro.deduction.board import Board
+from kakuro.deduction.board import Board, only_place
 from kakuro.deduction.finding import Finding
 
 
@@ -22,17 +22,12 @@ def hidden_single(board: Board, r: int) -> Finding | None:
     opens = board.open_cells(r)
     if not opens:
         return None
-    missing = range_mask(board.puzzle.values) & ~board.placed_digits(r)
-    while missing:
-        bit = missing & -missing
-        missing ^= bit
-        able = [c for c in opens if board.cands[c] & bit]
-        if len(able) == 1:
-            v = bit.bit_length() - 1
-            name = board.run_name(r)
-            reason = f"in {name}, {v} can only go in {board.cell_name(able[0])}"
-            return Finding("hidden-single", reason, tuple(board.run_cells[r]), (r,), {able[0]: board.cands[able[0]] & ~bit})
-    return None
+    found = only_place(board, opens, range_mask(board.puzzle.values) & ~board.placed_digits(r))
+    if found is None:
+        return None
+    bit, cell = found
+    reason = f"in {board.run_name(r)}, {bit.bit_length() - 1} can only go in {board.cell_name(cell)}"
+    return Finding("hidden-single", reason, tuple(board.run_cells[r]), (r,), {cell: board.cands[cell] & ~bit})
 
 
 def locked_candidates(board: Board, r: int) -> Finding | None:
