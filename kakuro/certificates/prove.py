@@ -13,11 +13,11 @@ Minisat refuse it.
 
 from __future__ import annotations
 
-import importlib.metadata
 from typing import Any
 
 from kakuro.certificates.document import Certificate, Claim
 from kakuro.clock import Deadline
+from kakuro.engines import Engine
 from kakuro.errors import BackendOptionError, KakuroError
 from kakuro.isolation import DeadlineReached, call_with_deadline
 from kakuro.puzzle import Puzzle
@@ -29,6 +29,8 @@ ENCODING = "combinations"
 PROOF_SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose42", "glucose3")
 """PySAT solvers that log a DRUP proof here (the first is the default)."""
 DEFAULT_SOLVER = PROOF_SOLVERS[0]
+KAKURO, PYSAT = Engine("kakuro", pip="kakuro"), Engine("pysat", pip="python-sat")
+"""What made a certificate, by version (information only)."""
 
 
 class CertifyLimitError(KakuroError):
@@ -57,7 +59,7 @@ def certify(puzzle: Puzzle, *, solver: str = DEFAULT_SOLVER, time_limit: float |
 
 def _certify(puzzle: Puzzle, solver: str) -> Certificate:
     enc = encode(puzzle, ENCODING)
-    made_by = {"solver": solver, **_versions()}
+    made_by = {"solver": solver, "kakuro": KAKURO.version(), "pysat": PYSAT.version()}
     unsat, found, proof = _solve(enc, [], solver)
     if unsat:
         return Certificate(puzzle, Claim.NONE, (), _tuples(enc.clauses), enc.num_vars, proof, ENCODING, made_by)
@@ -100,14 +102,3 @@ def _checked(puzzle: Puzzle, enc: Encoding, model: list[int]) -> tuple[int, ...]
 
 def _tuples(clauses: list[list[int]]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(c) for c in clauses)
-
-
-def _versions() -> dict[str, str]:
-    """The versions that made a certificate (information only)."""
-    out = {}
-    for name, package in (("kakuro", "kakuro"), ("pysat", "python-sat")):
-        try:
-            out[name] = importlib.metadata.version(package)
-        except importlib.metadata.PackageNotFoundError:
-            continue
-    return out
