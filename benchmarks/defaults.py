@@ -2,7 +2,7 @@
 
     python benchmarks/defaults.py                      # every backend, 2 s per puzzle (~30 min)
     python benchmarks/defaults.py --backends nmcs,fc   # some backends only
-    python benchmarks/defaults.py --quick              # one configuration per backend, one puzzle per file, 0.1 s
+    python benchmarks/defaults.py --quick              # one configuration per backend, three puzzles, 0.1 s
     python benchmarks/defaults.py --backends fc --configs "fc:consistency=gac,values=random;fc:consistency=gac,values=ascending" --all-published
 
 Two sets of puzzles:
@@ -72,19 +72,19 @@ CANDIDATES: dict[str, list[str]] = {
 """Per backend, the configurations compared (each spec names the options it compares)."""
 
 
-def published_hard(limit_per_set: int | None) -> list[kakuro.Puzzle]:
-    """The shared puzzles that root GAC leaves undecided, grids up to LARGEST_SIDE."""
+def published_hard(limit_per_set: int | None, names: tuple[str, ...] = PUBLISHED) -> list[kakuro.Puzzle]:
+    """The shared puzzles of the sets `names` that root GAC leaves undecided, grids up to LARGEST_SIDE."""
     chosen = []
-    for name in PUBLISHED:
+    for name in names:
         found = (p for p in kakuro.read(SHARED_DATA / f"{name}.jsonl")
                  if max(p.rows, p.cols) <= LARGEST_SIDE and grade(p) in ("gac+shaving", "search"))
         chosen += itertools.islice(found, limit_per_set)  # graded lazily: --quick stops at the first
     return chosen
 
 
-def generated(limit_per_file: int | None) -> list[kakuro.Puzzle]:
+def generated(limit_per_file: int | None, names: tuple[str, ...] = GENERATED) -> list[kakuro.Puzzle]:
     chosen = []
-    for name in GENERATED:
+    for name in names:
         chosen += kakuro.read(ROOT / "instances" / name)[:limit_per_file]
     return chosen
 
@@ -116,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backends", default=",".join(CANDIDATES), help="comma-separated backends (default: all)")
     parser.add_argument("--time-limit", type=float, default=2.0, help="seconds per puzzle (default 2)")
     parser.add_argument("--quick", action="store_true",
-                        help=f"one configuration per backend, one puzzle per file, {QUICK_LIMIT} s per puzzle")
+                        help=f"one configuration per backend, three puzzles (the first of two generated files and of "
+                             f"janko's hard ones), {QUICK_LIMIT} s per puzzle")
     parser.add_argument("--configs", default=None, metavar="SPEC;SPEC",
                         help="only these configurations (separated by ';', since specs hold commas)")
     parser.add_argument("--all-published", action="store_true",
@@ -129,9 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"no candidates for {', '.join(unknown)}; known: {', '.join(CANDIDATES)}")
     available = {info.name for info in kakuro.backend_info() if info.available}
-    sets = {"generated": generated(take)}
+    sets = {"generated": generated(take, GENERATED[:2] if args.quick else GENERATED)}
     if SHARED_DATA.is_dir():
-        sets["published-hard"] = published_hard(take)
+        sets["published-hard"] = published_hard(take, PUBLISHED[:1] if args.quick else PUBLISHED)
         if args.all_published:
             sets["published-all"] = [p for name in PUBLISHED for p in kakuro.read(SHARED_DATA / f"{name}.jsonl")[:take]]
     else:

@@ -35,7 +35,8 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from cazenave_tables import PAPER, Row, json_logger, open_json, solve_set, warm_up  # noqa: E402
+from cazenave_tables import PAPER, Row, json_logger, solve_set, warm_up  # noqa: E402
+from outputs import new_file  # noqa: E402
 
 from kakuro.generate import cazenave  # noqa: E402
 
@@ -162,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--problems must be positive, --time-limit positive, holes within 0..100")
     specs = list(ALGORITHMS.values())
 
-    sink = open_json(args.json)
+    sink = new_file(args.json, "--json")
     warm_up(specs)
     try:
         results = run(holes, specs, problems, limit, args.seed, sink)

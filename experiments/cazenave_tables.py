@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from outputs import new_file
+
 import kakuro
 from kakuro.generate import cazenave
 
@@ -116,16 +118,6 @@ def warm_up(specs: Sequence[str]) -> None:
     for spec in specs:
         kakuro.get_solver(spec).ensure_warm()
     print(f"warm-up (compile or load the kernels): {time.perf_counter() - start:.2f} s", file=sys.stderr)
-
-
-def open_json(path: Path | None) -> TextIO | None:
-    """A new JSON-lines file for writing; an existing file is never overwritten (SystemExit)."""
-    if path is None:
-        return None
-    try:
-        return path.open("x", encoding="utf-8")
-    except FileExistsError:
-        raise SystemExit(f"error: {path} exists; choose another --json file (results are never overwritten)") from None
 
 
 def json_logger(sink: TextIO | None, limit: float, **fields: object) -> Log:
@@ -261,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     specs = list(PAPER_ROWS.values()) + ([] if args.no_extra else EXTRA)
     specs5 = TABLE5_SPECS + ([] if args.no_extra else TABLE5_EXTRA)
 
-    sink = open_json(args.json)
+    sink = new_file(args.json, "--json")
     warm_up(list(dict.fromkeys((specs if set(tables) & set(TABLES) else []) + (specs5 if 5 in tables else []))))
     paper = paper_numbers(args.paper)
     invalid = 0

@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from outputs import new_file
+
 import kakuro
 from kakuro.generate.sudoku_grids import sudoku
 
@@ -133,18 +135,6 @@ def paper_numbers(path: Path) -> dict[tuple[int, int, str, str, str], tuple[int,
 def problem_sets(count: int, seed: int) -> dict[int, list[kakuro.Puzzle]]:
     """{level: `count` fresh 16x16 Sudokus with `level` % of the cells empty}."""
     return {level: [sudoku(SIZE, level / 100, seed=seed + level * 1000 + k) for k in range(count)] for level in LEVELS}
-
-
-def open_json(path: Path | None) -> TextIO | None:
-    """A new JSON-lines file; an existing file is never overwritten (SystemExit)."""
-    if path is None:
-        return None
-    try:
-        return path.open("x", encoding="utf-8")
-    except FileExistsError:
-        raise SystemExit(f"error: {path} exists; choose another --json file (results are never overwritten)") from None
-    except OSError as exc:
-        raise SystemExit(f"error: {path}: cannot be written: {exc.strerror}") from None
 
 
 def solve_set(spec: str, puzzles: Sequence[kakuro.Puzzle], limit: float, sink: TextIO | None,
@@ -289,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
             kakuro.get_solver(spec)
     except kakuro.KakuroError as exc:
         parser.error(f"--complete: {exc}")
-    sink = open_json(args.json)
+    sink = new_file(args.json, "--json")
     start = time.perf_counter()
     for table in tables:
         kakuro.get_solver(configurations(table)[0].spec).ensure_warm()

@@ -11,7 +11,7 @@ per-puzzle times that follow exclude them). Usage:
     python experiments/choco_models.py [--quick] [--sets janko,krazydad] [--models table,regular]
                                        [--time-limit S] [--count] [--out results.jsonl]
 
-`--quick` is a smoke run in seconds: every 100th puzzle of each set with a 1 s limit (the cold
+`--quick` is a smoke run in seconds: the first puzzle of each set with a 1 s limit (the cold
 build of the tables comes first all the same).
 """
 
@@ -23,6 +23,9 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import TextIO
+
+from outputs import new_file
 
 import kakuro
 from kakuro import Puzzle, Status
@@ -41,7 +44,7 @@ def load(sets: list[str] | None, stride: int) -> list[Puzzle]:
     return [p for f in files for p in kakuro.read(f)[::stride]]
 
 
-def run(puzzles: list[Puzzle], specs: list[str], time_limit: float, out: Path | None, count: bool) -> dict[str, list[dict]]:
+def run(puzzles: list[Puzzle], specs: list[str], time_limit: float, out: TextIO | None, count: bool) -> dict[str, list[dict]]:
     """Solve (or, with `count`, count solutions up to 2) every puzzle with every backend."""
     rows: dict[str, list[dict]] = {}
     for spec in specs:
@@ -67,8 +70,7 @@ def run(puzzles: list[Puzzle], specs: list[str], time_limit: float, out: Path | 
             }
             rows[spec].append(row)
             if out is not None:
-                with out.open("a") as f:
-                    f.write(json.dumps(row) + "\n")
+                out.write(json.dumps(row) + "\n")
             if result.status in (Status.UNKNOWN, Status.ERROR, Status.WRONG):
                 print(f"  {spec} {puzzle.id}: {result.status.value} after {result.time:.1f} s {result.message}", flush=True)
         print(f"{spec}: {len(puzzles)} puzzles in {time.perf_counter() - start:.1f} s", flush=True)
@@ -102,16 +104,17 @@ def summarise(rows: dict[str, list[dict]], reference: str | None) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: every 100th puzzle, 1 s limit")
+    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: the first puzzle of each set, 1 s limit")
     parser.add_argument("--sets", help="comma-separated data sets (file stems), default all")
     parser.add_argument("--models", default=",".join(MODELS), help="comma-separated choco models")
     parser.add_argument("--no-cpsat", action="store_true", help="leave CP-SAT out")
     parser.add_argument("--time-limit", type=float, help="seconds per puzzle (default 60, quick 1)")
     parser.add_argument("--count", action="store_true", help="count solutions up to 2 instead of solving")
-    parser.add_argument("--out", type=Path, help="append one JSON line per solve to this file")
+    parser.add_argument("--out", type=Path, help="also write one JSON line per solve to this new file")
     args = parser.parse_args(argv)
     limit = args.time_limit or (1.0 if args.quick else 60.0)
-    puzzles = load(args.sets.split(",") if args.sets else None, 100 if args.quick else 1)
+    out = new_file(args.out, "--out")
+    puzzles = load(args.sets.split(",") if args.sets else None, 1000 if args.quick else 1)
     specs = [f"choco:model={m}" for m in args.models.split(",")]
     if not args.no_cpsat:
         specs.append("cpsat")
@@ -119,7 +122,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{task} {len(puzzles)} puzzles, {limit:g} s each; backends: {', '.join(specs)}")
     builds = precompile((1, 9))  # from cold; cached for the rest of the process
     print("seconds to build every 1..9 run's object, from cold: " + ", ".join(f"{k} {v:.2f}" for k, v in builds.items()))
-    rows = run(puzzles, specs, limit, args.out, args.count)
+    rows = run(puzzles, specs, limit, out, args.count)
     summarise(rows, "cpsat" if "cpsat" in specs else None)
 
 

@@ -26,6 +26,8 @@ import sys
 import time
 from pathlib import Path
 
+from outputs import new_file
+
 import kakuro
 from kakuro.generate import cazenave
 
@@ -94,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per problem (default 2; 0.05 with --quick)")
     parser.add_argument("--seed", type=int, default=2022, help="generator seed of the Cazenave sets")
     parser.add_argument("--consistency", default="fc", choices=("fc", "gac"))
-    parser.add_argument("--json", type=Path, help="also write one JSON line per solve to this file")
+    parser.add_argument("--json", type=Path, help="also write one JSON line per solve to this new file")
     parser.add_argument("--speedup", action="store_true", help="only the nmcs root-parallelism comparison "
                                                                          "(8 grids, 5 s; with --quick 2 grids, 0.3 s)")
     args = parser.parse_args(argv)
@@ -102,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         quick = (2, 0.3) if args.quick else (8, 5.0)  # --quick: a check that it runs, not a measurement
         speedup(args.problems or quick[0], args.time_limit or quick[1], 7)
         return 0
+    out = new_file(args.json, "--json")  # before any work
     count = args.problems or (1 if args.quick else 10)
     limit = args.time_limit or (0.05 if args.quick else 2.0)
     sets = problem_sets(count, args.seed)
@@ -109,7 +112,6 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("flat", "uct", "nmcs", "sampling"):
         kakuro.get_solver(name).ensure_warm()
     print(f"warm-up: {time.perf_counter() - start:.2f} s", file=sys.stderr)
-    out = args.json.open("w") if args.json else None
     header = ["algorithm", "spec", "strategy", "selection"] + list(sets)
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     wrong = 0

@@ -22,13 +22,13 @@ Parts (`--parts`, default all three):
 
 Usage:
 
-    python experiments/propagation_strength.py --quick                   # every 100th puzzle, short limits (seconds)
+    python experiments/propagation_strength.py --quick                   # the first puzzle of each set, short limits (seconds)
     python experiments/propagation_strength.py --parts roots,times       # every shared puzzle (~45 min)
     python experiments/propagation_strength.py --parts figures           # 10 grids per size (~3 min)
 
 Limits per job: `--time-limit` (5 s; quick 0.2 s) and `--short-limit` for `fc` and the
 backtracking variants (0.5 s; quick 0.05 s). `--every N` takes every N-th puzzle of each set
-(default 1; quick 100), `--count` the grids per size of `figures` (default 10; quick 1): `--quick`
+(default 1; quick 1000: the first of each), `--count` the grids per size of `figures` (default 10; quick 1): `--quick`
 is a smoke run of every part, level and backend in seconds. `-o FILE` also writes the tables as
 Markdown.
 """
@@ -42,9 +42,12 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from outputs import check_new
+
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.engine.propagate import root_domains
+from kakuro.files import write_new
 from kakuro.reasoning.rdv import reduce_domains
 from kakuro.reasoning.root import reduce as gac_reduce
 from kakuro.solvers.backtrack import VARIANTS
@@ -260,8 +263,8 @@ def load(sets: Sequence[str], every: int) -> tuple[dict[str, list[Puzzle]], dict
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: every 100th shared "
-                                                             "puzzle, short limits, 1 grid per size")
+    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: the first puzzle of "
+                                                             "each shared set, short limits, 1 grid per size")
     parser.add_argument("--parts", default="roots,times,figures", help="comma list of roots, times, figures")
     parser.add_argument("--sets", default=",".join(SETS), help="comma list of shared sets")
     parser.add_argument("--backends", default=None, help="comma list of specs for `times` (default: all)")
@@ -269,10 +272,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--short-limit", type=float, default=None, help="seconds per job of backtrack "
                                                                         "and fc (default 0.5, quick 0.05)")
     parser.add_argument("--count", type=int, default=None, help="grids per size in `figures` (default 10, quick 1)")
-    parser.add_argument("--every", type=int, default=None, help="every N-th puzzle of each shared set (default 1, quick 100)")
+    parser.add_argument("--every", type=int, default=None, help="every N-th puzzle of each shared set (default 1, quick 1000)")
     parser.add_argument("--holes", type=float, default=100.0, help="percent of empty cells in `figures` (default 100)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("-o", "--output", type=Path, default=None, help="also write the tables (Markdown) here")
+    parser.add_argument("-o", "--output", type=Path, default=None, help="also write the tables (Markdown) to this new file")
     args = parser.parse_args(argv)
     parts = [p.strip() for p in args.parts.split(",") if p.strip()]
     unknown_parts = set(parts) - {"roots", "times", "figures"}
@@ -282,9 +285,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     limit = args.time_limit if args.time_limit is not None else (0.2 if args.quick else 5.0)
     short_limit = args.short_limit if args.short_limit is not None else (0.05 if args.quick else 0.5)
     count = args.count if args.count is not None else (1 if args.quick else 10)
-    every = args.every if args.every is not None else (100 if args.quick else 1)
+    every = args.every if args.every is not None else (1000 if args.quick else 1)
     if every < 1:
         parser.error("--every takes a positive number")
+    check_new(args.output, "-o")
     specs = TIMED if args.backends is None else tuple(s.strip() for s in args.backends.split(","))
 
     lines = [f"`python experiments/propagation_strength.py {' '.join(argv if argv is not None else sys.argv[1:])}`", ""]
@@ -315,8 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = "\n".join(lines)
     print(text)
     if args.output is not None:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(text + "\n")
+        write_new(args.output, text + "\n")
     return 0
 
 

@@ -42,7 +42,7 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from cazenave_tables import open_json  # noqa: E402
+from outputs import new_file  # noqa: E402
 
 import kakuro  # noqa: E402
 from kakuro.generate import GRADES, classic  # noqa: E402
@@ -103,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if any(n < 2 for n in sizes) or count < 1 or limit <= 0 or short_limit <= 0:
         parser.error("sizes >= 2, --count >= 1, limits positive")
 
-    sink = open_json(args.json)
+    sink = new_file(args.json, "--json")
     wall = time.perf_counter()
     started = time.perf_counter()
     for spec in specs:

@@ -8,19 +8,22 @@ with the solution the data set ships. `sat` and `cpsat` run one after the other 
 puzzle in the same process, without a time limit by default (so `sat` solves in-process; a
 limit makes it fork one child per solve, about 6 ms each); `csp` runs on each krazydad puzzle
 with a 60 s limit. Times are `Result.time` (seconds of `perf_counter`, checking excluded).
-Writes one JSON line per solve to --out and prints the summary tables (Markdown).
+Prints the summary tables (Markdown); with `--out FILE` also one JSON line per solve to that new file.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from outputs import new_file
 
 import kakuro
 from kakuro import Puzzle, Result, Status
@@ -83,23 +86,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--janko-limit", type=float, default=None, help="seconds per janko solve (default none)")
     parser.add_argument("--csp-limit", type=float, default=60.0, help="seconds per krazydad csp solve (default 60)")
     parser.add_argument("--sat", default="sat", help="the sat backend spec (default sat)")
-    parser.add_argument("--out", type=Path, default=None, help="JSON lines of every solve (default "
-                                                               "experiments/results/sat_csp[-quick].jsonl)")
+    parser.add_argument("--out", type=Path, default=None, help="also write one JSON line per solve to this new file")
     args = parser.parse_args(argv)
     if not args.data.is_dir():
         print(f"the shared data folder {args.data} does not exist", file=sys.stderr)
         return 1
+    sink = new_file(args.out, "--out") or open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
     step = 10 if args.quick else 1
     janko = kakuro.read(args.data / "janko.jsonl")[::step]
     krazydad = kakuro.read(args.data / "krazydad.jsonl")[::step]
-    out = args.out or ROOT / "experiments" / "results" / f"sat_csp{'-quick' if args.quick else ''}.jsonl"
-    out.parent.mkdir(parents=True, exist_ok=True)
     for name in (args.sat, "cpsat", "csp"):
         kakuro.get_solver(name).ensure_warm()
 
     records: dict[str, list[dict[str, Any]]] = {args.sat: [], "cpsat": [], "csp": []}
     start = time.perf_counter()
-    with out.open("w", encoding="utf-8") as sink:
+    with sink:
         for i, puzzle in enumerate(janko, 1):
             for backend in (args.sat, "cpsat"):
                 _, record = solve_checked(puzzle, backend, args.janko_limit)
@@ -124,7 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     slowest = sorted(records["csp"], key=lambda r: -r["time"])[:5]
     print("csp slowest: " + ", ".join(f"{r['id']} {r['time']:.2f} s" for r in slowest))
     bad = [r for rs in records.values() for r in rs if r["status"] == Status.SOLVED.value and not r["valid"]]
-    print(f"invalid answers: {len(bad)}; wall clock {time.perf_counter() - start:.1f} s; records in {out}")
+    records = f"; records in {args.out}" if args.out else ""
+    print(f"invalid answers: {len(bad)}; wall clock {time.perf_counter() - start:.1f} s{records}")
     return 0 if not bad else 1
 
 

@@ -27,6 +27,7 @@ import stat
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from kakuro.errors import KakuroError, OutputExistsError
 
@@ -153,6 +154,20 @@ def _place(target: Path, temporary: str, overwrite: bool) -> str | None:
                 os.unlink(backup)
             raise
         return backup
+    except FileExistsError:
+        raise OutputExistsError(target) from None
+    except OSError as exc:
+        raise cannot_write(target, exc) from None
+
+
+def open_new(path: str | os.PathLike[str]) -> TextIO:
+    """A new UTF-8 text file at `path`, line-buffered, for writing as work goes (an experiment's
+    JSON lines), its folders created: an existing `path` raises OutputExistsError (it is never
+    appended to or replaced); one that cannot be made, a KakuroError naming it."""
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return target.open("x", encoding="utf-8", buffering=1)
     except FileExistsError:
         raise OutputExistsError(target) from None
     except OSError as exc:

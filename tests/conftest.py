@@ -139,6 +139,17 @@ def hard() -> Puzzle:
 # ===================================================================== parallel runs (pytest-xdist)
 SERIAL = "serial"
 """The marker (and the xdist group) of the tests that need the whole machine to themselves."""
+TIMED = "timed"
+"""The marker of the tests that bound a wall time in one process and its solver child: each
+file's are an xdist group `timed:FILE`, run once the parallel tests are done, at most one per
+worker (so beside at most one other timed test, each with a core of its own)."""
+
+
+def phase(scope: str) -> int:
+    """When a unit of work runs: 0 with the parallel tests, 1 in the timed phase after them, 2
+    alone at the end (the `serial` group)."""
+    return 2 if scope == SERIAL else 1 if scope.startswith(TIMED + ":") else 0
+
 
 try:
     from xdist.remote import Producer
@@ -149,20 +160,27 @@ except ImportError:  # pytest-xdist absent: every test runs in this one process,
 else:
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-        """Put every `serial` test in the xdist group `serial` (before xdist's own hook names
-        the groups of `--dist loadgroup`), which `SerialLast` runs alone, at the end."""
+        """Put every `serial` test in the xdist group `serial` and every `timed` test in its
+        file's group `timed:FILE` (before xdist's own hook names the groups of `--dist
+        loadgroup`), which `QuietLast` runs after the others."""
         for item in items:
             if item.get_closest_marker(SERIAL) is not None:
                 item.add_marker(pytest.mark.xdist_group(SERIAL))
+            elif item.get_closest_marker(TIMED) is not None:
+                item.add_marker(pytest.mark.xdist_group(f"{TIMED}:{item.nodeid.split('::', 1)[0]}"))
 
-    class SerialLast(LoadGroupScheduling):
-        """`--dist loadgroup` with two changes: a test file is one unit of work (its module
-        fixtures, such as a whole compare campaign, are built once), and the `serial` group
-        waits until every other test has finished, then runs on one worker while the other
-        workers stop, so timing, memory and signal tests see an otherwise idle machine."""
+    class QuietLast(LoadGroupScheduling):
+        """`--dist loadgroup` in three phases. A test file is one unit of work (its module
+        fixtures, such as a whole compare campaign, are built once). The parallel units go
+        first, on every worker; the `timed` units wait until no worker runs a parallel test,
+        then go one per worker; the `serial` group waits until every other test has finished,
+        then runs on one worker while the other workers stop, so timing, memory and signal tests
+        see a machine without the parallel tests' load."""
 
         def __init__(self, config: pytest.Config, log: Producer | None = None) -> None:
             super().__init__(config, log)
+            self.waiting: list[WorkerController] = []
+            """Workers that asked for work while the next unit's phase could not start yet."""
             self.serial_node: WorkerController | None = None
             """The worker that runs the `serial` group, chosen when the group is all that is left."""
 
@@ -171,40 +189,58 @@ else:
             return scope if scope != nodeid else nodeid.split("::", 1)[0]
 
         def _assign_work_unit(self, node: WorkerController) -> None:
-            if SERIAL in self.workqueue and len(self.workqueue) > 1:
-                self.workqueue.move_to_end(SERIAL)  # everything else goes first
-            if next(iter(self.workqueue)) != SERIAL:
+            for scope in sorted(self.workqueue, key=phase):  # stable: collection order within a phase
+                self.workqueue.move_to_end(scope)
+            if phase(next(iter(self.workqueue))) == 0:
                 super()._assign_work_unit(node)
                 return
-            if self.serial_node is None:
-                self.serial_node = node
-            self._start_serial_when_alone()
+            if node not in self.waiting:
+                self.waiting.append(node)
+            self._release()
+
+        def _parallel_pending(self, node: WorkerController) -> int:
+            work = self.assigned_work.get(node, {})
+            return self._pending_of({scope: unit for scope, unit in work.items() if phase(scope) == 0})
+
+        def _release(self) -> None:
+            """Hand waiting workers the next units once their phase may start: a timed unit when
+            no worker has a parallel test left but the last one it holds (a worker runs its last
+            test only when given more, or told to stop), the serial group once the others have
+            stopped."""
+            while self.waiting and self.workqueue:
+                if phase(next(iter(self.workqueue))) == 2:
+                    self._start_serial_when_alone()
+                    return
+                if any(self._parallel_pending(node) > 1 for node in self.assigned_work):
+                    return
+                super()._assign_work_unit(self.waiting.pop(0))
 
         def _start_serial_when_alone(self) -> None:
-            """Stop every other worker once it is down to its last test (a worker runs its last
-            test only when told to stop, or given more), and hand over the `serial` group
-            once they have all finished."""
+            """Stop every other worker once it is down to its last test and hand over the
+            `serial` group once they have all finished."""
+            if self.serial_node is None:
+                self.serial_node = self.waiting[0]
             chosen = self.serial_node
-            if chosen is None:
-                return  # its worker crashed: the next worker to ask takes the group
             others = [other for other in self.assigned_work if other is not chosen]
             for other in others:
                 if not other.shutting_down and self._pending_of(self.assigned_work[other]) <= 1:
                     other.shutdown()
             if not any(self._pending_of(self.assigned_work[other]) for other in others):
+                self.waiting.clear()
                 super()._assign_work_unit(chosen)
 
         def mark_test_complete(self, node: WorkerController, item_index: int, duration: float = 0) -> None:
             super().mark_test_complete(node, item_index, duration)
-            if self.serial_node is not None and SERIAL in self.workqueue:
-                self._start_serial_when_alone()
+            self._release()
 
         def remove_node(self, node: WorkerController) -> str | None:
+            if node in self.waiting:
+                self.waiting.remove(node)
             if node is self.serial_node:
-                self.serial_node = None  # it crashed: whoever asks next takes the group
+                self.serial_node = None  # it crashed: whoever waits next takes the group
             return super().remove_node(node)
 
     def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadGroupScheduling | None:
-        """`SerialLast` for `--dist loadgroup` (the default, set in pyproject.toml); the other
-        `--dist` modes are xdist's own and run `serial` tests alongside the others."""
-        return SerialLast(config, log) if config.getvalue("dist") == "loadgroup" else None
+        """`QuietLast` for `--dist loadgroup` (the default, set in pyproject.toml); the other
+        `--dist` modes are xdist's own and run `serial` and `timed` tests alongside the others."""
+        return QuietLast(config, log) if config.getvalue("dist") == "loadgroup" else None

@@ -64,14 +64,14 @@ def test_combinations_model_refutes_the_hard_grid_at_once(hard: Puzzle) -> None:
     assert result.status is Status.UNSATISFIABLE and result.stats["decisions"] == 0
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 @pytest.mark.parametrize("spec", SPECS)
 def test_time_limit_is_honoured_on_a_hard_instance(spec: str) -> None:
     limit_is_honoured(spec)
 
 
 
-@pytest.mark.serial  # SIGINT to a child mid-search, the seconds to its exit bounded
+@pytest.mark.timed  # SIGINT to a child mid-search, the seconds to its exit bounded
 def test_ctrl_c_stops_a_solve_without_a_limit() -> None:
     seconds, done = interrupted_after("asp")
     assert done.stdout.strip() == "interrupted", done.stderr[-1500:]

@@ -75,7 +75,7 @@ def test_givens_that_break_a_run_are_unsatisfiable() -> None:
         assert result.stats["nodes"] == 0
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_time_limit_is_honoured(variant: str, hard: Puzzle) -> None:
     result = kakuro.solve(hard, f"backtrack:variant={variant}", time_limit=0.2)

@@ -108,7 +108,7 @@ def test_gac_models_solve_most_shared_puzzles_at_the_root(shared_sample: list[Pu
         assert {"nodes", "fails", "backtracks", "search_time", "build_time", "num_vars"} <= set(results[0].stats)
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_time_limit_is_honoured_in_search_and_counting(hard: Puzzle) -> None:
     for call in (kakuro.solve, kakuro.count_solutions):
         start = time.perf_counter()
@@ -118,7 +118,7 @@ def test_time_limit_is_honoured_in_search_and_counting(hard: Puzzle) -> None:
     assert not kakuro.count_solutions(hard, "choco:model=decomposition", time_limit=0.2).exhausted
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_time_limit_stops_building_a_large_table(hard: Puzzle) -> None:
     """The 1..10 grid needs two tables of 9! rows (seconds to move into Choco): the deadline
     stops the building, and nothing half-built is cached."""
@@ -180,7 +180,7 @@ def test_listed_as_unavailable_without_pychoco(monkeypatch: pytest.MonkeyPatch) 
     assert not info.available and "pip install pychoco" in info.reason
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_a_diagram_too_large_to_build_within_a_limit_is_refused_at_once() -> None:
     """Choco builds an MDD in one call that no time limit stops: 16-cell runs over 1..17 (an
     empty 16x16 Cazenave grid) would take minutes, so the mdd model refuses them and names

@@ -38,7 +38,7 @@ def test_engine_none_is_unsatisfiable_only_when_search_finished(unsatisfiable: P
         assert result.status is Status.UNSATISFIABLE and result.solution is None
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_a_search_killed_at_the_limit_is_unknown_not_unsatisfiable() -> None:
     start = time.perf_counter()
     result = kakuro.solve(hard_for_csp(), "csp", time_limit=0.5)

@@ -61,7 +61,7 @@ def test_a_real_solver_on_path_is_the_default_and_counts_like_gac() -> None:
 
 
 @needs_real
-@pytest.mark.serial  # a bound on wall time
+@pytest.mark.timed  # a bound on wall time
 def test_the_time_limit_holds_on_a_hard_instance() -> None:
     hard = kakuro.read(ROOT / "instances" / "hard" / "empty-16x16-v17.jsonl")[0]
     result = kakuro.solve(hard, "dimacs", time_limit=0.5)
@@ -104,7 +104,7 @@ def test_a_flood_of_answer_lines_is_cut_and_an_error(cazenave: Puzzle, monkeypat
     assert psutil.Process().memory_info().rss - before < 50 << 20  # 100 MB printed, not held
 
 
-@pytest.mark.serial  # a bound on wall time
+@pytest.mark.timed  # a bound on wall time
 def test_a_hanging_program_is_killed_at_the_limit_with_what_it_started(cazenave: Puzzle, tmp_path: Path) -> None:
     pidfile = tmp_path / "pids"
     start = time.perf_counter()

@@ -190,7 +190,7 @@ def test_combinations_are_counted_without_listing_them() -> None:
     assert count_combinations(8, 150, (1, 62)) > 1_000_000
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_gac_refuses_huge_tables_and_fc_takes_any_range() -> None:
     wide = Puzzle.all_white([200] * 8, [200] * 8, values=(1, 62))
     start = time.perf_counter()
@@ -325,14 +325,14 @@ def test_random_values_are_uniform_and_seeded() -> None:
     assert [random_value(st, 0b1011010) for _ in range(50)] == draws[:50]
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_kernel_clock_is_the_perf_counter_clock() -> None:
     offset = state.kernel_clock_offset()
     assert abs(offset) < 0.005  # CLOCK_MONOTONIC on Linux: the same clock
     assert abs(state.clock_ns() * 1e-9 + offset - time.perf_counter()) < 0.005
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 @pytest.mark.parametrize("consistency", ["fc", "gac"])
 @pytest.mark.parametrize("search", ["depth_first", "sampling", "nested1", "nested3"])
 def test_deadline_stops_every_kernel_within_50_ms(search: str, consistency: str, hard: Puzzle) -> None:

@@ -181,3 +181,25 @@ def test_chan_unknown_backend_is_a_usage_error(chan, capsys):
     with pytest.raises(SystemExit) as stop:
         chan.main(["--tables", "complete", "--problems", "1", "--complete", "gac,nope"])
     assert stop.value.code == 2 and "unknown backend 'nope'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("script, option", [
+    ("choco_models", "--out"), ("mcts_strategies", "--json"), ("sat_csp", "--out"),
+    ("propagation_strength", "-o"), ("cazenave_tables", "--json"), ("chan_sudoku", "--json"),
+])
+def test_no_experiment_appends_to_or_replaces_an_existing_output(script: str, option: str, tmp_path: Path,
+                                                                  shared_data: Path) -> None:
+    """An experiment's output file must be new: an existing one (a finished run's results) used
+    to be appended to (choco_models), replaced (mcts_strategies, sat_csp, propagation_strength);
+    now the run ends with one line, before any work, and the file is as it was."""
+    sys.path.insert(0, str(EXPERIMENTS))
+    try:
+        main = importlib.import_module(script).main
+    finally:
+        sys.path.remove(str(EXPERIMENTS))
+    existing = tmp_path / "results.jsonl"
+    existing.write_text("a finished run's results\n")
+    with pytest.raises(SystemExit, match=f"{existing} exists; choose another {option} file"):
+        main(["--quick", option, str(existing)] if script != "chan_sudoku" else
+             ["--tables", "complete", "--problems", "1", "--complete", "gac", option, str(existing)])
+    assert existing.read_text() == "a finished run's results\n"

@@ -166,7 +166,7 @@ def test_counts_agree_with_cpsat(shaving: str, cazenave, two_solutions, unsatisf
         assert result.stats["root_solved"] == (result.stats["nodes"] == 0)
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_time_limit_stops_the_search() -> None:
     """An unsatisfiable empty grid whose totals agree: neither GAC nor the totals check sees
     it, so the search runs until the limit."""

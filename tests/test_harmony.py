@@ -56,7 +56,7 @@ def test_wipe_out_is_a_proof_of_unsatisfiability(unsatisfiable: Puzzle) -> None:
 @pytest.mark.parametrize("bandwidth", ["increasing", "decreasing"])
 def test_sahs_converges_where_the_reduction_stalls(bandwidth: str) -> None:
     krazydad = kakuro.read(shared_data_or_skip() / "krazydad.jsonl")
-    open_ones = [p for p in krazydad if p.rows == 7 and not reduce_domains(p).solved][:4]
+    open_ones = [p for p in krazydad if p.rows == 7 and not reduce_domains(p).solved][:2]
     assert open_ones
     for puzzle in open_ones:
         result = kakuro.solve(puzzle, "sahs", time_limit=20, seed=3, bandwidth=bandwidth)

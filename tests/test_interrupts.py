@@ -15,11 +15,11 @@ import kakuro
 from tests.conftest import AVAILABLE, hard_for_gac, tree_env
 from tests.doc_runner import WarmChild
 
-# Serial: SIGINT to a child mid-search, the seconds to its exit bounded: another worker's load would break it.
-pytestmark = pytest.mark.serial
+# Timed: SIGINT to a child mid-search, the seconds to its exit bounded: the parallel tests' load would break it.
+pytestmark = pytest.mark.timed
 
 ROOT = Path(__file__).resolve().parent.parent
-SEARCH_SECONDS = 1.0
+SEARCH_SECONDS = 0.5
 """How long the child searches before it is interrupted (its search would take far longer)."""
 
 

@@ -167,7 +167,7 @@ def test_learning_is_sound_on_real_puzzles(shared_data) -> None:
         assert len(found) == len(count_plain(puzzle)), puzzle.id
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_the_deadline_stops_the_learning_search() -> None:
     hard = hard_for_gac()
     st = state.build_state(hard, "gac", learning=True)
@@ -179,7 +179,7 @@ def test_the_deadline_stops_the_learning_search() -> None:
     assert code == state.STOPPED and time.perf_counter() - deadline < 0.15
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_a_forked_child_stops_the_search_through_the_shared_flag() -> None:
     """auto's race: the SAT child raises the stop flag of the native search, in this process."""
     from kakuro.isolation import discard, fork_child

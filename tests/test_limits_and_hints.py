@@ -32,7 +32,7 @@ def hard_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.mark.serial  # a signal to a child, timed: another worker's load would break it
+@pytest.mark.timed  # a signal to a child, timed: the parallel tests' load would break it
 @pytest.mark.parametrize("command", ["solve", "count"])
 def test_ctrl_c_stops_a_cpsat_solve_and_count_at_once(command: str, hard_file: Path) -> None:
     """CP-SAT runs with its own SIGINT handling off, so Ctrl-C used to wait for its 30 s limit."""
@@ -50,7 +50,7 @@ def test_ctrl_c_stops_a_cpsat_solve_and_count_at_once(command: str, hard_file: P
 
 
 # --------------------------------------------------------------------- generate classic
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_generate_classic_stops_at_its_time_limit_on_the_largest_grid(capsys: pytest.CaptureFixture[str]) -> None:
     """A 120x120 layout at density 0.1 took the repair loop 40 s and more: it never looked at
     the deadline (a 1 s limit ran 22 s at the issue's settings)."""
@@ -75,7 +75,7 @@ def wide_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_explain_stops_at_its_time_limit_and_prints_what_it_found(capsys: pytest.CaptureFixture[str],
                                                                   wide_file: Path) -> None:
     """Exact reasoning on a run of 31 open cells enumerated subsets of values (2^31 states); the
@@ -90,7 +90,7 @@ def test_explain_stops_at_its_time_limit_and_prints_what_it_found(capsys: pytest
     assert seconds < 1 + 0.5 + SLACK
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_the_library_stops_explain_and_hint_at_time_limit(wide_file: Path) -> None:
     from kakuro.deduction import STOPPED, explain, hint
     from kakuro.deduction.hints import STOPPED as HINT_STOPPED
@@ -130,7 +130,7 @@ def test_subset_rules_skip_cells_that_cannot_make_a_subset() -> None:
         assert list(bounded_subsets(items, masks, k)) == plain
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_exact_reasoning_on_a_wide_run_is_polynomial() -> None:
     """`feasible_values` on one run of 40 open cells over 1..40 (every value used): the subset
     layers of the old matching held up to C(40, 20) sets."""

@@ -82,7 +82,7 @@ def test_a_seed_reproduces_the_run(spec: str) -> None:
     assert dict(first.stats) == dict(second.stats)
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 @pytest.mark.parametrize(
     "spec",
     ["flat:consistency=fc", "uct:consistency=fc", "flat:consistency=gac", "uct:consistency=gac",

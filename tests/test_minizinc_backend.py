@@ -56,7 +56,7 @@ def test_counting_by_blocking_agrees_too(monkeypatch: pytest.MonkeyPatch, two_so
     assert kakuro.count_solutions(cazenave, "minizinc", limit=2).bound == "at least 2"
 
 
-@pytest.mark.serial  # a bound on wall time
+@pytest.mark.timed  # a bound on wall time
 def test_the_time_limit_holds_on_a_hard_instance() -> None:
     hard = kakuro.read(ROOT / "instances" / "hard" / "empty-16x16-v17.jsonl")[0]
     result = kakuro.solve(hard, "minizinc", time_limit=1)

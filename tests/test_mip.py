@@ -90,7 +90,7 @@ def test_a_run_without_a_combination_is_unsatisfiable(spec: str) -> None:
     assert (counted.status, counted.count, counted.exhausted) == (Status.UNSATISFIABLE, 0, True)
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 @pytest.mark.parametrize("spec", SPECS)
 def test_time_limit_is_honoured_on_a_hard_instance(spec: str) -> None:
     """The unsatisfiable 16x16 grid over 1..17: HiGHS on the combinations model refutes it at the
@@ -104,7 +104,7 @@ def test_time_limit_is_honoured_on_a_hard_instance(spec: str) -> None:
         assert elapsed < 0.3 + mip.GRACE + 0.7, (call.__name__, elapsed)
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_a_search_stopped_at_its_limit_is_unknown_never_unsatisfiable() -> None:
     result = kakuro.solve(hard_for_gac(16), "mip:model=assignment", time_limit=0.5)
     assert result.status is Status.UNKNOWN and result.message == "time limit reached"
@@ -129,7 +129,7 @@ def test_shared_sample_has_no_wrong_answer(spec: str) -> None:
             reference.count, reference.exhausted), puzzle.id
 
 
-@pytest.mark.serial  # SIGINT to a child mid-search, the seconds to its exit bounded
+@pytest.mark.timed  # SIGINT to a child mid-search, the seconds to its exit bounded
 def test_ctrl_c_stops_a_solve_without_a_limit() -> None:
     """HiGHS's own Python layer would catch Ctrl-C and wait: the solve runs in a child that the
     interrupted parent kills, and KeyboardInterrupt reaches the caller at once."""

@@ -145,7 +145,7 @@ def test_fc_gac_counts_every_krazydad_and_janko_puzzle(real) -> None:
 
 # --------------------------------------------------------------------- limits, seeds, ranges
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 @pytest.mark.parametrize("spec", COMPLETE[:1] + COMPLETE[2:3] + INCOMPLETE)
 def test_a_short_time_limit_is_honoured(spec: str, hard: Puzzle) -> None:
     puzzle = hard_for_gac() if "gac" in spec else hard
@@ -157,7 +157,7 @@ def test_a_short_time_limit_is_honoured(spec: str, hard: Puzzle) -> None:
     assert elapsed < 0.25 + 0.5  # building the state and checking included
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_counting_honours_the_time_limit(hard: Puzzle) -> None:
     c = kakuro.count_solutions(hard, FC, limit=2, time_limit=0.2)
     assert (c.status, c.count, c.exhausted) == (Status.UNKNOWN, 0, False)
@@ -223,7 +223,7 @@ def test_options_are_validated() -> None:
     assert kakuro.get_solver("nmcs:level=1,consistency=gac").spec == "nmcs:level=1"  # the default is not repeated
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_warm_up_is_paid_once() -> None:
     for name in ("fc", "sampling", "nmcs"):
         start = time.perf_counter()

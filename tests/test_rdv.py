@@ -72,7 +72,7 @@ def test_the_reduction_alone_solves_some_krazydad_puzzles() -> None:
     assert sum(r.solved for r in results) >= 60
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_time_limit_is_honoured_by_the_search(hard: Puzzle) -> None:
     result = kakuro.solve(hard, "rdv", time_limit=0.2)
     assert result.status in (Status.UNKNOWN, Status.UNSATISFIABLE) and result.time < 1.0

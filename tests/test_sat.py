@@ -131,7 +131,7 @@ def test_counts_agree_with_cpsat_on_shared_puzzles(janko: list[Puzzle]) -> None:
 
 
 # ----------------------------------------------------------------------------- time limit
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 @pytest.mark.parametrize("solver", ["cadical195", "glucose4", "minisat22"])
 def test_time_limit_stops_every_solver(solver: str) -> None:
     sat = kakuro.get_solver(f"sat:solver={solver}")
@@ -143,7 +143,7 @@ def test_time_limit_stops_every_solver(solver: str) -> None:
     assert result.stats["num_vars"] > 0  # the encoding sizes survive the kill
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_counting_honours_the_time_limit() -> None:
     start = time.perf_counter()
     found = kakuro.count_solutions(counting_hard(), "sat", limit=2, time_limit=0.5)

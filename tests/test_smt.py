@@ -68,14 +68,14 @@ def test_a_wipe_out_of_the_domain_reduction_is_unsatisfiable(spec: str, unsatisf
     assert kakuro.solve(unsatisfiable, spec, time_limit=30).status is Status.UNSATISFIABLE
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 @pytest.mark.parametrize("spec", ["smt", "smt:model=onehot"])
 def test_time_limit_is_honoured_on_a_hard_instance(spec: str) -> None:
     limit_is_honoured(spec)
     assert kakuro.solve(hard_for_gac(12), spec, time_limit=0.2).message == "time limit reached"
 
 
-@pytest.mark.serial  # SIGINT to a child mid-search, the seconds to its exit bounded
+@pytest.mark.timed  # SIGINT to a child mid-search, the seconds to its exit bounded
 def test_ctrl_c_stops_a_solve_without_a_limit() -> None:
     seconds, done = interrupted_after("smt")
     assert done.stdout.strip() == "interrupted", done.stderr[-1500:]
