@@ -157,7 +157,7 @@ def run_campaign(
     if not jobs:
         return campaign
     fallback = Fallback.here(config)
-    certifications: dict[str, Certification] = {}
+    certifications: dict[str, Certification] | None = {} if certify else None
     with contextlib.ExitStack() as stack:
         try:  # the pool first: warming up an engine may touch signal handlers
             attempts, slots = _runner(stack, jobs, config, workers, dask, scheduler_file, isolate)
@@ -168,14 +168,7 @@ def run_campaign(
         bar = stack.enter_context(ProgressBar.shown(jobs, slots, enabled=progress))
         try:
             for job, attempt in attempts(stop.check):
-                status, message = judge(job, attempt, witnesses)
-                certified = None
-                if certify and status is JobStatus.UNSAT:
-                    digest = job.instance.digest
-                    if digest not in certifications:
-                        certifications[digest] = certification(job.instance.puzzle, job.limits.time_limit)
-                    certified = certifications[digest].certified
-                    status, message = certified_status(message, certifications[digest])
+                status, message, certified = _judged(job, attempt, witnesses, certifications)
                 if status is JobStatus.SOLVED:
                     witnesses.add(job.instance.digest, job.backend.label)
                     campaign.solved += 1
@@ -193,6 +186,22 @@ def run_campaign(
         raise KakuroError(f"only {campaign.recorded} of {len(jobs)} jobs ended with a record: the job processes "
                           f"stopped running jobs (the records made are kept; --resume runs the others)")
     return campaign
+
+
+def _judged(job: Job, attempt: Attempt, witnesses: Witnesses,
+            certifications: dict[str, Certification] | None) -> tuple[JobStatus, str, bool | None]:
+    """The verdict on `attempt` (`judge`): status, message and, with `certifications` (`compare
+    --certify`: the certifications made so far, by puzzle digest), whether the UNSAT answer is
+    certified; each puzzle is certified once, within the job's time limit, and an UNSAT answer
+    that fails it is WRONG."""
+    status, message = judge(job, attempt, witnesses)
+    if certifications is None or status is not JobStatus.UNSAT:
+        return status, message, None
+    digest = job.instance.digest
+    if digest not in certifications:
+        certifications[digest] = certification(job.instance.puzzle, job.limits.time_limit)
+    status, message = certified_status(message, certifications[digest])
+    return status, message, certifications[digest].certified
 
 
 def _runner(
