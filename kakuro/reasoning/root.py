@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from kakuro.clock import Deadline
-from kakuro.combos import fixed_values
+from kakuro.combos import fixed_values, highest_values
 from kakuro.engine.compile import ensure
 from kakuro.engine.propagate import BUDGET, CUT, PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
 from kakuro.engine.state import STOP, BuildStopped, State, all_fixed, arm, build_state, postpone, raise_if_interrupted
@@ -87,7 +87,7 @@ def prepare(
     ok = root_propagate(st)
     refutation = ""
     if ok and not all_fixed(st):  # (every domain single at GAC: every sum is met, no count can fail)
-        refutation = totals_refutation(puzzle, st.dom) or (values_refutation(puzzle, st) if counting else "")
+        refutation = totals_refutation(puzzle, st.dom, st.cell_runs) or (values_refutation(puzzle, st) if counting else "")
     ok = ok and not refutation
     raise_if_interrupted(st)
     if st.info[STOP] != 0:
@@ -120,26 +120,32 @@ def shave_root(st: State, puzzle: Puzzle, reduction: RootReduction, shaving: str
                    cut=bool(counters[CUT]))
 
 
-def totals_refutation(puzzle: Puzzle, domains: np.ndarray) -> str:
+def totals_refutation(puzzle: Puzzle, domains: np.ndarray, cell_runs: np.ndarray | None = None) -> str:
     """Whole-grid counting, which no single run sees: the across clues add up the digits of
     every cell in an across run and the down clues those of every cell in a down run, so their
     difference is the digits of the cells in an across run only minus those of the cells in a
     down run only. "" when `domains` (int64 bitmasks, cell order) allow that difference, else
     why no filling can (e.g. a grid whose row sums and column sums disagree). "" for a puzzle
-    with regions (Sudoku, Killer), which has no clue lines."""
-    sign = np.zeros(puzzle.size, dtype=np.int64)  # +1 across only, -1 down only, 0 both (or neither)
-    totals = {"across": 0, "down": 0}
-    for run in (g for g in puzzle.runs if isinstance(g, Run)):
-        sign[list(run.cells)] += 1 if run.direction == "across" else -1
-        totals[run.direction] += run.total
+    with regions (Sudoku, Killer), which has no clue lines. `cell_runs`: the runs of each cell
+    (a state's `cell_runs`, cells x groups, -1 padded) when at hand, else read from `puzzle`."""
+    if puzzle.regions or not puzzle.runs:
+        return ""
+    direction = _directions(puzzle)
+    if cell_runs is None:
+        cell_runs = _padded(puzzle.cell_runs)
+    padded = np.append(direction, 0)  # the padding -1 reads the last: 0
+    sign = np.sum([padded[column] for column in cell_runs.T], axis=0)  # +1 across only, -1 down only, 0 both (or neither)
+    totals = np.array([run.total for run in puzzle.runs], dtype=np.int64)
+    across, down = int(totals[direction > 0].sum()), int(totals[direction < 0].sum())
+    domains = np.asarray(domains, dtype=np.int64)
     lowest = np.bitwise_count((domains & -domains) - 1)
-    highest = np.array(fixed_values(domains), dtype=np.int64)
-    low = int(np.where(sign > 0, lowest, 0).sum() - np.where(sign < 0, highest, 0).sum())
-    high = int(np.where(sign > 0, highest, 0).sum() - np.where(sign < 0, lowest, 0).sum())
-    difference = totals["across"] - totals["down"]
+    highest = highest_values(domains)
+    low = int(lowest[sign > 0].sum() - highest[sign < 0].sum())
+    high = int(highest[sign > 0].sum() - lowest[sign < 0].sum())
+    difference = across - down
     if low <= difference <= high:
         return ""
-    return (f"the across clues add up to {totals['across']} and the down clues to {totals['down']}, but both add up "
+    return (f"the across clues add up to {across} and the down clues to {down}, but both add up "
             f"the same digits" + ("" if low == high == 0 else f" except for a difference between {low} and {high}"))
 
 
@@ -156,16 +162,34 @@ def values_refutation(puzzle: Puzzle, st: State) -> str:
     if sets is None:
         return ""
     sure, maybe = sets
-    across = np.array([isinstance(run, Run) and run.direction == "across" for run in puzzle.runs])
+    across = _directions(puzzle) > 0
     lo, hi = puzzle.values
-    for v in range(lo, hi + 1):
-        has_sure, has_maybe = (sure >> v) & 1, (maybe >> v) & 1
-        a_low, a_high = int(has_sure[across].sum()), int(has_maybe[across].sum())
-        d_low, d_high = int(has_sure[~across].sum()), int(has_maybe[~across].sum())
-        if a_high < d_low or d_high < a_low:
-            return (f"the value {v} is in {_between(a_low, a_high)} across runs but in {_between(d_low, d_high)} down "
-                    "runs, though every cell is in one of each")
-    return ""
+    shifts = np.arange(lo, hi + 1, dtype=np.int64)
+    counts = []  # (runs surely holding each value, runs maybe holding it), across and down
+    for runs in (across, ~across):
+        for bits in (sure[runs], maybe[runs]):
+            counts.append(((bits[:, None] >> shifts) & 1).sum(axis=0))
+    a_low, a_high, d_low, d_high = counts
+    broken = np.flatnonzero((a_high < d_low) | (d_high < a_low))
+    if broken.size == 0:
+        return ""
+    i = int(broken[0])
+    return (f"the value {lo + i} is in {_between(int(a_low[i]), int(a_high[i]))} across runs but in "
+            f"{_between(int(d_low[i]), int(d_high[i]))} down runs, though every cell is in one of each")
+
+
+def _directions(puzzle: Puzzle) -> np.ndarray:
+    """+1 for each across run of `puzzle`, -1 for each down run, 0 for a region (int64, run order)."""
+    return np.array([(1 if run.direction == "across" else -1) if isinstance(run, Run) else 0 for run in puzzle.runs],
+                    dtype=np.int64)
+
+
+def _padded(rows: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    """`rows` as an int64 array padded with -1 (a puzzle's `cell_runs` as a state holds them)."""
+    out = np.full((len(rows), max(1, max(map(len, rows), default=1))), -1, dtype=np.int64)
+    for i, row in enumerate(rows):
+        out[i, :len(row)] = row
+    return out
 
 
 def run_values(puzzle: Puzzle, st: State) -> tuple[np.ndarray, np.ndarray] | None:
