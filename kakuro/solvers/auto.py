@@ -41,10 +41,9 @@ from typing import Any
 import numpy as np
 
 from kakuro.clock import Deadline, Stopwatch
-from kakuro.combos import run_table_sizes
 from kakuro.engine import montecarlo
 from kakuro.engine.compile import ensure
-from kakuro.engine.state import RNG, SAMPLES, SOLVED, STOPPED, State, postpone, solution_values, tables_refusal
+from kakuro.engine.state import RNG, SAMPLES, SOLVED, STOPPED, State, postpone, range_refusal, solution_values
 from kakuro.errors import BackendUnavailableError, KakuroError, TablesTooLargeError
 from kakuro.isolation import race
 from kakuro.native import TREE_OPTIONS, ResumableSearch, TreeSearchSolver, tree_kernels
@@ -100,7 +99,7 @@ class Auto(TreeSearchSolver):
         return self.engine_kernels(settings)[1:]  # shaving, playouts, search: compiled when a puzzle needs them
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        wide = tables_refusal(run_table_sizes(puzzle, givens=False))
+        wide = range_refusal(puzzle)
         if wide is not None:  # see WIDE_RANGE_BACKEND: the range decides, even where the givens' tables fit
             return _wide_range(puzzle, limit, deadline, seed, wide)
         # 1. presolve
