@@ -24,7 +24,7 @@ from kakuro.clock import Deadline
 from kakuro.combos import fixed_values, highest_values
 from kakuro.engine.compile import ensure
 from kakuro.engine.propagate import BUDGET, CUT, PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
-from kakuro.engine.state import STOP, BuildStopped, State, all_fixed, arm, build_state, postpone, raise_if_interrupted
+from kakuro.engine.state import STOP, BuildStopped, State, arm, build_state, postpone, raise_if_interrupted
 from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle, Run
 
@@ -74,10 +74,21 @@ def prepare(
     check (`totals_refutation`), with `counting` the count of each value (`values_refutation`),
     and `shaving` (one of SHAVING); the result is the search root. Returns the state (None when the
     deadline passed while it was built) and the reduction, which is None when the deadline
-    passed first.
+    passed first. (`gac_root`, `count_root` and `shave_root` in turn: a caller may do
+    something between them.)
 
     Raises KakuroError when the puzzle's combination tables are too large (wide value ranges).
     """
+    st, gac = gac_root(puzzle, deadline, seed)
+    if st is None or gac is None:
+        return st, None
+    return st, shave_root(st, puzzle, count_root(st, puzzle, gac, counting), shaving)
+
+
+def gac_root(puzzle: Puzzle, deadline: Deadline, seed: int = 0) -> tuple[State | None, RootReduction | None]:
+    """`prepare`'s first stage: the GAC state of `puzzle` (armed with `seed`) after root GAC,
+    and its reduction; (None, None) when the deadline passed while the state was built, (state,
+    None) when it passed during root GAC."""
     try:
         st = build_state(puzzle, "gac", deadline.expired)
     except BuildStopped:
@@ -85,17 +96,26 @@ def prepare(
     arm(st, deadline.end, seed)
     initial = _initial_total(puzzle)
     ok = root_propagate(st)
-    refutation = ""
-    if ok and not all_fixed(st):  # (every domain single at GAC: every sum is met, no count can fail)
-        refutation = totals_refutation(puzzle, st.dom, st.cell_runs) or (values_refutation(puzzle, st) if counting else "")
-    ok = ok and not refutation
     raise_if_interrupted(st)
     if st.info[STOP] != 0:
         return st, None
     after, fixed = _summary(st) if ok else (initial, 0)
-    gac = RootReduction(domains=tuple(st.dom.tolist()), wiped_out=not ok, solved=ok and fixed == puzzle.size,
-                        removed_gac=initial - after, removed_shaving=0, probes=0, sweeps=0, refutation=refutation)
-    return st, shave_root(st, puzzle, gac, shaving)
+    return st, RootReduction(domains=tuple(st.dom.tolist()), wiped_out=not ok, solved=ok and fixed == puzzle.size,
+                             removed_gac=initial - after, removed_shaving=0, probes=0, sweeps=0)
+
+
+def count_root(st: State, puzzle: Puzzle, reduction: RootReduction, counting: bool) -> RootReduction:
+    """`prepare`'s second stage on `st`, the GAC root that `reduction` describes: the whole-grid
+    totals check and, with `counting`, the count of each value; the reduction wiped out, with
+    the reason (`refutation`), when one refutes the puzzle, else `reduction` itself. Nothing to
+    count once the root decided (a wipe-out; every domain single at GAC: every sum is met, no
+    count can fail)."""
+    if reduction.wiped_out or reduction.solved:
+        return reduction
+    refutation = totals_refutation(puzzle, st.dom, st.cell_runs) or (values_refutation(puzzle, st) if counting else "")
+    if not refutation:
+        return reduction
+    return replace(reduction, wiped_out=True, removed_gac=0, refutation=refutation)  # as a wipe-out at GAC counts
 
 
 def shave_root(st: State, puzzle: Puzzle, reduction: RootReduction, shaving: str) -> RootReduction | None:
