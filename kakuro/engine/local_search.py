@@ -19,7 +19,7 @@ from kakuro.engine.build import build_state
 from kakuro.engine.compile import compiled, entry_point
 from kakuro.engine.interrupt import arm, raise_if_interrupted, should_stop
 from kakuro.engine.layout import State
-from kakuro.engine.propagate import SHAVE_COUNTERS, retarget, root_propagate, shave
+from kakuro.engine.propagate import SHAVE_COUNTERS, gac_root_propagate, retarget, shave
 from kakuro.engine.queries import domain_summary
 from kakuro.engine.rng import random_below, random_value
 
@@ -50,7 +50,7 @@ def _evaluate(st: State, fill: np.ndarray, bounds: np.ndarray, masks: np.ndarray
     when `beyond_gac` and root GAC alone decides. The state is left propagated and committed
     (trail 0), a search root. -1 when stopped by the deadline."""
     retarget(st, fill, bounds, masks, full)
-    if not root_propagate(st) or should_stop(st):
+    if not gac_root_propagate(st) or should_stop(st):
         return -1
     n = st.dom.shape[0]
     total, fixed = domain_summary(st)

@@ -291,7 +291,7 @@ def revise_run(st: State, r: int) -> bool:
     wipe-out, on repeated assigned values or a wrong full sum, or when stopped. A row of
     `runs` from `info[SUMS_FROM]` on is an implied sum: `revise_sum`."""
     if r >= st.info[SUMS_FROM]:
-        return revise_sum(st, r)
+        return revise_implied(st, r)
     cells, fdom, supp = st.work[W_CELLS], st.work[W_FDOM], st.work[W_SUPP]
     st.info[PROPAGATIONS] += 1
     st.info[REASON] = r  # the explanation of what this revision changes (a learning state)
@@ -356,6 +356,20 @@ def revise_run(st: State, r: int) -> bool:
             set_domain(st, c, nd)
             enqueue_other_runs(st, c, r)
     return True
+
+
+def revise_implied(st: State, r: int) -> bool:
+    """`revise_sum` on a learning state, the only kind with implied sums: a plain state's
+    kernels compile none of it (it cost the first solve's root kernel a sixth of its compile
+    time, for rows that state never has)."""
+    raise NotImplementedError("revise_implied runs inside compiled kernels")
+
+
+@overload(revise_implied, jit_options=INTERNAL, inline="always")
+def _revise_implied(st, r):  # type: ignore[no-untyped-def]
+    if instance_of(st, LearningState):
+        return lambda st, r: revise_sum(st, r)
+    return lambda st, r: False  # (no row from SUMS_FROM on: never called)
 
 
 @compiled
@@ -423,13 +437,40 @@ def propagate_implied(st: State) -> bool:
 
 
 # --------------------------------------------------------------------- root
-@entry_point
 def root_propagate(st: State) -> bool:
     """Propagate the empty assignment and the givens; the result becomes the root (the trail
     is committed). `gac`: assign the givens, then revise every run to a fixpoint. `fc`: remove
     values above each run's target, then assign the givens one by one with forward checking.
     `check`, `projected`: assign and check the givens. False when the puzzle is found
-    unsatisfiable (or the deadline passed: see info[STOP])."""
+    unsatisfiable (or the deadline passed: see info[STOP]). (From Python: a kernel calls the
+    kernel of its state, `gac_root_propagate` or `any_root_propagate`.)"""
+    if isinstance(st, GacState):
+        return bool(gac_root_propagate(st))
+    return bool(any_root_propagate(st))
+
+
+@entry_point
+def gac_root_propagate(st: State) -> bool:
+    """`root_propagate` of a gac state, written out over `propagate`: the first kernel a solve
+    compiles, kept one call shallower than `any_root_propagate`'s (a numba function compiles
+    with a copy of everything it calls: each level over the run propagator cost a cold start
+    0.3-0.4 s of CPU)."""
+    ok = True
+    for g in range(st.givens.shape[0]):
+        if not set_value(st, st.givens[g, 0], st.givens[g, 1]):
+            ok = False
+            break
+    if ok:
+        for r in range(st.runs.shape[0]):
+            enqueue_run(st, r)
+        ok = propagate(st)
+    commit_root(st)
+    return ok
+
+
+@entry_point
+def any_root_propagate(st: State) -> bool:
+    """`root_propagate` of a state of any strength (a learning state's too)."""
     ok = root_of_strength(st)
     commit_root(st)
     return ok
