@@ -21,7 +21,8 @@ One module per concept, each importing only the modules above it in this list (a
 - `montecarlo`: sampling, nested, flat and UCT on one restart driver;
 - `harmony`: Self-Adaptive Harmony Search's kernels;
 - `reasons`: the values whose assumption propagates to a wipe-out, for the explanations;
-- `local_search`: the classic generator's local search on fillings.
+- `local_search`: the classic generator's local search on fillings;
+- `startup`: a lighter numba start for the command line's process (no SciPy BLAS probe).
 
 The backends over it (`kakuro.solvers`) reach it through `kakuro.native`, which pays its
 compilation before the clock and drives its searches.
