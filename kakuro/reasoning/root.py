@@ -7,10 +7,9 @@ run's sum, matched one-to-one onto the run's free cells, gives it to that cell
 (`kakuro.engine.propagate.revise_run`); shaving assigns each remaining value of each unfixed
 cell, propagates and undoes, and removes a value whose propagation wipes out a domain
 (`fixpoint` repeats sweeps until one removes nothing, `once` sweeps once, `none` skips it,
-`bounded` sweeps as `fixpoint` does but stops once it has spent `DRY_REVISIONS_PER_RUN` run
-revisions per run of the puzzle without removing anything: shaving that buys nothing, as on an
-empty Cazenave grid where it removes nothing at all, then costs a few sweeps' worth of root GAC
-instead of a full SAC pass).
+`bounded` sweeps as `fixpoint` does but stops once it has spent `shaving_budget` run revisions
+without removing anything: shaving that buys nothing, as on an empty Cazenave grid where it
+removes nothing at all, then costs a few sweeps' worth of root GAC instead of a full SAC pass).
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from kakuro.clock import Deadline
 from kakuro.combos import fixed_values, highest_values
 from kakuro.engine.compile import ensure
 from kakuro.engine.propagate import BUDGET, CUT, PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
-from kakuro.engine.state import STOP, BuildStopped, State, arm, build_state, postpone, raise_if_interrupted
+from kakuro.engine.state import STOP, SUMS_FROM, BuildStopped, State, arm, build_state, postpone, raise_if_interrupted
 from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle, Run
 
@@ -34,13 +33,12 @@ SHAVE_KERNEL = "shave:gac"
 left it open (97 % of the janko puzzles never do), off the clock: `prepare`'s caller moves its
 deadline by what a `kakuro.clock.Stopwatch` counted off the clock meanwhile."""
 DRY_REVISIONS_PER_RUN = 100
-"""`bounded` shaving's budget: run revisions per run of the puzzle it may spend without removing
-a value. Measured with unbounded shaving (`benchmarks/root_shaving.py`): the most revisions a removal took
-was 2.7 per run on the 1,398 shared puzzles and 85 per run on the loose grids of `instances/hard`;
-a full pass that removes nothing costs 7,300 per run on an empty 20x20 Cazenave grid over 1..21
-and 25,000 per run on a 30x30 over 1..31. Measured on Kakuro only: a Sudoku or Killer (a cell in
-three or four groups) shaves to the fixpoint, unbounded; a generated Killer that shaving to the
-fixpoint decides in 0.04 s needed 300 dry revisions per run, and with 100 its search ran past 10 s."""
+"""`bounded` shaving's budget (`shaving_budget`): run revisions per run of the puzzle it may spend
+without removing a value, for a run whose cells each lie in one other group (Kakuro). Measured
+with unbounded shaving (`benchmarks/root_shaving.py`): the most revisions a removal took was 2.7
+per run on the 1,398 shared puzzles and 85 per run on the loose grids of `instances/hard`; a full
+pass that removes nothing costs 7,300 per run on an empty 20x20 Cazenave grid over 1..21 and
+25,000 per run on a 30x30 over 1..31."""
 
 
 @dataclass(frozen=True)
@@ -126,8 +124,8 @@ def shave_root(st: State, puzzle: Puzzle, reduction: RootReduction, shaving: str
     if reduction.wiped_out or reduction.solved or shaving == "none":
         return reduction
     counters = np.zeros(SHAVE_COUNTERS, dtype=np.int64)
-    if shaving == "bounded" and not puzzle.regions:  # the Sudoku family shaves to the fixpoint
-        counters[BUDGET] = DRY_REVISIONS_PER_RUN * len(puzzle.runs)
+    if shaving == "bounded":
+        counters[BUDGET] = shaving_budget(st)
     postpone(st, ensure(SHAVE_KERNEL))
     before = _summary(st)[0]
     ok = shave(st, shaving != "once", counters)
@@ -138,6 +136,28 @@ def shave_root(st: State, puzzle: Puzzle, reduction: RootReduction, shaving: str
     return replace(reduction, domains=tuple(st.dom.tolist()), wiped_out=not ok, solved=ok and fixed == puzzle.size,
                    removed_shaving=before - after, probes=int(counters[PROBES]), sweeps=int(counters[SWEEPS]),
                    cut=bool(counters[CUT]))
+
+
+def shaving_budget(st: State) -> int:
+    """`bounded` shaving's budget on `st` (a gac state): the run revisions it may spend without
+    removing a value, DRY_REVISIONS_PER_RUN for each run times the square of the groups its
+    cells lie in besides it, on average (at least 1): a probe's assignment reaches the other
+    groups through each of those crossings, and each can be the one that refutes it. One rule
+    for every puzzle: a Kakuro run's cells lie in one other run (100 revisions a run: an empty
+    Cazenave grid, where shaving removes nothing, stops within a few sweeps' worth of root GAC);
+    a Sudoku's in two (400), a Killer's in three (900). Measured with unbounded shaving
+    (`benchmarks/root_shaving.py`, 2026-11-26): removals took at most 276 revisions a run on
+    generated 16x16 Sudoku (66 % empty), 36 on 9x9, and 254 on the generated Killer that a
+    budget of 100 left to a search of more than 10 s (tests/test_sudoku_generate.py)."""
+    m = int(st.info[SUMS_FROM])  # the puzzle's groups (a learning state's implied sums come after)
+    if m == 0:
+        return 0
+    groups = (st.cell_runs >= 0).sum(axis=1)  # of each cell
+    offsets = st.members[: m + 1]
+    cells = st.members[offsets[0]: offsets[m]]
+    lengths = np.diff(offsets)
+    crossing = np.add.reduceat(groups[cells] - 1, offsets[:-1] - offsets[0]) / np.maximum(lengths, 1)
+    return int(DRY_REVISIONS_PER_RUN * (np.maximum(crossing, 1.0) ** 2).sum())
 
 
 def totals_refutation(puzzle: Puzzle, domains: np.ndarray, cell_runs: np.ndarray | None = None) -> str:
