@@ -1,6 +1,6 @@
 """What root shaving costs and buys: per set, the run revisions of root GAC and of a full
 shaving pass (`fixpoint`) per run of the puzzle, the most revisions a removal took (per run:
-what `bounded` shaving's budget, `kakuro.reasoning.root.DRY_REVISIONS_PER_RUN`, must allow so
+what `bounded` shaving's budget, `kakuro.reasoning.root.shaving_budget`, must allow so
 that it removes what the full pass removes), and the seconds of the full and the bounded pass.
 
     python benchmarks/root_shaving.py [FILE.jsonl ...]
@@ -22,17 +22,18 @@ from kakuro.engine.layout import PROPAGATIONS
 from kakuro.engine.propagate import BUDGET, LONGEST_DRY, SHAVE_COUNTERS, root_propagate, shave
 from kakuro.engine.state import arm, build_state
 from kakuro.generate import cazenave
-from kakuro.reasoning.root import DRY_REVISIONS_PER_RUN
+from kakuro.reasoning.root import DRY_REVISIONS_PER_RUN, shaving_budget
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
 PUBLISHED = ("janko", "simonis_easy", "krazydad", "gecode_nikoli", "ifilot_cx16")
 
 
-def measure(puzzle: kakuro.Puzzle, budget: int) -> tuple[int, int, int, float]:
+def measure(puzzle: kakuro.Puzzle, bounded: bool) -> tuple[int, int, int, float]:
     """(root revisions, shaving revisions, most revisions a removal took, seconds) of root
-    GAC then shaving with `budget` (0: the full pass)."""
+    GAC then shaving, bounded by `shaving_budget` or the full pass."""
     st = build_state(puzzle, "gac")
+    budget = shaving_budget(st) if bounded else 0
     arm(st, None, 0)
     ok = root_propagate(st)
     at_root = int(st.info[PROPAGATIONS])
@@ -60,8 +61,9 @@ def sets(files: list[str]) -> list[tuple[str, list[kakuro.Puzzle]]]:
 
 
 def main() -> int:
-    measure(kakuro.read(ROOT / "instances" / "examples" / "puzzlink-6x5.txt")[0], 0)  # compile outside the table
-    print(f"# bounded: {DRY_REVISIONS_PER_RUN} revisions per run without a removal")
+    measure(kakuro.read(ROOT / "instances" / "examples" / "puzzlink-6x5.txt")[0], False)  # compile outside the table
+    print(f"# bounded: shaving_budget, {DRY_REVISIONS_PER_RUN} revisions per run without a removal (times the square of "
+          "the other groups its cells lie in)")
     print("| set | puzzles | root rev/run (median) | full shaving rev/run (median, max) | most a removal took, rev/run (max) "
           "| full s (total) | bounded s (total) |")
     print("|---|---:|---:|---:|---:|---:|---:|")
@@ -69,8 +71,8 @@ def main() -> int:
         rows = []
         for puzzle in puzzles:
             runs = len(puzzle.runs)
-            at_root, shaving, dry, full = measure(puzzle, 0)
-            bounded = measure(puzzle, DRY_REVISIONS_PER_RUN * runs)[3]
+            at_root, shaving, dry, full = measure(puzzle, False)
+            bounded = measure(puzzle, True)[3]
             rows.append((at_root / runs, shaving / runs, dry / runs, full, bounded))
         a = np.array(rows)
         print(f"| {name} | {len(puzzles)} | {np.median(a[:, 0]):.1f} | {np.median(a[:, 1]):.1f}, {a[:, 1].max():.1f} "

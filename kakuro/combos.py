@@ -49,6 +49,15 @@ def fixed_values(domains: Iterable[int]) -> list[int]:
     return [int(d).bit_length() - 1 for d in domains]
 
 
+def highest_values(domains: np.ndarray) -> np.ndarray:
+    """The highest value of each nonempty domain (int64 bitmasks), as an int64 array; -1 for
+    an empty one (`fixed_values`, vectorised)."""
+    smeared = np.array(domains, dtype=np.int64)
+    for shift in (1, 2, 4, 8, 16, 32):
+        smeared |= smeared >> shift
+    return np.bitwise_count(smeared).astype(np.int64) - 1
+
+
 def range_mask(values: tuple[int, int]) -> int:
     """The bitmask of every value lo..hi."""
     lo, hi = values

@@ -115,6 +115,23 @@ def test_a_wide_open_grid_gets_playouts_first() -> None:
     assert kakuro.solve(loose, "auto", time_limit=60).stats["path"] in ("native", "sat")
 
 
+def test_a_playout_that_solves_pays_no_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole-grid counts come after the playouts: a grid a playout solves never pays them,
+    and a grid the playouts leave (unsatisfiable) still gets them."""
+    def counted(puzzle: Puzzle, *args: object) -> str:
+        raise AssertionError("counted")
+
+    empty = cazenave(12, 13, 100, count=1, seed=8)[0]  # as in test_a_wide_open_grid_gets_playouts_first
+    unsat = cazenave(6, 7, 100, count=1, seed=3, unsatisfiable=True)[0]
+    with monkeypatch.context() as patch:
+        patch.setattr(root, "values_refutation", counted)
+        patch.setattr(root, "totals_refutation", counted)
+        solved = kakuro.solve(empty, "auto", time_limit=30)
+        assert solved.status is Status.SOLVED and solved.stats["path"] == "playout"
+        assert kakuro.solve(unsat, "auto", time_limit=30).status is Status.ERROR  # the count was asked for
+    assert kakuro.solve(unsat, "auto", time_limit=30).stats["path"] == "root"
+
+
 def test_the_rival_is_chosen_by_what_the_root_saw() -> None:
     """SAT beside the native search where every run's values are known (an empty grid over
     1..N+1: counting decides), the native search with another seed on a loose grid."""

@@ -125,6 +125,15 @@ def test_revise_sum_keeps_exactly_the_values_some_sum_uses() -> None:
     assert checked > 50  # the sample prunes often
 
 
+def test_a_plain_gac_state_compiles_no_implied_sums() -> None:
+    """Only a learning state has implied sums: the run propagator of a plain gac state (root
+    GAC, shaving, every playout: the first kernel a cold solve compiles) types none of
+    `revise_sum` (tests/test_learning_search.py checks that a learning state's reaches it)."""
+    revise_run(fresh(one_run(3, 6, (1, 9)), "gac"), 0)  # types revise_run (the twin) for a plain state
+    typed = [sig[0] for sig in propagate.revise_sum.overloads]
+    assert not any(compile.instance_of(t, state.GacState) for t in typed), typed
+
+
 def python_gac(puzzle: Puzzle) -> list[int] | None:
     """Fixpoint of `feasible_values` over the runs, givens as one-value domains."""
     return gac_fixpoint(puzzle, initial_domains(puzzle), lambda total, domains: feasible_values(total, domains, puzzle.values))

@@ -23,8 +23,10 @@ from kakuro.combos import (
     count_run_combinations,
     mask_of,
     run_combinations,
+    run_table_sizes,
     run_tables,
 )
+from kakuro.engine.build import range_refusal, tables_fit, tables_refusal
 from kakuro.generate import cazenave
 from kakuro.outcome import Status
 from kakuro.puzzle import Puzzle
@@ -116,3 +118,20 @@ def test_auto_still_hands_a_wide_range_to_cpsat_when_only_the_givens_tables_fit(
     puzzle = cazenave(20, 62, 10, seed=1)[0]
     result = get_solver("auto").solve(puzzle, time_limit=120, seed=1)
     assert result.status is Status.SOLVED and result.stats["path"] == "cpsat"
+
+
+def test_tables_fit_only_where_no_count_could_refuse() -> None:
+    """`tables_fit` spares a solve counting its tables; it must never say so where the count
+    would refuse, and it must say so on the range of published puzzles (1..9)."""
+    fits, refused = [], []
+    for width in range(4, 41):
+        k = width // 2  # runs of half the range with the middle total: the largest tables
+        middle = k * (width + 1) // 2
+        puzzle = Puzzle.all_white([middle] * k, [middle] * k, values=(1, width))
+        counted = tables_refusal(run_table_sizes(puzzle, givens=False))
+        assert (range_refusal(puzzle) is None) == (counted is None), width
+        if tables_fit(puzzle):
+            assert counted is None, width
+            fits.append(width)
+        refused += [width] if counted is not None else []
+    assert 9 in fits and refused and max(fits) < min(refused)

@@ -8,6 +8,7 @@ import pytest
 import kakuro
 from kakuro import Status
 from kakuro.generate import cazenave
+from kakuro.generate.sudoku_grids import sudoku
 from kakuro.reasoning import root
 from kakuro.reasoning.root import reduce
 from tests.random_puzzles import random_puzzles
@@ -27,6 +28,17 @@ def test_shaving_that_removes_nothing_stops_early() -> None:
     assert full.removed_shaving == bounded.removed_shaving == 0 and not full.cut
     assert bounded.cut and bounded.domains == full.domains
     assert bounded.probes * 5 < full.probes
+
+
+def test_a_sudoku_is_bounded_by_the_same_rule() -> None:
+    """One budget for every puzzle (`shaving_budget`), the Sudoku family included: on an empty
+    Sudoku no value can be shaved, and the bounded pass stops early there too (the Killer that
+    needs a larger budget than a Kakuro's: tests/test_sudoku_generate.py)."""
+    empty = sudoku(9, 1.0, seed=1)
+    full = reduce(empty, "fixpoint")
+    bounded = reduce(empty, "bounded")
+    assert full.removed_shaving == bounded.removed_shaving == 0 and not full.cut
+    assert bounded.cut and bounded.domains == full.domains and bounded.probes < full.probes
 
 
 def test_a_budget_of_nothing_means_no_bound(monkeypatch: pytest.MonkeyPatch) -> None:

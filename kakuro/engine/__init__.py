@@ -14,14 +14,16 @@ One module per concept, each importing only the modules above it in this list (a
 - `build`: building a state in Python (`build_state`, `with_learning`);
 - `state`: all of the above by one name, for the code outside the engine;
 - `propagate`: `assign` at the state's strength (check, projected, fc, gac), run-level GAC and
-  its matching, root propagation, shaving, retargeting a layout;
+  its matching, root propagation, shaving;
 - `tree`: the tree searches: the papers' depth-first one and the learning search (restarts,
   dom/wdeg, phase saving, nogoods), pausable;
 - `playout`: move choice, playing strategies, playouts;
 - `montecarlo`: sampling, nested, flat and UCT on one restart driver;
 - `harmony`: Self-Adaptive Harmony Search's kernels;
 - `reasons`: the values whose assumption propagates to a wipe-out, for the explanations;
-- `local_search`: the classic generator's local search on fillings.
+- `local_search`: the classic generator's local search on fillings (a layout's state retargeted
+  to each filling's clues);
+- `startup`: a lighter numba start for the command line's process (no SciPy BLAS probe).
 
 The backends over it (`kakuro.solvers`) reach it through `kakuro.native`, which pays its
 compilation before the clock and drives its searches.

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -217,7 +218,7 @@ def load_domains(st: State, domains: list[int] | tuple[int, ...] | np.ndarray) -
 def _gac_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
     """`run_tables(puzzle)` (each run's combinations holding its givens), or TablesTooLargeError
     when a run has more than MAX_COMBINATIONS or all together more than MAX_TABLE."""
-    refusal = tables_refusal(run_table_sizes(puzzle))
+    refusal = None if tables_fit(puzzle) else tables_refusal(run_table_sizes(puzzle))
     if refusal is not None:
         raise refusal
     try:
@@ -229,6 +230,22 @@ def _gac_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
 
 TABLES_HINT = ("; the default backend (auto) hands such puzzles to cpsat, and a backend with a consistency "
                "option accepts every range with consistency=fc")
+
+
+def range_refusal(puzzle: Puzzle) -> TablesTooLargeError | None:
+    """`tables_refusal` of the (length, total) tables of `puzzle`'s runs over its whole value
+    range (not only those holding its givens, a subset of each), or None when they fit."""
+    return None if tables_fit(puzzle) else tables_refusal(run_table_sizes(puzzle, givens=False))
+
+
+def tables_fit(puzzle: Puzzle) -> bool:
+    """True when no table of `puzzle`'s runs can be too large, whatever their lengths and totals:
+    a range of w values has at most comb(w, w // 2) sets of one size, so of one size and sum
+    (within MAX_COMBINATIONS, and as many per run within MAX_TABLE). Spares counting every
+    run's table (a fixed cost of every solve) on the ranges of Kakuro and Sudoku."""
+    lo, hi = puzzle.values
+    widest = math.comb(hi - lo + 1, (hi - lo + 1) // 2)
+    return widest <= MAX_COMBINATIONS and widest * len(puzzle.runs) <= MAX_TABLE
 
 
 def tables_refusal(sizes: Sequence[int]) -> TablesTooLargeError | None:

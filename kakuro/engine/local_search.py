@@ -18,10 +18,12 @@ from kakuro.puzzle import Puzzle
 from kakuro.engine.build import build_state
 from kakuro.engine.compile import compiled, entry_point
 from kakuro.engine.interrupt import arm, raise_if_interrupted, should_stop
-from kakuro.engine.layout import State
-from kakuro.engine.propagate import SHAVE_COUNTERS, retarget, root_propagate, shave
+from kakuro.engine.bits import popcount
+from kakuro.engine.layout import FREE, NFREE, QHEAD, QLEN, QUEUED, SUM, TARGET, State
+from kakuro.engine.propagate import SHAVE_COUNTERS, gac_root_propagate, shave
 from kakuro.engine.queries import domain_summary
 from kakuro.engine.rng import random_below, random_value
+from kakuro.engine.trail import commit_root
 
 SHAVE_BELOW = 30
 SHAVE_SHARE = 4
@@ -44,13 +46,48 @@ STOPPED = 2
 
 
 @compiled
+def retarget(st: State, values: np.ndarray, bounds: np.ndarray, masks: np.ndarray, full: int) -> None:
+    """Reset a `gac` state without givens to its unpropagated root for the clues of a filling:
+    run r's target becomes the sum of `values` (one per cell) over its cells and its
+    combinations the library's (`kakuro.combos.combination_library`: `bounds`, `masks`); every
+    domain becomes `full`, nothing is assigned, the trail and the queue are empty. `st.combos`
+    must have room for each run's largest table (`kakuro.generate.unique` sizes it), so the
+    classic generator builds one state per layout instead of one per filling."""
+    m = st.runs.shape[0]
+    at = m + 1
+    for r in range(m):
+        first, last = st.members[r], st.members[r + 1]
+        total = 0
+        for idx in range(first, last):
+            total += values[st.members[idx]]
+        st.runs[r, TARGET] = total
+        st.runs[r, SUM] = 0
+        st.runs[r, FREE] = last - first
+        st.runs[r, QUEUED] = 0
+        st.combos[r] = at
+        for q in range(bounds[last - first, total, 0], bounds[last - first, total, 1]):
+            st.combos[at] = masks[q]
+            at += 1
+    st.combos[m] = at
+    width = popcount(full)
+    for c in range(st.dom.shape[0]):
+        st.dom[c] = full
+        st.val[c] = -1
+        st.size[c] = width
+    commit_root(st)
+    st.info[NFREE] = st.dom.shape[0]
+    st.info[QHEAD] = 0
+    st.info[QLEN] = 0
+
+
+@compiled
 def _evaluate(st: State, fill: np.ndarray, bounds: np.ndarray, masks: np.ndarray, full: int,
               counters: np.ndarray, beyond_gac: bool) -> int:
     """The score of `fill`: the values propagation leaves beyond one per cell (0: unique), or 1
     when `beyond_gac` and root GAC alone decides. The state is left propagated and committed
     (trail 0), a search root. -1 when stopped by the deadline."""
     retarget(st, fill, bounds, masks, full)
-    if not root_propagate(st) or should_stop(st):
+    if not gac_root_propagate(st) or should_stop(st):
         return -1
     n = st.dom.shape[0]
     total, fixed = domain_summary(st)

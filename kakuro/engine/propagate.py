@@ -35,12 +35,9 @@ from kakuro.engine.layout import (
     CLOCK_EVERY,
     FAILED,
     FREE,
-    NFREE,
     NGQ_LEN,
     PROPAGATIONS,
-    QHEAD,
     QLEN,
-    QUEUED,
     REASON,
     STOP,
     SUM,
@@ -58,7 +55,9 @@ from kakuro.engine.layout import (
 from kakuro.engine.matching import W_CELLS, W_FDOM, W_MATCH, W_REACH, W_SUPP, matching_supports
 from kakuro.engine.queries import domain_summary
 from kakuro.engine.trail import (
+    clear_queue,
     commit_root,
+    dequeue_run,
     enqueue_cell_runs,
     enqueue_other_runs,
     enqueue_run,
@@ -216,25 +215,14 @@ def forward_check(st: State, c: int, v: int) -> bool:
 def propagate(st: State) -> bool:
     """Revise queued runs (GAC) until the queue is empty, a learning state's nogoods first each
     time; False on a wipe-out or stop."""
-    m = st.queue.shape[0]
     while st.info[QLEN] > 0 or nogoods_pending(st):
         if not nogoods_propagated(st):
-            while st.info[QLEN] > 0:  # empty the queue
-                st.runs[st.queue[st.info[QHEAD]], QUEUED] = 0
-                st.info[QHEAD] = (st.info[QHEAD] + 1) % m
-                st.info[QLEN] -= 1
+            clear_queue(st)
             return False
         if st.info[QLEN] == 0:
             break
-        r = st.queue[st.info[QHEAD]]
-        st.info[QHEAD] = (st.info[QHEAD] + 1) % m
-        st.info[QLEN] -= 1
-        st.runs[r, QUEUED] = 0
-        if not revise_run(st, r):
-            while st.info[QLEN] > 0:  # empty the queue
-                st.runs[st.queue[st.info[QHEAD]], QUEUED] = 0
-                st.info[QHEAD] = (st.info[QHEAD] + 1) % m
-                st.info[QLEN] -= 1
+        if not revise_run(st, dequeue_run(st)):
+            clear_queue(st)
             forget_nogood_queue(st)
             return False
     return True
@@ -291,7 +279,7 @@ def revise_run(st: State, r: int) -> bool:
     wipe-out, on repeated assigned values or a wrong full sum, or when stopped. A row of
     `runs` from `info[SUMS_FROM]` on is an implied sum: `revise_sum`."""
     if r >= st.info[SUMS_FROM]:
-        return revise_sum(st, r)
+        return revise_implied(st, r)
     cells, fdom, supp = st.work[W_CELLS], st.work[W_FDOM], st.work[W_SUPP]
     st.info[PROPAGATIONS] += 1
     st.info[REASON] = r  # the explanation of what this revision changes (a learning state)
@@ -356,6 +344,20 @@ def revise_run(st: State, r: int) -> bool:
             set_domain(st, c, nd)
             enqueue_other_runs(st, c, r)
     return True
+
+
+def revise_implied(st: State, r: int) -> bool:
+    """`revise_sum` on a learning state, the only kind with implied sums: a plain state's
+    kernels compile none of it (it cost the first solve's root kernel a sixth of its compile
+    time, for rows that state never has)."""
+    raise NotImplementedError("revise_implied runs inside compiled kernels")
+
+
+@overload(revise_implied, jit_options=INTERNAL, inline="always")
+def _revise_implied(st, r):  # type: ignore[no-untyped-def]
+    if instance_of(st, LearningState):
+        return lambda st, r: revise_sum(st, r)
+    return lambda st, r: False  # (no row from SUMS_FROM on: never called)
 
 
 @compiled
@@ -423,13 +425,42 @@ def propagate_implied(st: State) -> bool:
 
 
 # --------------------------------------------------------------------- root
-@entry_point
 def root_propagate(st: State) -> bool:
     """Propagate the empty assignment and the givens; the result becomes the root (the trail
     is committed). `gac`: assign the givens, then revise every run to a fixpoint. `fc`: remove
     values above each run's target, then assign the givens one by one with forward checking.
     `check`, `projected`: assign and check the givens. False when the puzzle is found
-    unsatisfiable (or the deadline passed: see info[STOP])."""
+    unsatisfiable (or the deadline passed: see info[STOP]). (From Python: a kernel calls the
+    kernel of its state, `gac_root_propagate` or `any_root_propagate`.)"""
+    if isinstance(st, GacState):
+        return bool(gac_root_propagate(st))
+    return bool(any_root_propagate(st))
+
+
+@entry_point
+def gac_root_propagate(st: State) -> bool:
+    """`root_propagate` of a gac state, written out over `revise_run`: the first kernel a solve
+    compiles, kept two calls shallower than `any_root_propagate`'s (a numba function compiles
+    with a copy of everything it calls: each level over the run propagator cost a cold start
+    0.3-0.7 s of CPU)."""
+    ok = True
+    for g in range(st.givens.shape[0]):
+        if not set_value(st, st.givens[g, 0], st.givens[g, 1]):
+            ok = False
+            break
+    if ok:
+        for r in range(st.runs.shape[0]):
+            enqueue_run(st, r)
+        while ok and st.info[QLEN] > 0:  # `propagate` without a learning state's nogoods: a level less to compile
+            ok = revise_run(st, dequeue_run(st))
+        clear_queue(st)
+    commit_root(st)
+    return ok
+
+
+@entry_point
+def any_root_propagate(st: State) -> bool:
+    """`root_propagate` of a state of any strength (a learning state's too)."""
     ok = root_of_strength(st)
     commit_root(st)
     return ok
@@ -527,41 +558,6 @@ def shave(st: State, fixpoint: bool, counters: np.ndarray) -> bool:
         if not fixpoint or not changed:
             commit_root(st)
             return True
-
-
-@compiled
-def retarget(st: State, values: np.ndarray, bounds: np.ndarray, masks: np.ndarray, full: int) -> None:
-    """Reset a `gac` state without givens to its unpropagated root for the clues of a filling:
-    run r's target becomes the sum of `values` (one per cell) over its cells and its
-    combinations the library's (`kakuro.combos.combination_library`: `bounds`, `masks`); every
-    domain becomes `full`, nothing is assigned, the trail and the queue are empty. `st.combos`
-    must have room for each run's largest table (`kakuro.generate.unique` sizes it), so the
-    classic generator builds one state per layout instead of one per filling."""
-    m = st.runs.shape[0]
-    at = m + 1
-    for r in range(m):
-        first, last = st.members[r], st.members[r + 1]
-        total = 0
-        for idx in range(first, last):
-            total += values[st.members[idx]]
-        st.runs[r, TARGET] = total
-        st.runs[r, SUM] = 0
-        st.runs[r, FREE] = last - first
-        st.runs[r, QUEUED] = 0
-        st.combos[r] = at
-        for q in range(bounds[last - first, total, 0], bounds[last - first, total, 1]):
-            st.combos[at] = masks[q]
-            at += 1
-    st.combos[m] = at
-    width = popcount(full)
-    for c in range(st.dom.shape[0]):
-        st.dom[c] = full
-        st.val[c] = -1
-        st.size[c] = width
-    commit_root(st)
-    st.info[NFREE] = st.dom.shape[0]
-    st.info[QHEAD] = 0
-    st.info[QLEN] = 0
 
 
 # --------------------------------------------------------------------- Python side

@@ -30,6 +30,7 @@ from kakuro.engine.build import (
     load_domains,
     nogood_store_size,
     offsets_first,
+    range_refusal,
     tables_refusal,
     warm_up_state,
     with_learning,
@@ -144,6 +145,7 @@ from kakuro.engine.trail import (
 
 __all__ = [
     "TABLES_HINT",
+    "range_refusal",
     "tables_refusal",
     "MODE_FC",
     "MODE_GAC",

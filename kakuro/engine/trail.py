@@ -160,6 +160,23 @@ def enqueue_run(st: State, r: int) -> None:
 
 
 @compiled
+def dequeue_run(st: State) -> int:
+    """The run at the head of the queue (which must not be empty), taken off it."""
+    r = st.queue[st.info[QHEAD]]
+    st.info[QHEAD] = (st.info[QHEAD] + 1) % st.queue.shape[0]
+    st.info[QLEN] -= 1
+    st.runs[r, QUEUED] = 0
+    return r
+
+
+@compiled
+def clear_queue(st: State) -> None:
+    """Empty the run queue (after a wipe-out: what is queued needs no revision)."""
+    while st.info[QLEN] > 0:
+        dequeue_run(st)
+
+
+@compiled
 def enqueue_cell_runs(st: State, c: int) -> None:
     """Queue every run of cell `c` (and a learning state's implied sums of `c`)."""
     enqueue_other_runs(st, c, -1)

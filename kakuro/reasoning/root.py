@@ -7,10 +7,9 @@ run's sum, matched one-to-one onto the run's free cells, gives it to that cell
 (`kakuro.engine.propagate.revise_run`); shaving assigns each remaining value of each unfixed
 cell, propagates and undoes, and removes a value whose propagation wipes out a domain
 (`fixpoint` repeats sweeps until one removes nothing, `once` sweeps once, `none` skips it,
-`bounded` sweeps as `fixpoint` does but stops once it has spent `DRY_REVISIONS_PER_RUN` run
-revisions per run of the puzzle without removing anything: shaving that buys nothing, as on an
-empty Cazenave grid where it removes nothing at all, then costs a few sweeps' worth of root GAC
-instead of a full SAC pass).
+`bounded` sweeps as `fixpoint` does but stops once it has spent `shaving_budget` run revisions
+without removing anything: shaving that buys nothing, as on an empty Cazenave grid where it
+removes nothing at all, then costs a few sweeps' worth of root GAC instead of a full SAC pass).
 """
 
 from __future__ import annotations
@@ -21,10 +20,10 @@ from typing import Any
 import numpy as np
 
 from kakuro.clock import Deadline
-from kakuro.combos import fixed_values
+from kakuro.combos import fixed_values, highest_values
 from kakuro.engine.compile import ensure
 from kakuro.engine.propagate import BUDGET, CUT, PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
-from kakuro.engine.state import STOP, BuildStopped, State, all_fixed, arm, build_state, postpone, raise_if_interrupted
+from kakuro.engine.state import STOP, SUMS_FROM, BuildStopped, State, arm, build_state, postpone, raise_if_interrupted
 from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle, Run
 
@@ -34,13 +33,12 @@ SHAVE_KERNEL = "shave:gac"
 left it open (97 % of the janko puzzles never do), off the clock: `prepare`'s caller moves its
 deadline by what a `kakuro.clock.Stopwatch` counted off the clock meanwhile."""
 DRY_REVISIONS_PER_RUN = 100
-"""`bounded` shaving's budget: run revisions per run of the puzzle it may spend without removing
-a value. Measured with unbounded shaving (`benchmarks/root_shaving.py`): the most revisions a removal took
-was 2.7 per run on the 1,398 shared puzzles and 85 per run on the loose grids of `instances/hard`;
-a full pass that removes nothing costs 7,300 per run on an empty 20x20 Cazenave grid over 1..21
-and 25,000 per run on a 30x30 over 1..31. Measured on Kakuro only: a Sudoku or Killer (a cell in
-three or four groups) shaves to the fixpoint, unbounded; a generated Killer that shaving to the
-fixpoint decides in 0.04 s needed 300 dry revisions per run, and with 100 its search ran past 10 s."""
+"""`bounded` shaving's budget (`shaving_budget`): run revisions per run of the puzzle it may spend
+without removing a value, for a run whose cells each lie in one other group (Kakuro). Measured
+with unbounded shaving (`benchmarks/root_shaving.py`): the most revisions a removal took was 2.7
+per run on the 1,398 shared puzzles and 85 per run on the loose grids of `instances/hard`; a full
+pass that removes nothing costs 7,300 per run on an empty 20x20 Cazenave grid over 1..21 and
+25,000 per run on a 30x30 over 1..31."""
 
 
 @dataclass(frozen=True)
@@ -74,10 +72,21 @@ def prepare(
     check (`totals_refutation`), with `counting` the count of each value (`values_refutation`),
     and `shaving` (one of SHAVING); the result is the search root. Returns the state (None when the
     deadline passed while it was built) and the reduction, which is None when the deadline
-    passed first.
+    passed first. (`gac_root`, `count_root` and `shave_root` in turn: a caller may do
+    something between them.)
 
     Raises KakuroError when the puzzle's combination tables are too large (wide value ranges).
     """
+    st, gac = gac_root(puzzle, deadline, seed)
+    if st is None or gac is None:
+        return st, None
+    return st, shave_root(st, puzzle, count_root(st, puzzle, gac, counting), shaving)
+
+
+def gac_root(puzzle: Puzzle, deadline: Deadline, seed: int = 0) -> tuple[State | None, RootReduction | None]:
+    """`prepare`'s first stage: the GAC state of `puzzle` (armed with `seed`) after root GAC,
+    and its reduction; (None, None) when the deadline passed while the state was built, (state,
+    None) when it passed during root GAC."""
     try:
         st = build_state(puzzle, "gac", deadline.expired)
     except BuildStopped:
@@ -85,17 +94,26 @@ def prepare(
     arm(st, deadline.end, seed)
     initial = _initial_total(puzzle)
     ok = root_propagate(st)
-    refutation = ""
-    if ok and not all_fixed(st):  # (every domain single at GAC: every sum is met, no count can fail)
-        refutation = totals_refutation(puzzle, st.dom) or (values_refutation(puzzle, st) if counting else "")
-    ok = ok and not refutation
     raise_if_interrupted(st)
     if st.info[STOP] != 0:
         return st, None
     after, fixed = _summary(st) if ok else (initial, 0)
-    gac = RootReduction(domains=tuple(st.dom.tolist()), wiped_out=not ok, solved=ok and fixed == puzzle.size,
-                        removed_gac=initial - after, removed_shaving=0, probes=0, sweeps=0, refutation=refutation)
-    return st, shave_root(st, puzzle, gac, shaving)
+    return st, RootReduction(domains=tuple(st.dom.tolist()), wiped_out=not ok, solved=ok and fixed == puzzle.size,
+                             removed_gac=initial - after, removed_shaving=0, probes=0, sweeps=0)
+
+
+def count_root(st: State, puzzle: Puzzle, reduction: RootReduction, counting: bool) -> RootReduction:
+    """`prepare`'s second stage on `st`, the GAC root that `reduction` describes: the whole-grid
+    totals check and, with `counting`, the count of each value; the reduction wiped out, with
+    the reason (`refutation`), when one refutes the puzzle, else `reduction` itself. Nothing to
+    count once the root decided (a wipe-out; every domain single at GAC: every sum is met, no
+    count can fail)."""
+    if reduction.wiped_out or reduction.solved:
+        return reduction
+    refutation = totals_refutation(puzzle, st.dom, st.cell_runs) or (values_refutation(puzzle, st) if counting else "")
+    if not refutation:
+        return reduction
+    return replace(reduction, wiped_out=True, removed_gac=0, refutation=refutation)  # as a wipe-out at GAC counts
 
 
 def shave_root(st: State, puzzle: Puzzle, reduction: RootReduction, shaving: str) -> RootReduction | None:
@@ -106,8 +124,8 @@ def shave_root(st: State, puzzle: Puzzle, reduction: RootReduction, shaving: str
     if reduction.wiped_out or reduction.solved or shaving == "none":
         return reduction
     counters = np.zeros(SHAVE_COUNTERS, dtype=np.int64)
-    if shaving == "bounded" and not puzzle.regions:  # the Sudoku family shaves to the fixpoint
-        counters[BUDGET] = DRY_REVISIONS_PER_RUN * len(puzzle.runs)
+    if shaving == "bounded":
+        counters[BUDGET] = shaving_budget(st)
     postpone(st, ensure(SHAVE_KERNEL))
     before = _summary(st)[0]
     ok = shave(st, shaving != "once", counters)
@@ -120,26 +138,54 @@ def shave_root(st: State, puzzle: Puzzle, reduction: RootReduction, shaving: str
                    cut=bool(counters[CUT]))
 
 
-def totals_refutation(puzzle: Puzzle, domains: np.ndarray) -> str:
+def shaving_budget(st: State) -> int:
+    """`bounded` shaving's budget on `st` (a gac state): the run revisions it may spend without
+    removing a value, DRY_REVISIONS_PER_RUN for each run times the square of the groups its
+    cells lie in besides it, on average (at least 1): a probe's assignment reaches the other
+    groups through each of those crossings, and each can be the one that refutes it. One rule
+    for every puzzle: a Kakuro run's cells lie in one other run (100 revisions a run: an empty
+    Cazenave grid, where shaving removes nothing, stops within a few sweeps' worth of root GAC);
+    a Sudoku's in two (400), a Killer's in three (900). Measured with unbounded shaving
+    (`benchmarks/root_shaving.py`, 2026-11-26): removals took at most 276 revisions a run on
+    generated 16x16 Sudoku (66 % empty), 36 on 9x9, and 254 on the generated Killer that a
+    budget of 100 left to a search of more than 10 s (tests/test_sudoku_generate.py)."""
+    m = int(st.info[SUMS_FROM])  # the puzzle's groups (a learning state's implied sums come after)
+    if m == 0:
+        return 0
+    groups = (st.cell_runs >= 0).sum(axis=1)  # of each cell
+    offsets = st.members[: m + 1]
+    cells = st.members[offsets[0]: offsets[m]]
+    lengths = np.diff(offsets)
+    crossing = np.add.reduceat(groups[cells] - 1, offsets[:-1] - offsets[0]) / np.maximum(lengths, 1)
+    return int(DRY_REVISIONS_PER_RUN * (np.maximum(crossing, 1.0) ** 2).sum())
+
+
+def totals_refutation(puzzle: Puzzle, domains: np.ndarray, cell_runs: np.ndarray | None = None) -> str:
     """Whole-grid counting, which no single run sees: the across clues add up the digits of
     every cell in an across run and the down clues those of every cell in a down run, so their
     difference is the digits of the cells in an across run only minus those of the cells in a
     down run only. "" when `domains` (int64 bitmasks, cell order) allow that difference, else
     why no filling can (e.g. a grid whose row sums and column sums disagree). "" for a puzzle
-    with regions (Sudoku, Killer), which has no clue lines."""
-    sign = np.zeros(puzzle.size, dtype=np.int64)  # +1 across only, -1 down only, 0 both (or neither)
-    totals = {"across": 0, "down": 0}
-    for run in (g for g in puzzle.runs if isinstance(g, Run)):
-        sign[list(run.cells)] += 1 if run.direction == "across" else -1
-        totals[run.direction] += run.total
+    with regions (Sudoku, Killer), which has no clue lines. `cell_runs`: the runs of each cell
+    (a state's `cell_runs`, cells x groups, -1 padded) when at hand, else read from `puzzle`."""
+    if puzzle.regions or not puzzle.runs:
+        return ""
+    direction = _directions(puzzle)
+    if cell_runs is None:
+        cell_runs = _padded(puzzle.cell_runs)
+    padded = np.append(direction, 0)  # the padding -1 reads the last: 0
+    sign = np.sum([padded[column] for column in cell_runs.T], axis=0)  # +1 across only, -1 down only, 0 both (or neither)
+    totals = np.array([run.total for run in puzzle.runs], dtype=np.int64)
+    across, down = int(totals[direction > 0].sum()), int(totals[direction < 0].sum())
+    domains = np.asarray(domains, dtype=np.int64)
     lowest = np.bitwise_count((domains & -domains) - 1)
-    highest = np.array(fixed_values(domains), dtype=np.int64)
-    low = int(np.where(sign > 0, lowest, 0).sum() - np.where(sign < 0, highest, 0).sum())
-    high = int(np.where(sign > 0, highest, 0).sum() - np.where(sign < 0, lowest, 0).sum())
-    difference = totals["across"] - totals["down"]
+    highest = highest_values(domains)
+    low = int(lowest[sign > 0].sum() - highest[sign < 0].sum())
+    high = int(highest[sign > 0].sum() - lowest[sign < 0].sum())
+    difference = across - down
     if low <= difference <= high:
         return ""
-    return (f"the across clues add up to {totals['across']} and the down clues to {totals['down']}, but both add up "
+    return (f"the across clues add up to {across} and the down clues to {down}, but both add up "
             f"the same digits" + ("" if low == high == 0 else f" except for a difference between {low} and {high}"))
 
 
@@ -156,16 +202,34 @@ def values_refutation(puzzle: Puzzle, st: State) -> str:
     if sets is None:
         return ""
     sure, maybe = sets
-    across = np.array([isinstance(run, Run) and run.direction == "across" for run in puzzle.runs])
+    across = _directions(puzzle) > 0
     lo, hi = puzzle.values
-    for v in range(lo, hi + 1):
-        has_sure, has_maybe = (sure >> v) & 1, (maybe >> v) & 1
-        a_low, a_high = int(has_sure[across].sum()), int(has_maybe[across].sum())
-        d_low, d_high = int(has_sure[~across].sum()), int(has_maybe[~across].sum())
-        if a_high < d_low or d_high < a_low:
-            return (f"the value {v} is in {_between(a_low, a_high)} across runs but in {_between(d_low, d_high)} down "
-                    "runs, though every cell is in one of each")
-    return ""
+    shifts = np.arange(lo, hi + 1, dtype=np.int64)
+    counts = []  # (runs surely holding each value, runs maybe holding it), across and down
+    for runs in (across, ~across):
+        for bits in (sure[runs], maybe[runs]):
+            counts.append(((bits[:, None] >> shifts) & 1).sum(axis=0))
+    a_low, a_high, d_low, d_high = counts
+    broken = np.flatnonzero((a_high < d_low) | (d_high < a_low))
+    if broken.size == 0:
+        return ""
+    i = int(broken[0])
+    return (f"the value {lo + i} is in {_between(int(a_low[i]), int(a_high[i]))} across runs but in "
+            f"{_between(int(d_low[i]), int(d_high[i]))} down runs, though every cell is in one of each")
+
+
+def _directions(puzzle: Puzzle) -> np.ndarray:
+    """+1 for each across run of `puzzle`, -1 for each down run, 0 for a region (int64, run order)."""
+    return np.array([(1 if run.direction == "across" else -1) if isinstance(run, Run) else 0 for run in puzzle.runs],
+                    dtype=np.int64)
+
+
+def _padded(rows: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    """`rows` as an int64 array padded with -1 (a puzzle's `cell_runs` as a state holds them)."""
+    out = np.full((len(rows), max(1, max(map(len, rows), default=1))), -1, dtype=np.int64)
+    for i, row in enumerate(rows):
+        out[i, :len(row)] = row
+    return out
 
 
 def run_values(puzzle: Puzzle, st: State) -> tuple[np.ndarray, np.ndarray] | None:

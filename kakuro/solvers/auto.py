@@ -1,20 +1,20 @@
 """The backend a user gets without choosing one (`auto`): a portfolio of the two cores,
 chosen by what the root saw.
 
-1. Presolve: root GAC and the whole-grid counts (the totals, and each value's count over the
-   across and the down runs: `kakuro.reasoning.root.values_refutation`, which refutes the
-   unsatisfiable Cazenave grids whose sums add up, where SAT took 0.04-4 s and the native search
-   minutes); most published puzzles end here.
+1. Presolve: root GAC (`kakuro.reasoning.root.gac_root`); most published puzzles end here.
 2. A wide-open grid (`wide_open`: empty Cazenave grids) gets up to `playouts` random playouts
    (Cazenave's sampling on the GAC root), which solve such grids before anything else is paid.
-3. Shaving (`kakuro.reasoning.root.shave_root`, `bounded`: stopped where it is seen to remove
+3. The whole-grid counts (`kakuro.reasoning.root.count_root`: the totals, and each value's count
+   over the across and the down runs, `values_refutation`, which refutes the unsatisfiable
+   Cazenave grids whose sums add up, where SAT took 0.04-4 s and the native search minutes).
+4. Shaving (`kakuro.reasoning.root.shave_root`, `bounded`: stopped where it is seen to remove
    nothing).
-4. Native search that can pause and resume (`kakuro.native.ResumableSearch`): `gac`'s modern
+5. Native search that can pause and resume (`kakuro.native.ResumableSearch`): `gac`'s modern
    search (restarts, dom/wdeg, phase saving, conflict learning, implied sums) on the shaved
    domains runs alone until its first restart after `head_start` seconds (0.05 s; `rival_after`,
    1 s, when the rival is native), which decides the easier half of the puzzles left without
    starting any process, and pauses.
-5. Race it (`kakuro.isolation.race`) against a rival in a forked child (`choose_rival`): SAT on
+6. Race it (`kakuro.isolation.race`) against a rival in a forked child (`choose_rival`): SAT on
    the reduced domains (`kakuro.reasoning.pysat_search.sat_items` over
    `kakuro.reasoning.cnf.encode` with `domains`, CaDiCaL 1.9.5 by default: `sat_solver`) where
    every run's values are known, else the native search with another seed
@@ -41,10 +41,9 @@ from typing import Any
 import numpy as np
 
 from kakuro.clock import Deadline, Stopwatch
-from kakuro.combos import run_table_sizes
 from kakuro.engine import montecarlo
 from kakuro.engine.compile import ensure
-from kakuro.engine.state import RNG, SAMPLES, SOLVED, STOPPED, State, postpone, solution_values, tables_refusal
+from kakuro.engine.state import RNG, SAMPLES, SOLVED, STOPPED, State, postpone, range_refusal, solution_values
 from kakuro.errors import BackendUnavailableError, KakuroError, TablesTooLargeError
 from kakuro.isolation import race
 from kakuro.native import TREE_OPTIONS, ResumableSearch, TreeSearchSolver, tree_kernels
@@ -59,7 +58,7 @@ from kakuro.reasoning.pysat_search import (
     enumeration_of,
     sat_items,
 )
-from kakuro.reasoning.root import SHAVING, prepare, root_answer, run_values, shave_root
+from kakuro.reasoning.root import SHAVING, count_root, gac_root, root_answer, run_values, shave_root
 from kakuro.registry import get_solver, register
 
 SEARCHES = ("race", "native", "sat")
@@ -100,21 +99,21 @@ class Auto(TreeSearchSolver):
         return self.engine_kernels(settings)[1:]  # shaving, playouts, search: compiled when a puzzle needs them
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        wide = tables_refusal(run_table_sizes(puzzle, givens=False))
+        wide = range_refusal(puzzle)
         if wide is not None:  # see WIDE_RANGE_BACKEND: the range decides, even where the givens' tables fit
             return _wide_range(puzzle, limit, deadline, seed, wide)
         # 1. presolve
         watch = Stopwatch()
-        st, reduction = prepare(puzzle, "none", deadline, seed, counting=True)  # the givens' tables are subsets: they fit too
+        st, reduction = gac_root(puzzle, deadline, seed)  # the givens' tables are subsets: they fit too
         stats: dict[str, Any] = {"path": "none"}
         if st is None or reduction is None:  # (no state: no reduction either)
             return Enumeration([], False, stats, "time limit reached during root propagation")
-        open_root = not (reduction.wiped_out or reduction.solved) and wide_open(puzzle, reduction.domains)
+        open_root = not (reduction.wiped_out or reduction.solved) and wide_open(puzzle, st.dom)
         if limit == 1 and opts["playouts"] and open_root:
-            played = _playouts(st, opts["playouts"])
+            played = _playouts(st, opts["playouts"])  # before the counts: a solution needs none
             if played is not None:
                 return played
-        reduction = shave_root(st, puzzle, reduction, opts["shaving"])
+        reduction = shave_root(st, puzzle, count_root(st, puzzle, reduction, counting=True), opts["shaving"])
         deadline = deadline.postponed(watch)  # by the compilation met on the way (shaving's, the playouts')
         if reduction is None:
             return Enumeration([], False, stats, "time limit reached during shaving")
@@ -144,7 +143,7 @@ class Auto(TreeSearchSolver):
         return Enumeration(found.solutions, found.exhausted, stats, "" if settled else "time limit reached")
 
 
-def wide_open(puzzle: Puzzle, domains: Sequence[int]) -> bool:
+def wide_open(puzzle: Puzzle, domains: Sequence[int] | np.ndarray) -> bool:
     """The root left the grid wide open: its open cells keep OPEN_SHARE of the value range on
     average (`domains`: bitmasks after root GAC)."""
     sizes = np.bitwise_count(np.asarray(domains, dtype=np.int64))

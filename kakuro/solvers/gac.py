@@ -10,9 +10,10 @@ cells, gives it to that cell; the tutorial compiles the same constraint to a tab
 2. shaving, i.e. singleton arc consistency (`shave`): each remaining value of each unfixed
    cell is assigned, propagated and undone; a value whose propagation wipes out a domain is
    removed (and the removal propagated). `bounded` (default) repeats sweeps until one removes
-   nothing, or until it has spent `kakuro.reasoning.root.DRY_REVISIONS_PER_RUN` run revisions
-   per run without removing a value: on the published puzzles it removes what `fixpoint` does
-   (the most revisions a removal took there is 2.7 per run), and on grids where it removes
+   nothing, or until it has spent `kakuro.reasoning.root.shaving_budget` run revisions without
+   removing a value (100 per run of a Kakuro, more where cells lie in more groups): on the
+   published puzzles it removes what `fixpoint` does (the most revisions a removal took there
+   is 2.7 per run), and on grids where it removes
    nothing (empty Cazenave grids) the search starts at once instead of after a full pass (0.4 s
    on a 20x20 grid over 1..21, 4 s on a 30x30 over 1..31, where the search takes 0.02 s).
    `fixpoint` repeats sweeps until one removes nothing (singleton arc consistency, whatever it
@@ -74,7 +75,8 @@ class GacModel(TreeSearchSolver):
         "shaving": Option(
             "bounded",
             "singleton arc consistency after root GAC: bounded (repeated sweeps, stopped once they spend "
-            f"{DRY_REVISIONS_PER_RUN} run revisions per run without removing a value), fixpoint (repeated sweeps), once or none",
+            f"{DRY_REVISIONS_PER_RUN} run revisions per run of a Kakuro without removing a value, more where cells lie in more "
+            "groups), fixpoint (repeated sweeps), once or none",
             choices=SHAVING,
         ),
         **TREE_OPTIONS,
