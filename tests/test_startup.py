@@ -48,3 +48,14 @@ def test_the_command_line_asks_for_it(monkeypatch: pytest.MonkeyPatch, capsys: p
     monkeypatch.setattr(kakuro.cli, "without_numba_blas", lambda: asked.append(True))
     assert kakuro.cli.main(["backends", "--help"]) == 0
     assert asked == [True]
+
+
+def test_a_campaign_asks_for_it_however_it_is_started(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m kakuro.compare` runs `compare_main` without `kakuro.cli.main`."""
+    from kakuro.cli import campaigns
+
+    asked = []
+    monkeypatch.setattr(campaigns, "without_numba_blas", lambda: asked.append(True))
+    assert campaigns.compare_main(["--help"]) == 0
+    assert asked == [True]

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kakuro.engine.startup import without_numba_blas
+
 COMPARE_HELP = "run backends head to head on puzzle files, every answer verified (kakuro compare --help)"
 REPORT_HELP = "tables, PAR-2, LaTeX, HTML and plots from compare results files (kakuro report --help)"
 
@@ -25,6 +27,7 @@ def add_commands(commands: Any) -> None:
 def compare_main(argv: Sequence[str] | None = None, *, prog: str = "kakuro compare") -> int:
     """Run a campaign (`kakuro.compare.cli.main`) and print the report's summary of its results
     file at the end; returns the exit status, usage errors (2) and `--help` (0) included."""
+    without_numba_blas()  # `python -m kakuro.compare` does not pass through kakuro.cli.main; its workers fork from here
     from kakuro.compare.cli import main
     from kakuro.report import print_summary
 
