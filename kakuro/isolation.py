@@ -359,3 +359,34 @@ def call_interruptibly(call: Callable[[], T], stop: Callable[[], None], deadline
     if "error" in outcome:
         raise outcome["error"]
     return cast(T, outcome["value"])
+
+
+@contextlib.contextmanager
+def interrupts_kept() -> Iterator[Callable[[], None]]:
+    """Keep Ctrl-C inside the block: Python raises KeyboardInterrupt wherever the signal lands,
+    and one that lands in a finalizer (`__del__`, which an engine's wrapper objects run at any
+    moment: pychoco's handles) is printed and dropped. Inside, a SIGINT is also remembered; the
+    block gets `check`, which raises KeyboardInterrupt for one remembered, and leaving the block
+    raises it too. Only in the main thread and where SIGINT has Python's default handler (a
+    worker that ignores it, a caller's own handler: left alone; `check` then does nothing)."""
+    caught: list[int] = []
+
+    def check() -> None:
+        if caught:
+            raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield check
+        return
+
+    def remember(signum: int, frame: Any) -> None:
+        caught.append(signum)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, remember)
+    try:
+        yield check
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    check()
