@@ -443,17 +443,10 @@ def gac_root_propagate(st: State) -> bool:
     compiles, kept two calls shallower than `any_root_propagate`'s (a numba function compiles
     with a copy of everything it calls: each level over the run propagator cost a cold start
     0.3-0.7 s of CPU)."""
-    ok = True
-    for g in range(st.givens.shape[0]):
-        if not set_value(st, st.givens[g, 0], st.givens[g, 1]):
-            ok = False
-            break
-    if ok:
-        for r in range(st.runs.shape[0]):
-            enqueue_run(st, r)
-        while ok and st.info[QLEN] > 0:  # `propagate` without a learning state's nogoods: a level less to compile
-            ok = revise_run(st, dequeue_run(st))
-        clear_queue(st)
+    ok = _givens_set_runs_queued(st)
+    while ok and st.info[QLEN] > 0:  # `propagate` without a learning state's nogoods: a level less to compile
+        ok = revise_run(st, dequeue_run(st))
+    clear_queue(st)
     commit_root(st)
     return ok
 
@@ -498,12 +491,18 @@ def _fc_root(st: State) -> bool:
 
 @compiled
 def _gac_root(st: State) -> bool:
+    return _givens_set_runs_queued(st) and propagate(st)
+
+
+@compiled
+def _givens_set_runs_queued(st: State) -> bool:
+    """The start of root GAC: every given set (False when one cannot be), then every run queued."""
     for g in range(st.givens.shape[0]):
         if not set_value(st, st.givens[g, 0], st.givens[g, 1]):
             return False
     for r in range(st.runs.shape[0]):
         enqueue_run(st, r)
-    return propagate(st)
+    return True
 
 
 @entry_point
