@@ -21,6 +21,7 @@ import numpy as np
 from kakuro.clock import Deadline, Stopwatch
 from kakuro.combos import fixed_values
 from kakuro.engine.compile import ensure, is_cold
+from kakuro.engine.plan import Plan, pause_at, plan_for
 from kakuro.engine.propagate import root_propagate
 from kakuro.engine.state import (
     EXHAUSTED,
@@ -47,14 +48,7 @@ from kakuro.engine.state import (
     with_learning,
     with_shared_stop,
 )
-from kakuro.engine.tree import (
-    NO_CELLS,
-    Plan,
-    pause_at,
-    plan_for,
-    run_depth_first,
-    run_learning_search,
-)
+from kakuro.engine.tree import NO_CELLS, run_depth_first, run_learning_search
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Stat
 from kakuro.puzzle import Puzzle
@@ -81,11 +75,15 @@ TREE_OPTIONS: dict[str, Option] = {
         True, "implied sums: the innies and outies of the grid's closed blocks (kakuro.reasoning.implied) kept at GAC "
         "during the search as extra sum constraints that explain their removals (with learning)",
     ),
+    "balance": Option(
+        True, "balance: an open region of the grid whose across runs' residuals and down runs' residuals add up "
+        "differently is a wipe-out, explained by the fixed cells of its runs (kakuro.engine.balance)",
+    ),
 }
 """The complete tree search's parts, shared by `gac`, `fc` and `rdv` (at consistency=gac)."""
-PLAIN = {"restarts": "none", "learning": False, "order": "dom", "phase": False, "implied": False}
+PLAIN = {"restarts": "none", "learning": False, "order": "dom", "phase": False, "implied": False, "balance": False}
 """Every part off: the papers' depth-first search (d-way branching, smallest domain first)."""
-MODERN_STATS = ("restarts", "learned", "deleted")
+MODERN_STATS = ("restarts", "learned", "deleted", "unbalanced")
 SEARCH_STATS = ("nodes", "fails", "propagations")
 """The counters a complete search reports (with MODERN_STATS for the modern search)."""
 CONSISTENCY = Option("gac", "propagation after each assignment: gac (exact run-level reasoning, the strongest; refuses value "
@@ -227,7 +225,7 @@ def search(
 def learning_plan(st: State, tree: Mapping[str, Any], consistency: str = "gac", value_order: str = "ascending") -> Plan:
     """The modern search's settings and buffers for the `tree` options (TREE_OPTIONS)."""
     return plan_for(st, restarts=tree["restarts"], learning=learns(consistency, tree), order=tree["order"],
-                    values=value_order, phase=tree["phase"])
+                    values=value_order, phase=tree["phase"], balance=tree["balance"])
 
 
 def enumerate_solutions(

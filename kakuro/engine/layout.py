@@ -90,13 +90,19 @@ DELETED = 29
 # info slot: the first row of `runs` that is an implied sum, not a run (a learning state's rows
 # from there on: `with_learning`); the number of runs
 SUMS_FROM = 30
-INFO_SIZE = 31
+# info slot: the open regions found unbalanced (`kakuro.engine.balance`), a stats counter
+UNBALANCED_FOUND = 31
+INFO_SIZE = 32
 DECISION = -1
 """`info[REASON]` of a search decision (or refutation): no explanation."""
+UNBALANCED = -1
+"""`info[FAILED]` of a wipe-out no propagator made: an open region whose runs' sums disagree
+(`kakuro.engine.balance`), explained by the buffers of that check."""
 NOGOOD_BASE = -2
 """`info[REASON]` of a change a nogood made: NOGOOD_BASE - the nogood's offset in the store."""
 STAT_SLOTS = {"nodes": NODES, "fails": FAILS, "assignments": ASSIGNMENTS, "samples": SAMPLES,
-              "propagations": PROPAGATIONS, "restarts": RESTARTS, "learned": LEARNED, "deleted": DELETED}
+              "propagations": PROPAGATIONS, "restarts": RESTARTS, "learned": LEARNED, "deleted": DELETED,
+              "unbalanced": UNBALANCED_FOUND}
 
 # kernel return codes
 SOLVED = 0

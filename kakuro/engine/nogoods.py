@@ -42,6 +42,7 @@ from kakuro.engine.layout import (
     NOGOOD_BASE,
     REASON,
     TRAIL,
+    UNBALANCED,
     W_FREE,
     W_TOP,
     LearningState,
@@ -191,17 +192,23 @@ def _explain(st: LearningState, a: Analysis, t: int, c: int, level: int, count: 
 
 
 @compiled
-def analyze(st: LearningState, a: Analysis, level: int, count: np.ndarray) -> tuple[int, int, int]:
+def analyze(st: LearningState, a: Analysis, level: int, count: np.ndarray, cause: np.ndarray,
+            causes: int) -> tuple[int, int, int]:
     """Learn a nogood from the wipe-out named by `info[FAILED]` at decision `level` >= 1
-    (1-UIP). Its pairs go to `a.out_cells` / `a.out_masks`, the UIP first and a literal of the
-    highest other level second; returns (length, backjump level, LBD). `count` is int64 (2,)
-    scratch."""
+    (1-UIP; an UNBALANCED one is explained by the current domains of the first `causes` cells
+    of `cause`). Its pairs go to `a.out_cells` / `a.out_masks`, the UIP first and a literal of
+    the highest other level second; returns (length, backjump level, LBD). `count` is int64
+    (2,) scratch."""
     count[0] = 0
     count[1] = 0
     failed = st.info[FAILED]
     if failed >= 0:
         for idx in range(st.members[failed], st.members[failed + 1]):
             c = st.members[idx]
+            _add(st, a, c, a.root_dom[c] & ~st.dom[c], level, count)
+    elif failed == UNBALANCED:
+        for i in range(causes):
+            c = cause[i]
             _add(st, a, c, a.root_dom[c] & ~st.dom[c], level, count)
     else:
         o = NOGOOD_BASE - failed

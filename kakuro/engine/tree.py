@@ -13,8 +13,10 @@ removal) is a search that does not collapse when propagation is not enough: bina
 branching (x = v, then x != v), restarts (Luby or geometric, counted in conflicts), the
 smallest domain over the weighted degree of its runs (dom/wdeg: a run's weight grows with
 each wipe-out it causes; an implied sum's wipe-out is shared out among its cells' runs) with
-random ties, phase saving (a cell gets the value it last had), and, on a LearningState,
-conflict learning: each wipe-out is analysed to a 1-UIP nogood
+random ties, phase saving (a cell gets the value it last had), the balance check after each
+propagation (`kakuro.engine.balance`: an open region whose runs' sums disagree is a wipe-out;
+its runs share the weight), and, on a LearningState, conflict learning: each wipe-out
+is analysed to a 1-UIP nogood
 (`kakuro.engine.nogoods`), the search backjumps to the nogood's second highest level and
 the nogood propagates from there; nogoods are reduced at restarts. A LearningState's implied
 sums (`with_learning`) are propagated first, at the search's root. Without learning it
@@ -25,16 +27,15 @@ the search stops restarting once it has found a solution, so it cannot find it t
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numba.extending import overload
 
 from kakuro.engine import nogoods
+from kakuro.engine.balance import CAUSES, PARTS, balanced, colour_runs
 from kakuro.engine.bits import highest_bit_index, lowest_bit_index
 from kakuro.engine.build import warm_up_state, with_learning
 from kakuro.engine.compile import INTERNAL, compiled, entry_point, instance_of
-from kakuro.engine.interrupt import clock_ns, kernel_ns, raise_if_interrupted
+from kakuro.engine.interrupt import clock_ns, raise_if_interrupted
 from kakuro.engine.layout import (
     ASSIGNED,
     DECISION,
@@ -53,18 +54,32 @@ from kakuro.engine.layout import (
     STOPPED,
     SUMS_FROM,
     TRAIL,
+    UNBALANCED,
     LearningState,
     State,
 )
 from kakuro.engine.propagate import assign, propagate, propagate_implied, root_propagate
 from kakuro.engine.queries import copy_values, select_variable
 from kakuro.engine.rng import random_below, random_value
+from kakuro.engine.plan import (
+    ASCENDING,
+    DECAY,
+    DESCENDING,
+    DOM_ACTIVITY,
+    DOM_WDEG,
+    P_PAUSE,
+    P_RESTART,
+    S_KEEP,
+    S_LEARNING,
+    S_ORDER,
+    S_PHASE,
+    S_VALUES,
+    VALUE_ORDERS,
+    Plan,
+    conflict_budget,
+    plan_for,
+)
 from kakuro.engine.trail import enqueue_cell_runs, set_domain, undo
-
-ASCENDING = 0
-DESCENDING = 1
-RANDOM = 2
-VALUE_ORDERS = {"ascending": ASCENDING, "descending": DESCENDING, "random": RANDOM}
 
 
 @entry_point
@@ -162,67 +177,6 @@ def warm_up(search: str, strength: str) -> None:
 
 
 # --------------------------------------------------------------------- the modern search
-RESTART_POLICIES = {"none": 0, "luby": 1, "geometric": 2}
-DOM, DOM_WDEG, DOM_ACTIVITY = range(3)
-ORDERS = {"dom": DOM, "dom/wdeg": DOM_WDEG, "dom/activity": DOM_ACTIVITY}
-DECAY = 0.95
-"""dom/activity: each conflict multiplies the bump of later conflicts by 1 / DECAY (VSIDS)."""
-# plan.settings slots
-S_RESTARTS, S_UNIT, S_LEARNING, S_ORDER, S_VALUES, S_PHASE, S_KEEP = range(7)
-SETTINGS = 7
-GEOMETRIC = 1.5
-"""Growth of the conflict budget between two geometric restarts."""
-# plan.position slots
-P_RESTART, P_PAUSE = range(2)
-POSITION = 2
-
-
-class Plan(NamedTuple):
-    """A modern search's settings and buffers (made by `plan_for`)."""
-
-    settings: np.ndarray
-    """int64 (SETTINGS,): restart policy, restart unit (conflicts), learning (0/1), variable
-    order, value order, phase saving (0/1), learned nogoods kept at a reduction."""
-    weights: np.ndarray
-    """float64 per run: dom/wdeg's weights."""
-    phase: np.ndarray
-    """int64 per cell: the value it last had (-1: none yet)."""
-    decision_cell: np.ndarray
-    decision_value: np.ndarray
-    """int64 per decision level (1..): the decision."""
-    analysis: nogoods.Analysis
-    count: np.ndarray
-    """int64 (2,): scratch of the analysis."""
-    activity: np.ndarray
-    """float64 per cell, then the current bump: dom/activity's conflict activity (a cell's
-    grows by the bump each time a conflict's analysis meets it)."""
-    position: np.ndarray
-    """int64 (POSITION,): the restart the search is in (0: not started), and a moment (kernel
-    clock, ns; 0: none) from which it pauses at its next restart (`pause_at`)."""
-
-
-@compiled
-def luby(i: int) -> int:
-    """The i-th term (i >= 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ..."""
-    while True:
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-        if (1 << k) - 1 == i:
-            return 1 << (k - 1)
-        i -= (1 << (k - 1)) - 1
-
-
-@compiled
-def _budget(settings: np.ndarray, restart: int) -> int:
-    """Conflicts allowed before restart number `restart` + 1."""
-    if settings[S_RESTARTS] == 1:
-        return settings[S_UNIT] * luby(restart)
-    if settings[S_RESTARTS] == 2:
-        return int(settings[S_UNIT] * GEOMETRIC ** (restart - 1))
-    return np.iinfo(np.int64).max
-
-
 @compiled
 def _choose_cell(st: State, plan: Plan) -> int:
     """The cell to branch on: the smallest domain, over its runs' weights under dom/wdeg,
@@ -328,7 +282,8 @@ def _learn_and_assert(st: LearningState, plan: Plan, level: int, solution: bool)
             a.out_levels[i] = d
         length, backjump, lbd = level, level - 1, nogoods.PERMANENT
     else:
-        length, backjump, lbd = nogoods.analyze(st, a, level, plan.count)
+        length, backjump, lbd = nogoods.analyze(st, a, level, plan.count, plan.balance.cause,
+                                                plan.balance.counters[CAUSES])
         if plan.settings[S_ORDER] == DOM_ACTIVITY:  # the activity is read by that order only
             _bump(plan, a.touched, plan.count[1])
     _undo_saving_phases(st, plan.phase, a.level_start[backjump + 1])
@@ -391,6 +346,10 @@ def copy_domains(st: State, out: np.ndarray) -> None:
 def _weigh(st: State, plan: Plan, failed: int) -> None:
     """dom/wdeg: one more wipe-out of row `failed` of `runs` (none below 0); an implied sum's
     is shared out among its cells' runs, the only rows the variable order reads."""
+    if failed == UNBALANCED:  # every run of the region
+        for i in range(plan.balance.counters[PARTS]):
+            plan.weights[plan.balance.part_runs[i]] += 1.0
+        return
     if failed < st.info[SUMS_FROM]:
         if failed >= 0:
             plan.weights[failed] += 1.0
@@ -416,7 +375,8 @@ def _start(st: State, plan: Plan) -> int:
     a = plan.analysis
     root = st.info[TRAIL]
     a.level_start[0] = root
-    if not propagate_implied(st):
+    colour_runs(st, plan.balance)
+    if not (propagate_implied(st) and balanced(st, plan.balance, root, True)):
         undo(st, root)
         return STOPPED if st.info[STOP] != 0 else EXHAUSTED
     copy_domains(st, a.root_dom)
@@ -440,7 +400,7 @@ def _decide(st: State, plan: Plan, c: int, level: int) -> bool:
     plan.decision_value[level] = v
     st.info[NODES] += 1
     st.info[REASON] = DECISION
-    return assign(st, c, v)
+    return assign(st, c, v) and balanced(st, plan.balance, plan.analysis.level_start[level], False)
 
 
 @compiled
@@ -479,8 +439,9 @@ def _repair(st: State, plan: Plan, level: int, solution: bool) -> tuple[int, int
             level = _step_back(st, plan, level)
         solution = False
         if propagate(st):
-            return GO_ON, level, conflicts
-        if st.info[STOP] != 0:
+            if balanced(st, plan.balance, plan.analysis.level_start[level], False):
+                return GO_ON, level, conflicts
+        elif st.info[STOP] != 0:
             return STOPPED, level, conflicts
 
 
@@ -516,7 +477,7 @@ def learning_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, 
     count = 0
     restart = max(plan.position[P_RESTART], 1)  # a search paused at a restart goes on from it
     plan.position[P_RESTART] = restart
-    budget = _budget(plan.settings, restart)
+    budget = conflict_budget(plan.settings, restart)
     conflicts = 0
     while True:
         c = _choose_cell(st, plan)
@@ -548,37 +509,13 @@ def learning_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, 
             level = 0
             restart += 1
             conflicts = 0
-            budget = _budget(plan.settings, restart)
+            budget = conflict_budget(plan.settings, restart)
             code = _restart(st, plan, restart)
             if code == PAUSED:
                 return STOPPED, count
             if code != GO_ON:
                 undo(st, root)
                 return code, count
-
-
-def plan_for(st: State, *, restarts: str = "luby", unit: int = 100, learning: bool = True, order: str = "dom/wdeg",
-             values: str = "ascending", phase: bool = True, keep: int = 2000) -> Plan:
-    """A modern search's settings and fresh buffers for `st` (learning needs a LearningState)."""
-    if learning and not isinstance(st, LearningState):
-        raise ValueError("learning needs a LearningState (build_state(..., learning=True))")
-    n = st.dom.shape[0]
-    settings = np.zeros(SETTINGS, dtype=np.int64)
-    settings[[S_RESTARTS, S_UNIT, S_LEARNING, S_ORDER, S_VALUES, S_PHASE, S_KEEP]] = (
-        RESTART_POLICIES[restarts], unit, int(learning), ORDERS[order], VALUE_ORDERS[values], int(phase), keep)
-    analysis = nogoods.analysis_buffers(st) if isinstance(st, LearningState) else nogoods.Analysis(
-        *(np.zeros(n + 2, dtype=np.int64) for _ in nogoods.Analysis._fields))
-    return Plan(settings, np.ones(st.runs.shape[0], dtype=np.float64), np.full(n, -1, dtype=np.int64),
-                np.zeros(n + 2, dtype=np.int64), np.zeros(n + 2, dtype=np.int64), analysis, np.zeros(2, dtype=np.int64),
-                np.ones(n + 1, dtype=np.float64), np.zeros(POSITION, dtype=np.int64))
-
-
-def pause_at(plan: Plan, moment: float | None) -> None:
-    """Make the modern search of `plan` pause (return STOPPED) at its first restart from
-    `moment` (a `time.perf_counter` reading; None: never). Paused at the root with its trail
-    kept, it goes on when called again exactly as if it had not paused, which a stop at a
-    deadline (undone to where the search began, its restarts counted anew) does not."""
-    plan.position[P_PAUSE] = 0 if moment is None else max(1, kernel_ns(moment))
 
 
 def run_learning_search(st: State, limit: int = 1, plan: Plan | None = None, **settings: object) -> tuple[int, list[list[int]]]:
