@@ -4,7 +4,7 @@
 
 Six fresh loose 30x30 grids (25 % black cells, many solutions: `kakuro generate classic --rows 30
 --cols 30 --density 0.25 --no-unique --count 6 --seed 101`), `gac` with its defaults, with each
-of `phase`, `restarts`, `implied`, `learning` and `order` switched off alone, with every part off
+of `phase`, `restarts`, `implied`, `balance`, `learning` and `order` switched off alone, with every part off
 (the papers' plain depth-first search), and `sat` for comparison; 10 s per puzzle, one process,
 each configuration warmed up first (compilation is not timed), every answer checked by the
 library. `--quick`: two 15x15 grids at 1 s (a check that it runs, not a measurement).
@@ -28,9 +28,11 @@ CONFIGURATIONS = (
     ("`phase=false`", "gac:phase=false"),
     ("`restarts=none`", "gac:restarts=none"),
     ("`implied=false`", "gac:implied=false"),
+    ("`balance=false`", "gac:balance=false"),
     ("`learning=false`", "gac:learning=false"),
     ("`order=dom`", "gac:order=dom"),
-    ("every part off (a plain depth-first search)", "gac:restarts=none,learning=false,order=dom,phase=false,implied=false"),
+    ("every part off (a plain depth-first search)",
+     "gac:restarts=none,learning=false,order=dom,phase=false,implied=false,balance=false"),
     ("`sat` (CaDiCaL 1.9.5)", "sat"),
 )
 
