@@ -10,10 +10,10 @@ chosen by what the root saw.
 4. Shaving (`kakuro.reasoning.root.shave_root`, `bounded`: stopped where it is seen to remove
    nothing).
 5. Native search that can pause and resume (`kakuro.native.ResumableSearch`): `gac`'s modern
-   search (restarts, dom/wdeg, phase saving, conflict learning, implied sums) on the shaved
-   domains runs alone until its first restart after `head_start` seconds (0.05 s; `rival_after`,
-   1 s, when the rival is native), which decides the easier half of the puzzles left without
-   starting any process, and pauses.
+   search (restarts, dom/wdeg, phase saving, conflict learning, implied sums, the balance
+   check) on the shaved domains runs alone until its first restart after `head_start` seconds
+   (0.05 s; `rival_after`, 1 s, when the rival is native), which decides the easier half of the
+   puzzles left without starting any process, and pauses.
 6. Race it (`kakuro.isolation.race`) against a rival in a forked child (`choose_rival`): SAT on
    the reduced domains (`kakuro.reasoning.pysat_search.sat_items` over
    `kakuro.reasoning.cnf.encode` with `domains`, CaDiCaL 1.9.5 by default: `sat_solver`) where

@@ -23,8 +23,9 @@ cells, gives it to that cell; the tutorial compiles the same constraint to a tab
 3. a complete search maintaining GAC from the shaved domains: by default the engine's modern
    search (Luby restarts, dom/wdeg with random ties, phase saving, conflict learning from
    explained run propagation, the grid's implied sums kept at GAC beside the runs: its closed
-   blocks' innies and outies, `kakuro.reasoning.implied`; `kakuro.native.TREE_OPTIONS` names the
-   parts), or, with every part off (`restarts=none,learning=false,order=dom,phase=false`), the
+   blocks' innies and outies, `kakuro.reasoning.implied`; the balance check on the open regions,
+   `kakuro.engine.balance`; `kakuro.native.TREE_OPTIONS` names the parts), or, with every part
+   off (`restarts=none,learning=false,order=dom,phase=false,implied=false,balance=false`), the
    tutorial's depth-first search, smallest domain first, values ascending.
 
 Stats: `root_solved` (stages 1-2 decided the puzzle: every domain a single value, or a
