@@ -3,8 +3,9 @@
     python benchmarks/search_parts.py [--quick] [--seed 101] [--time-limit 10]
 
 Six fresh loose 30x30 grids (25 % black cells, many solutions: `kakuro generate classic --rows 30
---cols 30 --density 0.25 --no-unique --count 6 --seed 101`), `gac` with its defaults, with each
-of `phase`, `restarts`, `implied`, `balance`, `learning` and `order` switched off alone, with every part off
+--cols 30 --density 0.25 --no-unique --count 6 --seed 101`), `gac` with its defaults, with each of
+`phase`, `restarts`, `implied`, `balance`, `learning` and `order` switched off alone (and learning
+and the balance check together), with every part but the balance check off, with every part off
 (the papers' plain depth-first search), and `sat` for comparison; 10 s per puzzle, one process,
 each configuration warmed up first (compilation is not timed), every answer checked by the
 library. `--quick`: two 15x15 grids at 1 s (a check that it runs, not a measurement).
@@ -30,7 +31,9 @@ CONFIGURATIONS = (
     ("`implied=false`", "gac:implied=false"),
     ("`balance=false`", "gac:balance=false"),
     ("`learning=false`", "gac:learning=false"),
+    ("`learning=false,balance=false`", "gac:learning=false,balance=false"),
     ("`order=dom`", "gac:order=dom"),
+    ("every part off but `balance`", "gac:restarts=none,learning=false,order=dom,phase=false,implied=false"),
     ("every part off (a plain depth-first search)",
      "gac:restarts=none,learning=false,order=dom,phase=false,implied=false,balance=false"),
     ("`sat` (CaDiCaL 1.9.5)", "sat"),

@@ -135,7 +135,7 @@ def _find(b: Balance, i: int) -> int:
 
 
 @compiled
-def _seed(st: State, b: Balance, s: int, first: int, pieces: int, tail: int) -> None:
+def _seed(b: Balance, s: int, first: int, pieces: int, tail: int) -> None:
     """Open cell `s` starts piece number `pieces` of the check whose pieces start at `first`."""
     b.parent[pieces] = pieces
     b.pending[pieces] = 1
@@ -214,7 +214,7 @@ def balanced(st: State, b: Balance, since: int, everywhere: bool) -> bool:
     if everywhere:
         for s in range(st.dom.shape[0]):
             if _is_open(st, s):
-                _seed(st, b, s, first, pieces, tail)
+                _seed(b, s, first, pieces, tail)
                 pieces += 1
                 tail += 1
     else:
@@ -228,7 +228,7 @@ def balanced(st: State, b: Balance, since: int, everywhere: bool) -> bool:
                 for idx in range(st.members[r], st.members[r + 1]):
                     s = st.members[idx]
                     if _is_open(st, s) and b.cell_mark[s] < first:
-                        _seed(st, b, s, first, pieces, tail)
+                        _seed(b, s, first, pieces, tail)
                         pieces += 1
                         tail += 1
     b.counters[EPOCH] = first + pieces
