@@ -4,7 +4,7 @@ a search (build, arm, root propagation), the options of the complete tree search
 (`TREE_OPTIONS`), and running it, each answered in the `Solver` contract's terms.
 
 The tree search at `consistency=gac` is the engine's modern search (restarts, dom/wdeg,
-phase saving, conflict learning: `kakuro.engine.tree.learning_search`) unless every one
+phase saving, conflict learning, the balance check: `kakuro.engine.tree.learning_search`) unless every one
 of its parts is off (`PLAIN`), which is the papers' depth-first search (`depth_first`). At
 `consistency=fc` the search is always the depth-first one: the modern search refutes a value
 (x != v) by propagating the removal, which forward checking cannot do.
@@ -142,7 +142,8 @@ def is_plain(consistency: str, tree: Mapping[str, Any]) -> bool:
     modern search off (see PLAIN)."""
     if consistency != "gac":
         return True
-    return tree["restarts"] == "none" and not tree["learning"] and tree["order"] == "dom" and not tree["phase"]
+    return (tree["restarts"] == "none" and not tree["learning"] and tree["order"] == "dom" and not tree["phase"]
+            and not tree["balance"])
 
 
 def tree_kernels(consistency: str, tree: Mapping[str, Any], stages: tuple[str, ...] = ("root",)) -> tuple[str, ...]:

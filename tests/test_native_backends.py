@@ -17,7 +17,8 @@ from tests.conftest import hard_for_gac, shared_data_or_skip
 FC = "fc:consistency=fc,values=random"
 """The paper's forward checking, named explicitly (the backend's defaults are stronger)."""
 COMPLETE = [FC, "fc:consistency=fc,values=ascending", "fc:consistency=gac,values=random", "fc:values=ascending,consistency=gac",
-            "gac", "gac:restarts=none,learning=false,order=dom,phase=false", "gac:learning=false,restarts=geometric",
+            "gac", "gac:restarts=none,learning=false,order=dom,phase=false,balance=false",
+            "gac:restarts=none,learning=false,order=dom,phase=false", "gac:learning=false,restarts=geometric",
             "rdv", "auto", "auto:search=native", "auto:search=sat"]
 INCOMPLETE = [
     "sampling:consistency=fc",

@@ -15,12 +15,12 @@ smallest domain over the weighted degree of its runs (dom/wdeg: a run's weight g
 each wipe-out it causes; an implied sum's wipe-out is shared out among its cells' runs) with
 random ties, phase saving (a cell gets the value it last had), the balance check after each
 propagation (`kakuro.engine.balance`: an open region whose runs' sums disagree is a wipe-out;
-its runs share the weight), and, on a LearningState, conflict learning: each wipe-out
-is analysed to a 1-UIP nogood
-(`kakuro.engine.nogoods`), the search backjumps to the nogood's second highest level and
-the nogood propagates from there; nogoods are reduced at restarts. A LearningState's implied
-sums (`with_learning`) are propagated first, at the search's root. Without learning it
-backtracks chronologically (x != v at the level above). Solutions are counted exactly: a found
+its runs share the weight), and, on a LearningState, conflict learning: each wipe-out is
+analysed to a 1-UIP nogood (`kakuro.engine.nogoods`), the search backjumps to the nogood's
+second highest level and the nogood propagates from there; nogoods are reduced at restarts. A
+LearningState's implied sums (`with_learning`) are propagated first, at the search's root.
+Without learning it backtracks chronologically (x != v at the level above); the search's
+settings and buffers are its `Plan` (`kakuro.engine.plan`). Solutions are counted exactly: a found
 solution is excluded by the nogood of its decisions and the search goes on (without learning,
 the search stops restarting once it has found a solution, so it cannot find it twice).
 """
@@ -58,9 +58,6 @@ from kakuro.engine.layout import (
     LearningState,
     State,
 )
-from kakuro.engine.propagate import assign, propagate, propagate_implied, root_propagate
-from kakuro.engine.queries import copy_values, select_variable
-from kakuro.engine.rng import random_below, random_value
 from kakuro.engine.plan import (
     ASCENDING,
     DECAY,
@@ -79,6 +76,9 @@ from kakuro.engine.plan import (
     conflict_budget,
     plan_for,
 )
+from kakuro.engine.propagate import assign, propagate, propagate_implied, root_propagate
+from kakuro.engine.queries import copy_values, select_variable
+from kakuro.engine.rng import random_below, random_value
 from kakuro.engine.trail import enqueue_cell_runs, set_domain, undo
 
 
