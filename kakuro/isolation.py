@@ -331,9 +331,10 @@ def call_interruptibly(call: Callable[[], T], stop: Callable[[], None], deadline
     this one waits in slices of `WAIT_SLICE`, so that signal handlers run. At `deadline`
     `stop()` is called (again each slice until the call returns); whatever the caller's SIGINT
     handler raises (KeyboardInterrupt by default; the handler is never replaced) calls `stop()`
-    too, waits for the call to return (a second Ctrl-C only calls `stop()` again: an engine is
-    never left running) and goes on. (The wait is on an Event: after an interrupted
-    `Thread.join`, Python 3.11 may report a running thread as ended.)"""
+    too, as does one an `interrupts_kept` block remembered, waits for the call to return (a
+    second Ctrl-C only calls `stop()` again: an engine is never left running) and goes on. (The
+    wait is on an Event: after an interrupted `Thread.join`, Python 3.11 may report a running
+    thread as ended.)"""
     outcome: dict[str, Any] = {}
     done = threading.Event()
 
@@ -345,9 +346,11 @@ def call_interruptibly(call: Callable[[], T], stop: Callable[[], None], deadline
         finally:
             done.set()
 
+    raise_kept_interrupt()  # a Ctrl-C that a finalizer dropped while the call was prepared
     threading.Thread(target=work, name=name, daemon=True).start()
     try:
         while not done.wait(WAIT_SLICE):
+            raise_kept_interrupt()
             if deadline.expired():
                 stop()
     except BaseException:
@@ -361,32 +364,48 @@ def call_interruptibly(call: Callable[[], T], stop: Callable[[], None], deadline
     return cast(T, outcome["value"])
 
 
+_kept: list[list[int]] = []
+"""The SIGINTs remembered by the `interrupts_kept` blocks open in this thread, the outermost
+first (a block inside another shares the outer's)."""
+
+
+def raise_kept_interrupt() -> None:
+    """Raise KeyboardInterrupt when the open `interrupts_kept` block remembered a SIGINT (one
+    that a finalizer may have dropped); nothing outside such a block."""
+    if _kept and _kept[-1]:
+        raise KeyboardInterrupt
+
+
+def _remember(signum: int, frame: Any) -> None:
+    if _kept:
+        _kept[-1].append(signum)
+    raise KeyboardInterrupt
+
+
 @contextlib.contextmanager
 def interrupts_kept() -> Iterator[Callable[[], None]]:
     """Keep Ctrl-C inside the block: Python raises KeyboardInterrupt wherever the signal lands,
     and one that lands in a finalizer (`__del__`, which an engine's wrapper objects run at any
-    moment: pychoco's handles) is printed and dropped. Inside, a SIGINT is also remembered; the
-    block gets `check`, which raises KeyboardInterrupt for one remembered, and leaving the block
-    raises it too. Only in the main thread and where SIGINT has Python's default handler (a
-    worker that ignores it, a caller's own handler: left alone; `check` then does nothing)."""
-    caught: list[int] = []
-
-    def check() -> None:
-        if caught:
-            raise KeyboardInterrupt
-
+    moment: pychoco's handles, z3's and OR-Tools' objects) is printed and dropped. Inside, a
+    SIGINT is also remembered; the block gets `check` (`raise_kept_interrupt`), which raises
+    KeyboardInterrupt for one remembered, `call_interruptibly` looks too, and leaving the block
+    raises it. A block inside another is the outer one. Only in the main thread and where SIGINT
+    has Python's default handler (a worker that ignores it, a caller's own handler: left alone;
+    `check` then does nothing)."""
+    if _kept and signal.getsignal(signal.SIGINT) is _remember:
+        yield raise_kept_interrupt
+        return
     if threading.current_thread() is not threading.main_thread() or \
             signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        yield check
+        yield lambda: None
         return
-
-    def remember(signum: int, frame: Any) -> None:
-        caught.append(signum)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, remember)
+    caught: list[int] = []
+    _kept.append(caught)
+    signal.signal(signal.SIGINT, _remember)
     try:
-        yield check
+        yield raise_kept_interrupt
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    check()
+        _kept.pop()
+    if caught:
+        raise KeyboardInterrupt

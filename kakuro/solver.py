@@ -52,6 +52,7 @@ from kakuro.errors import (
     KakuroError,
     UnsupportedOperationError,
 )
+from kakuro.isolation import interrupts_kept
 from kakuro.options import (
     KIND_WORDS,
     SEED_BITS,
@@ -138,7 +139,8 @@ class Solver:
         settings, deadline, seed = self._prepare(puzzle, time_limit, seed, options)
         spec = self._spec(settings)
         before = puzzle.snapshot()  # what the backend is given cannot change what it is judged by
-        outcome, elapsed, error = _timed(lambda: self._solve(puzzle, settings, deadline, seed))
+        with interrupts_kept():  # a Ctrl-C that lands in an engine object's finalizer is not lost
+            outcome, elapsed, error = _timed(lambda: self._solve(puzzle, settings, deadline, seed))
         if outcome is None:  # a backend bug is an ERROR result, not the caller's crash
             return Result(Status.ERROR, None, elapsed, {}, error, spec)
         stats = MappingProxyType(dict(outcome.stats))
@@ -169,7 +171,8 @@ class Solver:
         settings, deadline, seed = self._prepare(puzzle, time_limit, seed, options)
         spec = self._spec(settings)
         before = puzzle.snapshot()
-        found, elapsed, error = _timed(lambda: self._count(puzzle, settings, limit, deadline, seed))
+        with interrupts_kept():  # as in solve
+            found, elapsed, error = _timed(lambda: self._count(puzzle, settings, limit, deadline, seed))
         if found is None:
             return Count(Status.ERROR, 0, False, (), elapsed, {}, error, spec)
         stats = MappingProxyType(dict(found.stats))

@@ -154,3 +154,61 @@ def test_a_ctrl_c_that_lands_in_a_finalizer_is_kept(how: str, printed: str) -> N
                           text=True, timeout=60)
     assert done.stdout.strip() == printed, (done.stdout, done.stderr)
     assert "KeyboardInterrupt" in done.stderr  # Python's "Exception ignored in ... __del__"
+
+
+ENGINE_AFTER_A_DROPPED_SIGINT = """
+import os, signal, sys, threading, time
+import kakuro
+from kakuro.isolation import call_interruptibly
+
+class Handle:  # an engine's wrapper object, as in FINALIZER_SIGINT
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        sum(range(1000))
+
+stopped = threading.Event()
+
+def engine():  # a solve in C++ that runs until stopped, or 5 s
+    stopped.wait(5)
+    return "stopped" if stopped.is_set() else "ran to its end"
+
+class Finalizing(kakuro.Solver):  # builds its model (dropping a Ctrl-C), then solves in an engine
+    name = "finalizing"
+    complete = True
+
+    def _solve(self, puzzle, opts, deadline, seed):
+        Handle()
+        print(call_interruptibly(engine, stopped.set, deadline), flush=True)
+        return kakuro.Outcome(kakuro.Status.UNKNOWN, None, {}, "")
+
+start = time.perf_counter()
+try:
+    if sys.argv[1] == "solver":
+        Finalizing().solve(kakuro.Puzzle.all_white([3, 3], [3, 3], values=(1, 2)), time_limit=30)
+    else:
+        Handle()
+        print(call_interruptibly(engine, stopped.set), flush=True)
+    print("not interrupted")
+except KeyboardInterrupt:
+    print("interrupted", f"{time.perf_counter() - start:.1f}")
+"""
+
+
+@pytest.mark.parametrize("how, printed", [("plain", "ran to its end\nnot interrupted"),
+                                          ("solver", "interrupted")])
+def test_an_engine_call_after_a_dropped_ctrl_c_is_stopped(how: str, printed: str) -> None:
+    """A backend's model building drops a Ctrl-C in a finalizer, then it solves in an engine that
+    holds its thread (`call_interruptibly`): alone, the engine runs to its end; inside
+    `Solver.solve` (its `interrupts_kept` block) the engine is not started (or stopped within a
+    slice) and the solve ends in KeyboardInterrupt."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT, tree_env
+
+    done = subprocess.run([sys.executable, "-c", ENGINE_AFTER_A_DROPPED_SIGINT, how], cwd=ROOT, env=tree_env(),
+                          capture_output=True, text=True, timeout=60)
+    lines = done.stdout.strip()
+    assert lines.startswith(printed), (done.stdout, done.stderr)
+    if how == "solver":
+        assert float(lines.split()[-1]) < 2.0, lines  # not after the engine's 5 s
