@@ -223,14 +223,16 @@ def balanced(st: State, b: Balance, since: int, everywhere: bool) -> bool:
             f = f if f >= 0 else -f - 1
             if _is_open(st, f):
                 continue
-            for k in range(2):
+            for k in range(2):  # one open cell of each run of f: a run's open cells are one region
                 r = st.cell_runs[f, k]
                 for idx in range(st.members[r], st.members[r + 1]):
                     s = st.members[idx]
-                    if _is_open(st, s) and b.cell_mark[s] < first:
-                        _seed(b, s, first, pieces, tail)
-                        pieces += 1
-                        tail += 1
+                    if _is_open(st, s):
+                        if b.cell_mark[s] < first:
+                            _seed(b, s, first, pieces, tail)
+                            pieces += 1
+                            tail += 1
+                        break
     b.counters[EPOCH] = first + pieces
     unfinished = pieces
     head = 0
