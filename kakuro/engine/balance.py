@@ -19,8 +19,9 @@ the search filled thousands of cells above a part that could never balance, and 
 nogoods about the part's inside.
 
 `balanced` checks, after a propagation, the components next to the cells fixed since a trail
-mark: it explores them side by side, breadth first from those cells' open neighbours (one
-*piece* each, merged when they meet), until at most one piece is unfinished. That one is the
+mark: it explores them side by side, breadth first from one open cell of each of those cells'
+runs (a run's open cells are one region; one *piece* each, merged when they meet), until at
+most one piece is unfinished. That one is the
 rest of a component that balanced before (every component does, by induction from the root,
 where `balanced` checks them all), so it balances too; a common step, a cell fixed inside a
 large component without splitting it, costs a few cells' exploration, not the component's.
