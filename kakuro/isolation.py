@@ -169,7 +169,10 @@ def _drain(receiver: Connection, items: list[Any]) -> tuple[bool, Any]:
 def fork_child(function: Callable[..., Any], args: tuple[Any, ...], *, stream: bool = False) -> tuple[Connection, int]:
     """Run `function(*args)` in a forked child that dies with its parent. Returns the parent's
     receiving end and the child's pid: the child sends (ITEM, item) per yielded item when
-    `stream`, then (RETURN, value) or (RAISE, exception). End with `collect` or `discard`."""
+    `stream`, then (RETURN, value) or (RAISE, exception). End with `collect` or `discard`.
+    Raises KeyboardInterrupt instead for a Ctrl-C an `interrupts_kept` block remembered (one a
+    finalizer may have dropped while the work was prepared)."""
+    raise_kept_interrupt()
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
@@ -386,12 +389,13 @@ def _remember(signum: int, frame: Any) -> None:
 def interrupts_kept() -> Iterator[Callable[[], None]]:
     """Keep Ctrl-C inside the block: Python raises KeyboardInterrupt wherever the signal lands,
     and one that lands in a finalizer (`__del__`, which an engine's wrapper objects run at any
-    moment: pychoco's handles, z3's and OR-Tools' objects) is printed and dropped. Inside, a
-    SIGINT is also remembered; the block gets `check` (`raise_kept_interrupt`), which raises
-    KeyboardInterrupt for one remembered, `call_interruptibly` looks too, and leaving the block
-    raises it. A block inside another is the outer one. Only in the main thread and where SIGINT
-    has Python's default handler (a worker that ignores it, a caller's own handler: left alone;
-    `check` then does nothing)."""
+    moment: pychoco's handles, z3's and OR-Tools' objects) is printed and dropped.
+    `Solver.solve` and `count_solutions` run every backend inside one. Inside, a SIGINT is also
+    remembered; the block gets `check` (`raise_kept_interrupt`), which raises KeyboardInterrupt
+    for one remembered, `call_interruptibly` and `fork_child` look too (before an engine starts),
+    and leaving the block raises it. A block inside another is the outer one. Only in the main
+    thread and where SIGINT has Python's default handler (a worker that ignores it, a caller's
+    own handler: left alone; `check` then does nothing)."""
     if _kept and signal.getsignal(signal.SIGINT) is _remember:
         yield raise_kept_interrupt
         return

@@ -15,8 +15,10 @@ One module per concept, each importing only the modules above it in this list (a
 - `state`: all of the above by one name, for the code outside the engine;
 - `propagate`: `assign` at the state's strength (check, projected, fc, gac), run-level GAC and
   its matching, root propagation, shaving;
+- `balance`: the balance check of a grid's open regions (their runs' residual sums agree);
+- `plan`: the learning search's settings and buffers (its restarts, orders, the check's);
 - `tree`: the tree searches: the papers' depth-first one and the learning search (restarts,
-  dom/wdeg, phase saving, nogoods), pausable;
+  dom/wdeg, phase saving, nogoods, the balance check), pausable;
 - `playout`: move choice, playing strategies, playouts;
 - `montecarlo`: sampling, nested, flat and UCT on one restart driver;
 - `harmony`: Self-Adaptive Harmony Search's kernels;

@@ -37,7 +37,9 @@ import numpy as np
 
 from kakuro.engine.bits import lowest_bit_index
 from kakuro.engine.compile import compiled
-from kakuro.engine.layout import ASSIGNED, FAILED, UNBALANCED_FOUND, SUMS_FROM, TARGET, TRAIL, UNBALANCED, State
+from kakuro.engine.layout import FAILED, SUMS_FROM, TARGET, TRAIL, UNBALANCED, UNBALANCED_FOUND, State
+from kakuro.engine.queries import is_fixed
+from kakuro.engine.trail import trail_cell
 
 # counters slots
 EPOCH = 0
@@ -89,17 +91,16 @@ def balance_buffers(st: State, on: bool) -> Balance:
 
 @compiled
 def colour_runs(st: State, b: Balance) -> None:
-    """Give every run a sign, the two runs of each cell opposite ones; turn the check off when
-    a cell lies in fewer than two runs (or in an implied sum's row) or no such signs exist."""
-    if b.counters[ON] == 0:
+    """Give every run a sign, the two runs of each cell opposite ones (once: the signs stay
+    with the buffers); turn the check off when a cell lies in fewer than two runs (or in an
+    implied sum's row) or no such signs exist."""
+    if b.counters[ON] == 0 or b.sign[0] != 0:
         return
     for c in range(st.dom.shape[0]):
         for k in range(2):
             if not 0 <= st.cell_runs[c, k] < st.info[SUMS_FROM]:
                 b.counters[ON] = 0
                 return
-    for r in range(b.sign.shape[0]):
-        b.sign[r] = 0
     for first in range(st.info[SUMS_FROM]):
         if b.sign[first] != 0:
             continue
@@ -122,11 +123,6 @@ def colour_runs(st: State, b: Balance) -> None:
 
 
 @compiled
-def _is_open(st: State, c: int) -> bool:
-    return 1 < st.size[c] < ASSIGNED
-
-
-@compiled
 def _find(b: Balance, i: int) -> int:
     """The piece that piece `i` was merged into (path halving)."""
     while b.parent[i] != i:
@@ -136,13 +132,14 @@ def _find(b: Balance, i: int) -> int:
 
 
 @compiled
-def _seed(b: Balance, s: int, first: int, pieces: int, tail: int) -> None:
-    """Open cell `s` starts piece number `pieces` of the check whose pieces start at `first`."""
+def _seed(b: Balance, s: int, first: int, pieces: int) -> None:
+    """Open cell `s` starts piece number `pieces` of the check whose pieces start at `first`
+    (the queue holds the seeds first, one each, in order)."""
     b.parent[pieces] = pieces
     b.pending[pieces] = 1
     b.total[pieces] = 0
     b.cell_mark[s] = first + pieces
-    b.queue[tail] = s
+    b.queue[pieces] = s
 
 
 @compiled
@@ -164,7 +161,7 @@ def _explain(st: State, b: Balance, seed: int, mark: int) -> None:
             parts += 1
             for idx in range(st.members[r], st.members[r + 1]):
                 o = st.members[idx]
-                if not _is_open(st, o):
+                if is_fixed(st, o):
                     b.cause[causes] = o
                     causes += 1
                 elif b.cell_mark[o] != mark:
@@ -184,7 +181,7 @@ def _explore_run(st: State, b: Balance, r: int, i: int, first: int, tail: int) -
     merged = 0
     for idx in range(st.members[r], st.members[r + 1]):
         o = st.members[idx]
-        if not _is_open(st, o):
+        if is_fixed(st, o):
             residual -= lowest_bit_index(st.dom[o])
         elif b.cell_mark[o] < first:
             b.cell_mark[o] = first + i
@@ -211,32 +208,29 @@ def balanced(st: State, b: Balance, since: int, everywhere: bool) -> bool:
     if b.counters[ON] == 0:
         return True
     first = b.counters[EPOCH] + 1
-    pieces, tail = 0, 0
+    pieces = 0
     if everywhere:
         for s in range(st.dom.shape[0]):
-            if _is_open(st, s):
-                _seed(b, s, first, pieces, tail)
+            if not is_fixed(st, s):
+                _seed(b, s, first, pieces)
                 pieces += 1
-                tail += 1
     else:
         for t in range(since, st.info[TRAIL]):
-            f = st.trail[2 * t]
-            f = f if f >= 0 else -f - 1
-            if _is_open(st, f):
+            f = trail_cell(st, t)
+            if not is_fixed(st, f):
                 continue
             for k in range(2):  # one open cell of each run of f: a run's open cells are one region
                 r = st.cell_runs[f, k]
                 for idx in range(st.members[r], st.members[r + 1]):
                     s = st.members[idx]
-                    if _is_open(st, s):
+                    if not is_fixed(st, s):
                         if b.cell_mark[s] < first:
-                            _seed(b, s, first, pieces, tail)
+                            _seed(b, s, first, pieces)
                             pieces += 1
-                            tail += 1
                         break
     b.counters[EPOCH] = first + pieces
     unfinished = pieces
-    head = 0
+    head, tail = 0, pieces
     while head < tail and unfinished > (0 if everywhere else 1):
         c = b.queue[head]
         head += 1

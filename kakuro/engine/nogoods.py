@@ -47,7 +47,7 @@ from kakuro.engine.layout import (
     W_TOP,
     LearningState,
 )
-from kakuro.engine.trail import enqueue_cell_runs, set_domain
+from kakuro.engine.trail import enqueue_cell_runs, set_domain, trail_cell
 
 HEADER = 4
 LENGTH, LBD, WATCH_A, WATCH_B = range(HEADER)
@@ -95,12 +95,6 @@ def analysis_buffers(st: LearningState) -> Analysis:
 
 
 # --------------------------------------------------------------------- the trail, read back
-@compiled
-def _cell_of(st: LearningState, e: int) -> int:
-    c = st.trail[2 * e]
-    return c if c >= 0 else -c - 1
-
-
 @compiled
 def _domain_after(st: LearningState, c: int, e: int) -> int:
     """The domain of cell c just after its trail entry e."""
@@ -225,12 +219,12 @@ def analyze(st: LearningState, a: Analysis, level: int, count: np.ndarray, cause
             break
         a.seen[t] = 0
         count[0] -= 1
-        c = _cell_of(st, t)
+        c = trail_cell(st, t)
         a.masks[c] &= ~(st.trail[2 * t + 1] & ~_domain_after(st, c, t))
         _explain(st, a, t, c, level, count)
         t -= 1
     a.seen[t] = 0
-    uip = _cell_of(st, t)
+    uip = trail_cell(st, t)
     # the pairs: the UIP first, then the others, the one of the highest level second
     a.out_cells[0] = uip
     a.out_masks[0] = a.masks[uip]

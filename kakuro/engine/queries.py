@@ -17,6 +17,12 @@ from kakuro.engine.layout import (
 
 
 @compiled
+def is_fixed(st: State, c: int) -> bool:
+    """Cell `c` has one value left: assigned, or narrowed to one by propagation."""
+    return st.size[c] == 1 or st.size[c] == ASSIGNED
+
+
+@compiled
 def select_variable(st: State) -> int:
     """The free cell with the smallest domain (lowest index on ties); -1 when none is free."""
     best = -1

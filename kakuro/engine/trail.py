@@ -160,6 +160,13 @@ def enqueue_run(st: State, r: int) -> None:
 
 
 @compiled
+def trail_cell(st: State, t: int) -> int:
+    """The cell that trail entry `t` changed (an assignment's entry holds it as -cell - 1)."""
+    c = st.trail[2 * t]
+    return c if c >= 0 else -c - 1
+
+
+@compiled
 def dequeue_run(st: State) -> int:
     """The run at the head of the queue (which must not be empty), taken off it."""
     r = st.queue[st.info[QHEAD]]

@@ -77,9 +77,9 @@ from kakuro.engine.plan import (
     plan_for,
 )
 from kakuro.engine.propagate import assign, propagate, propagate_implied, root_propagate
-from kakuro.engine.queries import copy_values, select_variable
+from kakuro.engine.queries import copy_values, is_fixed, select_variable
 from kakuro.engine.rng import random_below, random_value
-from kakuro.engine.trail import enqueue_cell_runs, set_domain, undo
+from kakuro.engine.trail import enqueue_cell_runs, set_domain, trail_cell, undo
 
 
 @entry_point
@@ -229,10 +229,8 @@ def _undo_saving_phases(st: State, phase: np.ndarray, mark: int) -> None:
     """`undo` to `mark`, first remembering the value of each cell the undo frees (phase
     saving): only the cells of the trail entries above `mark` can lose their value."""
     for t in range(st.info[TRAIL] - 1, mark - 1, -1):
-        c = st.trail[2 * t]
-        c = c if c >= 0 else -c - 1
-        s = st.size[c]
-        if s == 1 or s == ASSIGNED:
+        c = trail_cell(st, t)
+        if is_fixed(st, c):
             phase[c] = lowest_bit_index(st.dom[c])
     undo(st, mark)
 
@@ -437,9 +435,9 @@ def _repair(st: State, plan: Plan, level: int, solution: bool) -> tuple[int, int
                 return (EXHAUSTED if level == NO_SOLUTION_LEFT else FULL), level, conflicts
         else:
             level = _step_back(st, plan, level)
-        solution = False
+        solution = False  # learning or stepping back undid to level_start[level + 1], then changed `level`
         if propagate(st):
-            if balanced(st, plan.balance, plan.analysis.level_start[level], False):
+            if balanced(st, plan.balance, plan.analysis.level_start[level + 1], False):
                 return GO_ON, level, conflicts
         elif st.info[STOP] != 0:
             return STOPPED, level, conflicts

@@ -58,7 +58,7 @@ from kakuro.clock import Deadline
 from kakuro.combos import combinations, permutation_table, range_mask, run_automaton
 from kakuro.engines import Engine
 from kakuro.errors import UnsupportedOperationError
-from kakuro.isolation import DeadlineReached, call_with_deadline, interrupts_kept
+from kakuro.isolation import DeadlineReached, call_with_deadline
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Outcome, Stat, Status
 from kakuro.puzzle import Group, Puzzle
@@ -413,41 +413,36 @@ class Choco(Solver):
         model.get_solver().solve()
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        with interrupts_kept() as check:  # a Ctrl-C that lands in a pychoco finalizer is not lost
-            built = build_model(puzzle, opts["model"], opts["algo"], deadline)
-            if built is None:
-                return Outcome(Status.UNKNOWN, None, {}, "time limit reached while building the model")
-            try:
-                solver, consistent, root_solved = _prepared(built, opts, seed)
-                if not consistent:
-                    return Outcome(Status.UNSATISFIABLE, None, _statistics(solver, built, root_solved),
-                                   "unsatisfiable at the root")
-                if root_solved:
-                    return Outcome(Status.SOLVED, _values(built), _statistics(solver, built, root_solved))
-                check()  # before the search, not after it
-                return _in_child(_search_for_one, solver, built, deadline=deadline) or Outcome(
-                    Status.UNKNOWN, None, built.stats, "time limit reached")
-            finally:
-                built.close()
+        built = build_model(puzzle, opts["model"], opts["algo"], deadline)
+        if built is None:
+            return Outcome(Status.UNKNOWN, None, {}, "time limit reached while building the model")
+        try:
+            solver, consistent, root_solved = _prepared(built, opts, seed)
+            if not consistent:
+                return Outcome(Status.UNSATISFIABLE, None, _statistics(solver, built, root_solved), "unsatisfiable at the root")
+            if root_solved:
+                return Outcome(Status.SOLVED, _values(built), _statistics(solver, built, root_solved))
+            return _in_child(_search_for_one, solver, built, deadline=deadline) or Outcome(
+                Status.UNKNOWN, None, built.stats, "time limit reached")
+        finally:
+            built.close()
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         from pychoco import backend
 
-        with interrupts_kept() as check:  # as in _solve
-            built = build_model(puzzle, opts["model"], opts["algo"], deadline)
-            if built is None:
-                return Enumeration([], False, {})
-            try:
-                solver, consistent, root_solved = _prepared(built, opts, seed)
-                if not consistent or root_solved:  # none, or the one solution the root fixed
-                    found = [_values(built)] if consistent else []
-                    return Enumeration(found, len(found) < limit, _statistics(solver, built, root_solved))
-                backend.set_nogood_recording_from_solutions(solver._handle, built.cell_array)  # no solution twice across restarts
-                check()
-                return _in_child(_search_for_many, solver, built, limit, deadline=deadline) or Enumeration(
-                    [], False, built.stats)
-            finally:
-                built.close()
+        built = build_model(puzzle, opts["model"], opts["algo"], deadline)
+        if built is None:
+            return Enumeration([], False, {})
+        try:
+            solver, consistent, root_solved = _prepared(built, opts, seed)
+            if not consistent or root_solved:  # none, or the one solution the root fixed
+                found = [_values(built)] if consistent else []
+                return Enumeration(found, len(found) < limit, _statistics(solver, built, root_solved))
+            backend.set_nogood_recording_from_solutions(solver._handle, built.cell_array)  # no solution twice across restarts
+            return _in_child(_search_for_many, solver, built, limit, deadline=deadline) or Enumeration([], False, built.stats)
+        finally:
+            built.close()
+
 
 GRACE = 0.5
 """Seconds past the deadline the parent waits for the child's answer (Choco stops itself at the
