@@ -132,7 +132,8 @@ class Record:
         try:
             status = JobStatus(data.get("status"))
         except ValueError:
-            raise ValueError(f"status {_shown(data.get('status'))} is not one of {', '.join(s.value for s in JobStatus)}") from None
+            statuses = ", ".join(s.value for s in JobStatus)
+            raise ValueError(f"status {_shown(data.get('status'))} is not one of {statuses}") from None
         values: dict[str, Any] = {"schema": schema, "status": status}
         for item in fields(cls):
             if item.name in values or item.name not in data:
