@@ -38,6 +38,7 @@ from kakuro.report.latex import escape as latex_escape
 from kakuro.report.plots import cactus, render, scatter
 from kakuro.report.text import print_sections
 from tests.conftest import EXAMPLES, TWO_SOLUTIONS
+from tests.test_compare import restore_registry  # noqa: F401 (a fixture: the test backends stay in this module)
 from tests.test_results_files import BACKENDS, BACKENDS_FILE, work  # noqa: F401 (work: a fixture)
 
 
@@ -75,8 +76,8 @@ NUMBER = st.one_of(
     st.sampled_from([Raw("1e999"), Raw("-1e999"), Raw("1" + "0" * 400 + ".5"), Raw("0.1e-400"), -0.0]),
 )
 VALUE = st.recursive(
-    st.one_of(st.none(), st.booleans(), NUMBER, TEXT),
-    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(TEXT, inner, max_size=3)),
+    st.one_of(st.none(), st.booleans(), NUMBER, TEXT, st.just([]), st.just({})),
+    lambda inner: st.lists(inner, min_size=1, max_size=3) | st.dictionaries(TEXT, inner, min_size=1, max_size=3),
     max_leaves=8,
 )
 MACHINE = {"hostname": "box", "cpu_model": "cpu", "cpus": 2, "cores": 2, "memory_mb": 2048, "load": [1.0, 0.5, 0.2],
