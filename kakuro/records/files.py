@@ -169,12 +169,13 @@ class ResultsFile:
         self._fd: int | None = open_new_log(self.path, resume=resume)
         self._reader: int | None = None
         """The same file opened for reading: what it holds can be saved when its path is lost."""
+        self._size = 0
+        """Bytes the file holds as this object last left it."""
         try:
             self._reader = _open_regular(self.path)
             if not os.path.samestat(os.fstat(self._reader), os.fstat(self._fd)):
                 raise KakuroError(f"{self.path} was replaced while it was being opened; nothing was written to it")
             self._size = os.fstat(self._fd).st_size
-            """Bytes the file holds as this object last left it."""
             if resume and self._size:
                 self._read_existing(warn)
         except BaseException:
