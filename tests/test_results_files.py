@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,8 +23,9 @@ import pytest
 import kakuro
 from kakuro.compare import cli
 from kakuro.compare.jobs import Backend, Instance, make_jobs
-from kakuro.formats import MAX_INPUT_BYTES
+from kakuro.errors import KakuroError
 from kakuro.records.files import ResultsFile, read_results
+from kakuro.records.lines import MAX_LINE
 from kakuro.records.record import JobStatus, Record
 from kakuro.report import cli as report_cli
 from kakuro.report import effective
@@ -249,7 +251,8 @@ def test_an_endless_or_huge_results_file_is_refused_quickly(tmp_path: Path, kind
     assert time.monotonic() - started < 30
     said = done.stdout.strip()
     assert said.startswith(f"KakuroError: {path}"), (said, done.stderr[-2000:])
-    assert ("a character device, not a regular file" if kind == "device" else f"may hold {MAX_INPUT_BYTES}") in said
+    expected = "a character device, not a regular file" if kind == "device" else f"{path}:1: a line longer than {MAX_LINE}"
+    assert expected in said
 
 
 def test_the_report_refuses_a_fifo_without_blocking(tmp_path: Path, capsys) -> None:
@@ -290,3 +293,182 @@ def test_resume_reads_a_non_utf8_line_as_a_skipped_line(work: Path, tmp_path: Pa
     with ResultsFile(out, resume=True, warn=warnings.append) as results:
         assert len(results.existing) == 4
     assert any(w.startswith(f"{out}:5: not UTF-8") for w in warnings)
+
+
+# --- streamed: no bound on a file kakuro wrote, one line for a foreign one ----------------
+
+OLD_BOUND = 64 * 2**20
+"""Bytes a results file could hold before reading was streamed (then a campaign past it ended
+in a traceback, and neither report nor --resume read the file)."""
+
+
+def fat_repeats(record: Record, total: int) -> list[bytes]:
+    """Lines of records of `record`'s job under other repeats (seeds 1000 on), each about 16 KB
+    (stats of a long text), `total` bytes in all: a large file of few records, quick to read."""
+    lines, size, n = [], 0, 0
+    while size < total:
+        data = {**record.to_json(), "seed": 1000 + n, "repeat": 1000 + n, "stats": {"blob": f"{n:08d}" * 2000}}
+        lines.append(json.dumps(data).encode() + b"\n")
+        size, n = size + len(lines[-1]), n + 1
+    return lines
+
+
+def test_a_results_file_past_64_mib_is_resumed_appended_and_reported(work: Path, tmp_path: Path, capsys) -> None:
+    records = read_results(work / "results.jsonl")
+    out = tmp_path / "big.jsonl"
+    out.write_bytes(b"".join(fat_repeats(records[0], OLD_BOUND + 2**20)) + b"".join(
+        (json.dumps(r.to_json()) + "\n").encode() for r in records[1:]))  # one job left to run
+    size = out.stat().st_size
+    assert size > OLD_BOUND
+    capsys.readouterr()
+    assert compare([str(work / "set" / "p.jsonl"), *BACKENDS, "-o", str(out), "--resume"], work) == 0
+    err = capsys.readouterr().err
+    assert "3 of 4 jobs already recorded, 1 to run" in err and "Traceback" not in err
+    assert out.stat().st_size > size  # the job's record went in, past the old bound
+    assert read_results(out)[-1].key == records[0].key
+    assert report_cli.main([str(out), "--csv", str(tmp_path / "summary.csv")]) == 0
+    assert "test-bigstat" in (tmp_path / "summary.csv").read_text()
+
+
+def test_reading_holds_one_line_at_a_time(work: Path, tmp_path: Path) -> None:
+    """What reading allocates beyond the records it returns is a line, not the file (which
+    reading as a whole held twice over: its bytes, then their lines)."""
+    record = read_results(work / "results.jsonl")[0]
+    out = tmp_path / "results.jsonl"
+    out.write_bytes(b"".join(fat_repeats(record, 16 * 2**20)))
+    tracemalloc.start()
+    try:
+        records = read_results(out)
+        kept, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(records) > 900
+    assert peak - kept < 2 * MAX_LINE, f"{(peak - kept) / 2**20:.1f} MiB held beyond the records"
+
+
+FOREIGN = {
+    "a PNG": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", 1, "binary data (not UTF-8 at byte 1)"),
+    "gzip": (b"\x1f\x8b\x08\x00" + bytes(range(256)), 1, "binary data (a NUL byte at byte 4)"),
+    "a line of 2 MiB": (b"{}\n" * 3 + b"x" * 2**21 + b"\n", 4, f"a line longer than {MAX_LINE} bytes"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FOREIGN))
+def test_a_foreign_file_is_one_line_naming_file_and_line(work: Path, tmp_path: Path, capsys, kind: str) -> None:
+    data, line, reason = FOREIGN[kind]
+    foreign = tmp_path / "results.jsonl"
+    foreign.write_bytes(data)
+    capsys.readouterr()
+    assert report_cli.main([str(foreign)]) == 1
+    assert capsys.readouterr().err == f"error: {foreign}:{line}: {reason}" + (
+        ", not a results file (JSON text, a record a line)\n" if "binary" in reason else
+        ", which no results file holds (kakuro writes none); not a results file\n")
+    assert compare([str(work / "set" / "p.jsonl"), "-b", "cpsat", "-o", str(foreign), "--resume"], tmp_path) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {foreign}:{line}: {reason}") and len(err.splitlines()) == 1
+    assert foreign.read_bytes() == data
+
+
+def test_a_file_of_text_and_no_record_is_one_line(tmp_path: Path, capsys) -> None:
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Notes\n\nnot results\n")
+    assert report_cli.main([str(notes)]) == 1
+    assert capsys.readouterr().err == (f"error: {notes}:1: not JSON (Expecting value, column 1); "
+                                       f"{notes} holds no results records\n")
+
+
+def test_appending_never_fails_on_size_and_writes_no_line_readers_refuse(work: Path, tmp_path: Path) -> None:
+    record = read_results(work / "results.jsonl")[0]
+    big = [dataclasses.replace(record, stats={"blob": "x" * 5 * 2**20}, repeat=1),
+           dataclasses.replace(record, backend="b" * 2**20, instance="\U0001f600" * 2**19, repeat=2,
+                               versions={"engine": "v" * 2**21})]
+    out = tmp_path / "results.jsonl"
+    with ResultsFile(out) as results:
+        for one in [record, *big]:
+            results.append(one)
+    lines = out.read_bytes().splitlines(keepends=True)
+    assert len(lines) == 3 and all(len(line) <= MAX_LINE for line in lines)
+    back = read_results(out)
+    assert back[0] == record
+    assert back[1].stats == {} and "stats, versions and machine not recorded" in back[1].message
+    assert back[1].backend == record.backend and back[1].repeat == 1  # the job is still the job
+    assert back[2].backend.startswith("b" * 1000) and back[2].backend.endswith("more characters cut)")
+
+
+# --- appended to only while it is the file that was opened --------------------------------
+
+
+def replace_as_an_editor_does(path: Path) -> None:
+    """Save `path` as many editors do: write a new file beside it, rename it over the path."""
+    saved = path.with_name(path.name + ".swp")
+    saved.write_bytes(path.read_bytes() + b"# a note\n")
+    os.replace(saved, path)
+
+
+CHANGES = {
+    "removed": (lambda path: path.unlink(), "was removed"),
+    "replaced": (replace_as_an_editor_does, "was replaced by another file"),
+    "written by another program": (lambda path: path.write_bytes(path.read_bytes() + b'{"by": "another"}\n'),
+                                   "was changed by another program"),
+    "truncated": (lambda path: os.truncate(path, 0), "was changed by another program"),
+}
+"""How a results file is changed under its writer, and how the writer's error says it."""
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_a_results_file_changed_under_a_writer_is_never_written_again(work: Path, tmp_path: Path, change: str) -> None:
+    first, second, *_ = read_results(work / "results.jsonl")
+    out = tmp_path / "results.jsonl"
+    results = ResultsFile(out)
+    results.append(first)
+    kept = tmp_path / "kept.jsonl"  # a second name of the inode the writer opened: what it holds stays visible
+    os.link(out, kept)
+    make, said = CHANGES[change]
+    make(out)
+    at_path = out.read_bytes() if out.exists() else None
+    in_inode = kept.read_bytes()
+    with pytest.raises(KakuroError) as raised:
+        results.append(second)
+    rescued = tmp_path / "results-rescued.jsonl"
+    message = str(raised.value)
+    assert message.startswith(f"{out} {said}")
+    assert f"are in {rescued}; continue the campaign with --resume -o {rescued}" in message
+    assert (out.read_bytes() if out.exists() else None) == at_path  # nothing written at the path
+    assert kept.read_bytes() == in_inode  # nor into the file that was opened
+    saved = read_results(rescued)
+    assert saved[-1] == second and (saved[0] == first if change != "truncated" else len(saved) == 1)
+    with pytest.raises(KakuroError, match="is closed"):
+        results.append(second)
+    results.close()
+
+
+def test_a_campaign_whose_file_is_replaced_stops_in_one_line_and_loses_no_record(
+    work: Path, tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fault: an editor saves the results file (a new file renamed over it) just after the
+    campaign's first record is on disk."""
+    out = tmp_path / "results.jsonl"
+    real_fsync = os.fsync
+    saved = []
+
+    def fsync_then_an_editor_saves(fd: int) -> None:
+        real_fsync(fd)
+        if not saved and out.exists() and os.path.samestat(os.fstat(fd), os.stat(out)) and out.stat().st_size:
+            saved.append(out.read_bytes())
+            replace_as_an_editor_does(out)
+
+    monkeypatch.setattr(os, "fsync", fsync_then_an_editor_saves)
+    argv = [str(work / "set" / "p.jsonl"), "-b", "cpsat", "--repeat", "2", "-o", str(out)]
+    assert compare(argv, tmp_path) == 1
+    monkeypatch.undo()
+    err = capsys.readouterr().err
+    rescued = tmp_path / "results-rescued.jsonl"
+    assert err.splitlines()[-1] == (
+        f"error: {out} was replaced by another file while the campaign ran; to lose nothing, no more is written to it: "
+        f"the records of the file this run opened and of the job that just ended are in {rescued}; "
+        f"continue the campaign with --resume -o {rescued}")
+    assert out.read_bytes() == saved[0] + b"# a note\n"  # the editor's file, as it saved it
+    assert len(read_results(rescued)) == 2
+    assert compare([*argv[:-1], str(rescued), "--resume"], tmp_path) == 0
+    assert "2 of 4 jobs already recorded, 2 to run" in capsys.readouterr().err
+    assert len(read_results(rescued)) == 4

@@ -148,8 +148,7 @@ def _compare(args: argparse.Namespace, argv: list[str], prog: str, summary: Summ
             campaign, todo = _run(args, out, results, backends, instances)
         except KakuroError as exc:
             _say(f"error: {exc}")
-            if results.created and out.stat().st_size == 0:  # made by this run, and nothing in it
-                out.unlink()
+            results.remove_if_unused()  # made by this run and nothing in it: it goes
             return 1
     records = read_results(out, warn=_say)
     summary(records, group_by=args.group, title=str(out))

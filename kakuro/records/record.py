@@ -18,7 +18,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from kakuro.values import is_integer, is_number
 
@@ -126,13 +126,14 @@ class Record:
         saying what is wrong; unknown fields are ignored."""
         schema = data.get("schema", 1)
         if not is_integer(schema) or schema < 1:
-            raise ValueError(f"schema {schema!r} is not a version number")
+            raise ValueError(f"schema {_shown(schema)} is not a version number")
         if schema > SCHEMA:
-            raise ValueError(f"schema {schema} is newer than this kakuro reads ({SCHEMA}); upgrade kakuro")
+            raise ValueError(f"schema {_shown(schema)} is newer than this kakuro reads ({SCHEMA}); upgrade kakuro")
         try:
             status = JobStatus(data.get("status"))
         except ValueError:
-            raise ValueError(f"status {data.get('status')!r} is not one of {', '.join(s.value for s in JobStatus)}") from None
+            statuses = ", ".join(s.value for s in JobStatus)
+            raise ValueError(f"status {_shown(data.get('status'))} is not one of {statuses}") from None
         values: dict[str, Any] = {"schema": schema, "status": status}
         for item in fields(cls):
             if item.name in values or item.name not in data:
@@ -140,7 +141,7 @@ class Record:
             value = data[item.name]
             check, wanted = _FIELD_CHECKS[item.name]
             if not check(value):
-                raise ValueError(f"{item.name} {value!r} is not {wanted}")
+                raise ValueError(f"{item.name} {_shown(value)} is not {wanted}")
             values[item.name] = float(value) if item.name in _FLOATS and value is not None else value
         missing = [name for name in _REQUIRED if name not in values]
         if missing:
@@ -150,17 +151,29 @@ class Record:
         return cls(**values)
 
 
-def _is_number(value: Any) -> bool:
-    return is_number(value) and math.isfinite(value)
+def _shown(value: Any) -> str:
+    """`value` as a message shows it: its repr, or what it is when that is very long."""
+    if is_integer(value) and value.bit_length() > 600:
+        return f"(a whole number of about {int(value.bit_length() * 0.30103)} digits)"
+    return clipped(repr(value), 100)
+
+
+def is_finite(value: Any) -> TypeGuard[int | float]:
+    """A finite int or float (not a bool) that a float holds: one `{:g}` can show (an int past
+    1e308 is not one)."""
+    try:
+        return is_number(value) and math.isfinite(value)
+    except OverflowError:  # an int past 1e308
+        return False
 
 
 def is_non_negative(value: Any) -> bool:
     """A finite int or float (not a bool), 0 or more: a time in seconds, a memory in MB."""
-    return _is_number(value) and value >= 0
+    return is_finite(value) and value >= 0
 
 
 def _is_positive(value: Any) -> bool:
-    return _is_number(value) and value > 0
+    return is_finite(value) and value > 0
 
 
 def _is_text(value: Any) -> bool:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kakuro.records.record import Record
+from kakuro.records.record import Record, clipped, is_finite
 from kakuro.report.runs import effective, repeats
 
 
@@ -105,20 +105,27 @@ def _machines(records: Sequence[Record]) -> list[dict[str, object]]:
 def describe_machine(machine: Mapping[str, object]) -> str:
     """A machine of `About.machines` in one line: hostname, CPU model, logical CPUs and
     physical cores, memory, load average when the workers started, platform; "not recorded"
-    for what its records lack (records made before these were recorded)."""
-    def known(key: str, show: Callable[[Any], str] = str) -> str:
+    for what its records lack (records made before these were recorded). A value of another
+    kind than kakuro records (a record edited by hand) is shown as it is."""
+    def known(key: str, show: Callable[[Any], str | None] = lambda value: None) -> str:
         value = machine.get(key)
-        return "not recorded" if value is None or value == [] else show(value)
+        if value is None or value == []:
+            return "not recorded"
+        return show(value) or clipped(str(value), 200)
 
     loads = machine.get("load")
-    if isinstance(loads, list) and len(loads) > 1:
-        ones = [triple[0] for triple in loads if isinstance(triple, list) and triple]
-        load = f"{min(ones):g} to {max(ones):g} (1 min, at {len(loads)} worker starts)"
+    triples = [t for t in loads if isinstance(t, list) and t and is_finite(t[0])] if isinstance(loads, list) else []
+    if len(triples) > 1:
+        ones = [t[0] for t in triples]
+        load = f"{min(ones):g} to {max(ones):g} (1 min, at {len(triples)} worker starts)"
+    elif triples and all(is_finite(x) for x in triples[0]):
+        load = ", ".join(f"{x:g}" for x in triples[0]) + " (1, 5, 15 min, at the worker's start)"
     else:
-        load = known("load", lambda v: ", ".join(f"{x:g}" for x in v[0]) + " (1, 5, 15 min, at the worker's start)")
+        load = known("load")
     return "; ".join([
         f"hostname: {known('hostname')}", f"CPU: {known('cpu_model')}", f"logical CPUs: {known('cpus')}",
-        f"physical cores: {known('cores')}", f"memory: {known('memory_mb', lambda v: f'{v / 1024:.1f} GiB')}",
+        f"physical cores: {known('cores')}",
+        f"memory: {known('memory_mb', lambda v: f'{v / 1024:.1f} GiB' if is_finite(v) else None)}",
         f"load average: {load}", f"platform: {known('platform')}",
     ])
 

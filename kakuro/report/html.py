@@ -14,6 +14,7 @@ import datetime as dt
 import html
 from collections.abc import Sequence
 
+from kakuro.records.record import is_finite
 from kakuro.report.about import About, describe_machine
 from kakuro.report.comparison import Section
 from kakuro.report.plots import cactus, render, scatter
@@ -111,12 +112,20 @@ def table_html(
             key = table.keys[i][j] if table.keys is not None else value
             classes = [name for name, on in (("text", j in table.text_columns), ("best", (i, j) in table.bold),
                                              ("message", j == message_column), ("wrap", j in wrap)) if on]
-            data = f' data-key="{"" if key is None else _e(repr(float(key)))}"' if key is None or is_number(key) else ""
+            data = f' data-key="{"" if key is None else _number(key)}"' if key is None or is_number(key) else ""
             cells.append(f"<td{_class(' '.join(classes))}{data}>{_e(show(value))}</td>")
         lines.append("<tr>" + "".join(cells) + "</tr>")
     kind = ' class="sortable"' if sortable else ""
     return (f'<div class="scroll"><table id="{_e(table_id)}"{kind}><caption>{_e(table.title)}</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(lines) + "\n</tbody></table></div>")
+
+
+def _number(value: float) -> str:
+    """A number as the script's `Number()` reads it; one too large for a float (a whole number
+    of 400 digits, a PAR-2 past 1.8e308) is an infinity, which sorts after every other."""
+    if is_finite(value):
+        return repr(float(value))
+    return "Infinity" if value > 0 else "-Infinity"
 
 
 def _class(names: str | bool) -> str:

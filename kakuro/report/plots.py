@@ -12,6 +12,7 @@ drawn and no title (a title belongs in the caption; pass `title=` to draw one an
 from __future__ import annotations
 
 import io
+import warnings
 from typing import Any
 
 from kakuro.errors import KakuroError
@@ -26,12 +27,17 @@ SMALLEST = 1e-4
 LARGEST = 1e6
 """Seconds: a longer time limit (compare accepts up to 1e300) is drawn at the larger of this
 and ten times the slowest answer, with its label giving the real limit."""
+HIGHEST = 1e100
+"""Seconds: the highest a time or a time limit is drawn (a record may hold up to 1.8e308, more
+than the log axes of matplotlib take with their margins)."""
 FORMATS = ("png", "pdf", "svg")
 """What `render` writes."""
 COLUMN_WIDTH = 3.5
 """Inches: one column of a two-column paper."""
 FONT_SIZE = 8
 """Points, for every text of a plot."""
+LABEL_CHARS = 80
+"""Characters of a name (a backend's, a title) drawn in a plot; a longer one is cut."""
 
 
 def _pyplot() -> Any:
@@ -54,8 +60,9 @@ def _subplots(height: float) -> tuple[Any, Any]:
 
 def drawn_limit(limit: float, times: list[float]) -> float:
     """Where a time limit (seconds) is drawn on a log axis: the limit itself, unless it is
-    beyond `LARGEST` and ten times the slowest of `times` (then that larger one)."""
-    return min(limit, max(LARGEST, 10 * max(times, default=0.0)))
+    beyond `LARGEST` and ten times the slowest of `times` (then that larger one); always
+    between `SMALLEST` and `HIGHEST`."""
+    return _drawn(min(limit, max(LARGEST, 10 * max(times, default=0.0))))
 
 
 def _limit_text(limit: float, drawn: float) -> str:
@@ -72,15 +79,17 @@ def cactus(section: Section, backends: list[str], *, title: str | None = None) -
     answered = [r.time for r in section.results if r.backend in backends and r.answered and r.time is not None]
     limit = drawn_limit(section.time_limit, answered)
     lowest = limit
+    lines, labels = [], []
     for backend in backends:
         mine = [r for r in section.results if r.backend == backend]
-        times = sorted(max(r.time, SMALLEST) for r in mine if r.answered and r.time is not None)
+        times = sorted(_drawn(r.time) for r in mine if r.answered and r.time is not None)
         if times:
             lowest = min(lowest, times[0])
-            axes.step(range(1, len(times) + 1), times, where="post", marker="." if len(times) < 40 else None,
-                      label=f"{backend} ({len(times)}/{len(mine)} answered)")
+            drawn = axes.step(range(1, len(times) + 1), times, where="post", marker="." if len(times) < 40 else None)
         else:
-            axes.plot([], [], label=f"{backend} (0/{len(mine)} answered)")
+            drawn = axes.plot([], [])
+        lines.append(drawn[0])
+        labels.append(f"{literal(backend)} ({len(times)}/{len(mine)} answered)")
     axes.axhline(limit, color="black", linestyle="--", linewidth=1)
     axes.text(0.01, limit, " " + _limit_text(section.time_limit, limit), transform=axes.get_yaxis_transform(),
               va="bottom", fontsize=FONT_SIZE - 1)
@@ -91,11 +100,11 @@ def cactus(section: Section, backends: list[str], *, title: str | None = None) -
     axes.set_xlabel("puzzles answered (SOLVED or UNSAT)", fontsize=FONT_SIZE)
     axes.set_ylabel("median time per puzzle (s, log scale)", fontsize=FONT_SIZE)
     if title is not None:
-        axes.set_title(f"{title}\ncactus plot: {total} puzzles, {_limit_text(section.time_limit, limit)}",
-                       fontsize=FONT_SIZE)
+        axes.set_title(f"{literal(title)}\ncactus plot: {total} puzzles, {_limit_text(section.time_limit, limit)}",
+                       fontsize=FONT_SIZE, parse_math=False)
     axes.grid(True, which="both", alpha=0.3)
-    _legend_below(axes)
-    figure.tight_layout()
+    _legend_below(axes, lines, labels)
+    _tight(figure)
     return figure
 
 
@@ -129,10 +138,12 @@ def scatter(section: Section, a: str, b: str, *, title: str | None = None) -> An
     axes.plot([low, high], [low, high], color="grey", linewidth=0.8)
     styles = {"both answered": ("o", "tab:blue"), "unanswered by one or both": ("x", "tab:red"),
               "a wrong answer": ("v", "black")}
+    points, labels = [], []
     for kind, (xs, ys) in kinds.items():
         if xs:
             marker, color = styles[kind]
-            axes.scatter(xs, ys, s=16, marker=marker, color=color, alpha=0.75, label=f"{kind} ({len(xs)})")
+            labels.append(f"{kind} ({len(xs)})")
+            points.append(axes.scatter(xs, ys, s=16, marker=marker, color=color, alpha=0.75, label=labels[-1]))
     axes.text(out, low * 1.1, "unanswered", rotation=90, ha="center", va="bottom", fontsize=FONT_SIZE)
     axes.text(limit / 1.2, out, "unanswered", ha="right", va="center", fontsize=FONT_SIZE)
     axes.text(limit, low * 1.1, " " + _limit_text(section.time_limit, limit).replace("time limit", "limit"),
@@ -141,27 +152,53 @@ def scatter(section: Section, a: str, b: str, *, title: str | None = None) -> An
     axes.set_yscale("log")
     axes.set_xlim(low, high)
     axes.set_ylim(low, high)
-    axes.set_xlabel(f"{a}: median time (s)", fontsize=FONT_SIZE)
-    axes.set_ylabel(f"{b}: median time (s)", fontsize=FONT_SIZE)
+    axes.set_xlabel(f"{literal(a)}: median time (s)", fontsize=FONT_SIZE, parse_math=False)
+    axes.set_ylabel(f"{literal(b)}: median time (s)", fontsize=FONT_SIZE, parse_math=False)
     if title is not None:
-        axes.set_title(f"{title}\n{a} vs {b}: {len(shared)} puzzles, {_limit_text(section.time_limit, limit)}",
-                       fontsize=FONT_SIZE)
+        axes.set_title(f"{literal(title)}\n{literal(a)} vs {literal(b)}: {len(shared)} puzzles, "
+                       f"{_limit_text(section.time_limit, limit)}", fontsize=FONT_SIZE, parse_math=False)
     axes.grid(True, which="both", alpha=0.3)
     if shared:
-        _legend_below(axes)
-    figure.tight_layout()
+        _legend_below(axes, points, labels)
+    _tight(figure)
     return figure
 
 
-def _legend_below(axes: Any) -> None:
-    """The legend under the plot, where it hides no point."""
-    axes.legend(fontsize=FONT_SIZE, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1, frameon=False)
+def _tight(figure: Any) -> None:
+    """Margins fitted to the texts; a long backend name that cannot fit widens the saved
+    picture instead (`render` saves with a tight bounding box), without a warning."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Tight layout not applied", UserWarning)
+        figure.tight_layout()
+
+
+def _legend_below(axes: Any, handles: list[Any], labels: list[str]) -> None:
+    """The legend under the plot, where it hides no point. Its labels are given, not taken from
+    the artists (which hides a name starting with `_`), and drawn as typed (no mathtext)."""
+    legend = axes.legend(handles, labels, fontsize=FONT_SIZE, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1,
+                         frameon=False)
+    for text in legend.get_texts():
+        text.set_parse_math(False)
+
+
+def literal(name: str) -> str:
+    """`name` as a plot draws it, to be drawn with `parse_math=False` (`$...$` shown as typed,
+    not as mathtext): cut to `LABEL_CHARS`, and a lone surrogate (an undecodable byte of a file
+    name) written `\\udcff`, as no font can draw it."""
+    if len(name) > LABEL_CHARS:
+        name = name[: LABEL_CHARS - 3] + "..."
+    return name.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _position(result: PuzzleResult, out: float) -> float:
     if result.answered and result.time is not None:
-        return max(result.time, SMALLEST)
+        return _drawn(result.time)
     return out
+
+
+def _drawn(seconds: float) -> float:
+    """Where a time is drawn on a log axis: between `SMALLEST` and `HIGHEST`."""
+    return min(max(seconds, SMALLEST), HIGHEST)
 
 
 def render(figure: Any, kind: str) -> bytes:
@@ -180,6 +217,11 @@ def render(figure: Any, kind: str) -> bytes:
     return buffer.getvalue()
 
 
+FILE_NAME_CHARS = 40
+"""Characters of a backend's name kept in a plot's file name (a name has at most 255 bytes)."""
+
+
 def safe_name(text: str) -> str:
-    """`text` as a file-name part: letters, digits, - and _ kept, anything else `_`."""
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in text)
+    """`text` as a file-name part: letters, digits, - and _ kept, anything else `_`; cut to
+    `FILE_NAME_CHARS`."""
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in text[:FILE_NAME_CHARS])

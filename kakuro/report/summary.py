@@ -65,12 +65,21 @@ def group_of(result: PuzzleResult, group_by: str) -> str:
 
 def group_order(name: str) -> tuple[object, ...]:
     """A sort key that puts groups in natural order: grid sizes `RxC` by area, then rows
-    (6x6 before 10x7), other names with their numbers compared as numbers (set2 before set10)."""
-    size = re.fullmatch(r"(\d+)x(\d+)", name)
+    (6x6 before 10x7), other names with their numbers compared as numbers (set2 before set10).
+    Numbers are ASCII digits ('²' is text here) compared by length then digits, so a number of
+    any length orders without being converted."""
+    size = re.fullmatch(r"([0-9]{1,100})x([0-9]{1,100})", name)
     if size:
         rows, cols = int(size[1]), int(size[2])
         return (0, rows * cols, rows, cols)
-    return (1, *((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name) if part))
+    parts = re.split(r"([0-9]+)", name)  # the numbers are at odd positions
+    return (1, *(_number_key(part) if i % 2 else (1, 0, part) for i, part in enumerate(parts) if part))
+
+
+def _number_key(digits: str) -> tuple[int, int, str]:
+    """A run of ASCII digits as a key that orders as its number does."""
+    value = digits.lstrip("0") or "0"
+    return (0, len(value), value)
 
 
 def summarize(section: Section, *, group_by: str = "source") -> list[Row]:

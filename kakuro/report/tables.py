@@ -54,10 +54,14 @@ def seconds(value: float) -> str:
 
 
 def show(value: Cell) -> str:
-    """A cell as text: seconds (floats) as `seconds` says, None as empty."""
+    """A cell as text: seconds (floats) as `seconds` says, None as empty; in a text, a lone
+    surrogate (an undecodable byte of a file name, or a hostile record's) is written `\\udcff`,
+    which every output (UTF-8 files, a terminal, HTML, LaTeX) can hold and a reader sees."""
     if value is None:
         return ""
-    return seconds(value) if isinstance(value, float) else str(value)
+    if isinstance(value, float):
+        return seconds(value)
+    return str(value).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def cell_text(result: PuzzleResult | None, *, spread: bool = True) -> str:

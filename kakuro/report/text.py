@@ -87,6 +87,7 @@ def print_sections(
     from rich import box
     from rich.console import Console
     from rich.table import Table as RichTable
+    from rich.text import Text
 
     stream = file if file is not None else sys.stdout
     if not parts:
@@ -101,15 +102,15 @@ def print_sections(
             print(heading(section, title) + "\n\n" + "\n\n".join(section.notes()) + "\n", file=stream)
             print("\n".join(markdown(t) for t in tables), file=stream)
             continue
-        console.print(heading(section, title), highlight=False)
-        for note in section.notes():
-            console.print(note, highlight=False)
+        console.print(heading(section, title), highlight=False, markup=False)  # a name is shown as it is:
+        for note in section.notes():  # '[/]' is no markup here
+            console.print(note, highlight=False, markup=False)
         for table in tables:
-            drawn = RichTable(title=table.title, box=box.SIMPLE_HEAD)
+            drawn = RichTable(title=Text(table.title), box=box.SIMPLE_HEAD)
             for j, column in enumerate(table.header):
                 drawn.add_column(column, justify="left" if j in table.text_columns else "right", no_wrap=True)
             for i, row in enumerate(table.rows):
-                drawn.add_row(*(f"[bold]{show(c)}[/bold]" if (i, j) in table.bold else show(c) for j, c in enumerate(row)))
+                drawn.add_row(*(Text(show(c), style="bold" if (i, j) in table.bold else "") for j, c in enumerate(row)))
             console.print(drawn)
 
 
