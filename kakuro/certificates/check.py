@@ -58,10 +58,11 @@ from kakuro.reasoning.cnf import encode
 
 CHECKERS = ("dratify-python", "dratify-native")
 """The proof checkers `verify` knows; the native one runs only where it is installed."""
-NATIVE_MAX_BYTES = 16 << 20
+NATIVE_MAX_BYTES = 8 << 20
 """The largest certificate (bytes) the native checker is given by default: it takes the whole
-proof as Python lists (several times the text's size in memory), where the Python checker
-streams it. The largest janko certificate is 1.3 MB."""
+proof as Python lists, 10 to 40 times the text's size in memory (640 MB for a 15 MB certificate
+of short steps, where the streaming Python checker took 70 MB). The largest janko certificate
+is 1.3 MB."""
 
 
 class Problem(str, enum.Enum):  # noqa: UP042  # a StrEnum would change str(problem)
