@@ -157,7 +157,7 @@ def _run_verify(args: argparse.Namespace) -> int:
         try:
             verdict = verify(path, puzzle=puzzle, checkers=args.checker, time_limit=args.time_limit)
         except VerifyLimitError as exc:
-            print(f"{path}: {exc}")
+            print(f"{path}: {exc}; give it more with --time-limit S ('none': no limit)")
             codes.append(EXIT_LIMIT)
             continue
         except KakuroError as exc:
