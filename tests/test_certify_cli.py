@@ -14,6 +14,7 @@ import pytest
 
 import kakuro
 from kakuro.certificates import Claim, check
+from kakuro.certificates.document import PROOF_LINE
 from kakuro.cli import EXIT_ERROR, EXIT_OK
 from kakuro.cli.certify import EXIT_REFUTED
 from kakuro.cli.common import EXIT_LIMIT
@@ -24,10 +25,11 @@ from kakuro.report import sections
 from kakuro.report.tables import puzzle_table, summary_table
 from kakuro.report.text import per_puzzle_csv, summary_csv
 from tests.conftest import ROOT, TWO_SOLUTIONS, UNSATISFIABLE
-from tests.test_certify import KINDS
+from tests.test_certify import KINDS, certificate_of
 from tests.test_cli import run
 from tests.test_compare import BACKENDS_FILE, restore_registry  # noqa: F401 (restore_registry: a fixture)
 from tests.test_compare import run as run_compare
+from tests.test_interrupts import interrupt
 
 CLASSIC = ROOT / "instances" / "classic" / "unique-6x6.jsonl"
 
@@ -234,3 +236,20 @@ def test_compare_certify_makes_a_false_unsat_wrong_and_the_report_names_the_cert
     per_puzzle = list(csv.reader(io.StringIO(per_puzzle_csv([section]))))
     column = per_puzzle[0].index("test-liar: certified")
     assert [row[column] for row in per_puzzle[1:]] == ["true", ""]  # the WRONG answer is not an UNSAT one
+
+
+@pytest.mark.timed
+@pytest.mark.parametrize("limit", ["60", "none"])
+def test_ctrl_c_stops_verify_at_once(limit: str, tmp_path: Path) -> None:
+    """Fault injected: SIGINT while a long proof is checked, in the child the time limit runs
+    it in (60) or in the command itself (none)."""
+    text = certificate_of("killer, none")
+    proof = text.index(PROOF_LINE) + len(PROOF_LINE) + 1
+    long = tmp_path / "long.cert"
+    long.write_text(text[:proof] + "d 1 2 0\n" * 1_000_000 + text[proof:])
+    script = ("from kakuro.cli import main\n"
+              "print('go', flush=True)\n"
+              f"sys.exit(main(['verify', {str(long)!r}, '--time-limit', {limit!r}, '--checker', 'dratify-python']))\n")
+    seconds, done = interrupt(script)
+    assert done.returncode == 130 and seconds < 1.5, done.stderr[-1500:]
+    assert done.stderr.strip() == "kakuro: interrupted" and done.stdout == ""
