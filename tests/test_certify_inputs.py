@@ -5,6 +5,7 @@ never a traceback (a fuzzer)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import resource
@@ -22,7 +23,7 @@ from hypothesis import strategies as st
 
 import kakuro
 from kakuro.certificates import CertificateFormatError, Verdict, VerifyLimitError, certify, check, verify
-from kakuro.certificates.document import END_LINE, PROOF_LINE
+from kakuro.certificates.document import END_LINE, MAGIC, PROOF_LINE
 from kakuro.clock import Deadline
 from kakuro.errors import KakuroError
 from kakuro.isolation import call_with_deadline
@@ -241,11 +242,21 @@ def _mutated(draw: st.DrawFn) -> tuple[bytes, bytes]:
     original = draw(st.sampled_from(_originals()))
     lines = original.split(b"\n")[:-1]
     at = draw(st.integers(0, len(lines) - 1))
-    how = draw(st.sampled_from(["number", "text", "binary", "cut line", "cut file", "a number for a number"]))
+    how = draw(st.sampled_from(["number", "text", "binary", "cut line", "cut file", "a number for a number",
+                                "text inserted", "the puzzle's text"]))
     line = lines[at]
     if how == "cut file":
         return original, original[:draw(st.integers(0, len(original) - 1))]
-    if how == "number":
+    if how == "the puzzle's text":  # any text (a lone surrogate, a newline...) inside the header's puzzle
+        header = json.loads(lines[0].removeprefix(MAGIC.encode()))
+        puzzle = header["puzzle"]["text"]
+        cut = draw(st.integers(0, len(puzzle)))
+        header["puzzle"]["text"] = puzzle[:cut] + draw(TEXT) + puzzle[cut + draw(st.integers(0, 3)):]
+        at, line = 0, MAGIC.encode() + json.dumps(header, ensure_ascii=draw(st.booleans())).encode("utf-8", "surrogatepass")
+    elif how == "text inserted":
+        cut = draw(st.integers(0, len(line)))
+        line = line[:cut] + draw(TEXT).encode("utf-8", "surrogatepass") + line[cut:]
+    elif how == "number":
         line = draw(NUMBERS).encode()
     elif how == "text":
         line = draw(TEXT).encode("utf-8", "surrogatepass")
@@ -266,7 +277,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("fuzz")
 
 
-@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(case=_mutated())
 def test_fuzzed_certificates_give_one_line_and_are_never_falsely_accepted(case: tuple[bytes, bytes], folder: Path) -> None:
     original, changed = case
