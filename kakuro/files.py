@@ -14,6 +14,9 @@ files) is created through this module:
 - `open_new_log(path)` opens a results file for appending, refusing an existing one unless it
   is resumed, and locks it while it is open.
 
+`special_kind(mode)` names what is not a regular file, for readers that must refuse it at once
+(a FIFO blocks a read, a device such as /dev/zero never ends).
+
 Failures are one-line `KakuroError`s naming the file: `OutputExistsError` (naming `--force` and
 `overwrite=True`), or the reason the system gave (a read-only folder, a full disk, a file
 where a folder should be...).
@@ -201,6 +204,16 @@ def open_new_log(path: str | os.PathLike[str], *, resume: bool = False) -> int:
             "or write to another -o FILE"
         ) from None
     return fd
+
+
+def special_kind(mode: int) -> str | None:
+    """What a file of `os.stat` st_mode `mode` is when it is not a regular file ("a folder", "a
+    FIFO (named pipe)", "a character device"...), None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+             (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+    return next((name for test, name in kinds if test(mode)), "not a file")
 
 
 def lock(fd: int) -> None:

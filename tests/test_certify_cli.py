@@ -6,12 +6,18 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import time
 from pathlib import Path
 
 import pytest
 
 import kakuro
+from kakuro.certificates import Claim, check
+from kakuro.certificates.document import PROOF_LINE
 from kakuro.cli import EXIT_ERROR, EXIT_OK
+from kakuro.cli.certify import EXIT_REFUTED
+from kakuro.cli.common import EXIT_LIMIT
 from kakuro.records.files import read_results
 from kakuro.records.record import JobStatus
 from kakuro.records.verdict import certification, certified_status
@@ -19,9 +25,11 @@ from kakuro.report import sections
 from kakuro.report.tables import puzzle_table, summary_table
 from kakuro.report.text import per_puzzle_csv, summary_csv
 from tests.conftest import ROOT, TWO_SOLUTIONS, UNSATISFIABLE
+from tests.test_certify import KINDS, certificate_of
 from tests.test_cli import run
 from tests.test_compare import BACKENDS_FILE, restore_registry  # noqa: F401 (restore_registry: a fixture)
 from tests.test_compare import run as run_compare
+from tests.test_interrupts import interrupt
 
 CLASSIC = ROOT / "instances" / "classic" / "unique-6x6.jsonl"
 
@@ -77,7 +85,7 @@ def test_the_certificates_of_unsatisfiable_and_ambiguous_puzzles(capsys: pytest.
     assert code == EXIT_OK and "0 solutions, certified" in out and "at least 2 solutions, certified" in out
 
 
-@pytest.mark.parametrize("damage", ["missing", "truncated", "a puzzle file", "a folder"])
+@pytest.mark.parametrize("damage", ["missing", "truncated", "a puzzle file", "a folder", "a FIFO", "/dev/zero"])
 def test_a_file_that_is_no_whole_certificate_gets_one_line(
     damage: str, capsys: pytest.CaptureFixture[str], certified: Path, tmp_path: Path
 ) -> None:
@@ -88,6 +96,10 @@ def test_a_file_that_is_no_whole_certificate_gets_one_line(
         path.write_bytes(CLASSIC.read_bytes())
     elif damage == "a folder":
         path.mkdir()
+    elif damage == "a FIFO":
+        os.mkfifo(path)
+    elif damage == "/dev/zero":
+        path = Path("/dev/zero")
     code, out, err = run(capsys, "verify", path, certified / "classic-6x6-d0.3-s1-1.cert")
     assert code == EXIT_ERROR
     assert len(err.splitlines()) == 1 and err.startswith(f"kakuro: {path}")
@@ -97,22 +109,80 @@ def test_a_file_that_is_no_whole_certificate_gets_one_line(
 def test_a_certificate_for_another_puzzle_is_rejected(capsys: pytest.CaptureFixture[str], certified: Path) -> None:
     cert = certified / "classic-6x6-d0.3-s1-0.cert"
     code, out, _ = run(capsys, "verify", cert, "--puzzle", CLASSIC, "--index", "2")
-    assert code == EXIT_ERROR
-    assert out == (f"{cert}: rejected (puzzle): the certificate is for puzzle 'classic-6x6-d0.3-s1-0' (digest "
-                   f"{kakuro.read(CLASSIC)[0].digest()}), not 'classic-6x6-d0.3-s1-1' "
+    assert code == EXIT_REFUTED == 3
+    assert out == (f"{cert}:1: rejected (puzzle): the certificate is for the puzzle of digest "
+                   f"{kakuro.read(CLASSIC)[0].digest()}, not 'classic-6x6-d0.3-s1-1' "
                    f"(digest {kakuro.read(CLASSIC)[1].digest()})\n")
     assert run(capsys, "verify", cert, "--puzzle", CLASSIC)[0] == EXIT_OK
 
 
-def test_a_tampered_proof_fails_verify(capsys: pytest.CaptureFixture[str], certified: Path, tmp_path: Path) -> None:
+def test_a_tampered_proof_fails_verify_naming_its_line(capsys: pytest.CaptureFixture[str], certified: Path,
+                                                       tmp_path: Path) -> None:
     lines = (certified / "classic-6x6-d0.3-s1-0.cert").read_text().splitlines()
     lines.remove("0")  # the empty clause, the end of the proof
     tampered = tmp_path / "t.cert"
     tampered.write_text("\n".join(lines) + "\n")
     code, out, _ = run(capsys, "verify", tampered, "--checker", "dratify-python")
-    assert code == EXIT_ERROR
-    assert out == f"{tampered}: rejected (proof): dratify-python rejects the proof: every step verified, but the " \
-                  "proof never derives the empty clause\n"
+    assert code == EXIT_REFUTED
+    assert out == f"{tampered}:{len(lines)}: rejected (proof): the proof does not end with the empty clause ('0')\n"
+
+
+@pytest.mark.parametrize(("edit", "words"), [
+    ('"count":"exactly 1"', '"count":"exactly 2"'), ('"encoding":"combinations"', '"encoding":"combinations","id":"x"'),
+])
+def test_an_edited_header_fails_verify(edit: str, words: str, capsys: pytest.CaptureFixture[str], certified: Path,
+                                       tmp_path: Path) -> None:
+    tampered = tmp_path / "t.cert"
+    tampered.write_text((certified / "classic-6x6-d0.3-s1-0.cert").read_text().replace(edit, words, 1))
+    code, out, err = run(capsys, "verify", tampered)
+    assert code == EXIT_REFUTED and err == ""
+    assert out.startswith(f"{tampered}:1: rejected (header): the header ") and out.count("\n") == 1
+
+
+def test_the_worst_of_several_certificates_is_the_exit_status(capsys: pytest.CaptureFixture[str], certified: Path,
+                                                              tmp_path: Path) -> None:
+    tampered = tmp_path / "t.cert"
+    tampered.write_text((certified / "classic-6x6-d0.3-s1-0.cert").read_text().replace('"exactly 1"', '"exactly 2"'))
+    code, out, err = run(capsys, "verify", tmp_path / "missing.cert", tampered, certified / "classic-6x6-d0.3-s1-1.cert")
+    assert code == EXIT_REFUTED  # a refuted claim outranks a file that cannot be read
+    assert len(out.splitlines()) == 2 and len(err.splitlines()) == 1
+
+
+@pytest.mark.timed
+def test_verify_takes_a_time_limit(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                   certified: Path) -> None:
+    """Fault injected: re-encoding the puzzle takes a minute."""
+    def slow(*args: object, **kwargs: object) -> object:
+        time.sleep(60)
+        raise AssertionError("not stopped")
+
+    monkeypatch.setattr(check, "encode", slow)
+    cert = certified / "classic-6x6-d0.3-s1-0.cert"
+    start = time.monotonic()
+    code, out, _ = run(capsys, "verify", cert, "--time-limit", "1")
+    assert time.monotonic() - start < 2.5
+    assert code == EXIT_LIMIT
+    assert out == (f"{cert}: not verified within 1 s (the check was stopped); give it more with --time-limit S "
+                   "('none': no limit)\n")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_certify_then_verify_every_kind_of_puzzle(kind: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A Sudoku, a Killer, an all-white grid: `certify` writes a certificate `verify` reads back,
+    against the puzzle file too; the same certificate with a header field edited is refused."""
+    puzzle, claim = KINDS[kind]
+    source = tmp_path / {"killer": "p.killer", "sudoku": "p.sudoku"}.get(puzzle.kind, "p.jsonl")
+    kakuro.write([puzzle], source)
+    code, out, _ = run(capsys, "certify", source, "-o", tmp_path / "c")
+    assert code == EXIT_OK, out
+    (cert,) = (tmp_path / "c").iterdir()
+    code, out, _ = run(capsys, "verify", cert, "--puzzle", source)
+    assert code == EXIT_OK and out.startswith(f"{cert}: {claim.bound} solution")
+    edited = tmp_path / "edited.cert"
+    edited.write_text(cert.read_text().replace(f'"count":"{claim.bound}"', '"count":"exactly 1"'
+                                               if claim is not Claim.UNIQUE else '"count":"0"', 1))
+    code, out, _ = run(capsys, "verify", edited)
+    assert code == EXIT_REFUTED and out.startswith(f"{edited}:1: rejected (header): the header says the count is")
 
 
 def test_generate_classic_certify_writes_each_certificate_beside_the_puzzles(
@@ -166,3 +236,20 @@ def test_compare_certify_makes_a_false_unsat_wrong_and_the_report_names_the_cert
     per_puzzle = list(csv.reader(io.StringIO(per_puzzle_csv([section]))))
     column = per_puzzle[0].index("test-liar: certified")
     assert [row[column] for row in per_puzzle[1:]] == ["true", ""]  # the WRONG answer is not an UNSAT one
+
+
+@pytest.mark.timed
+@pytest.mark.parametrize("limit", ["60", "none"])
+def test_ctrl_c_stops_verify_at_once(limit: str, tmp_path: Path) -> None:
+    """Fault injected: SIGINT while a long proof is checked, in the child the time limit runs
+    it in (60) or in the command itself (none)."""
+    text = certificate_of("killer, none")
+    proof = text.index(PROOF_LINE) + len(PROOF_LINE) + 1
+    long = tmp_path / "long.cert"
+    long.write_text(text[:proof] + "d 1 2 0\n" * 1_000_000 + text[proof:])
+    script = ("from kakuro.cli import main\n"
+              "print('go', flush=True)\n"
+              f"sys.exit(main(['verify', {str(long)!r}, '--time-limit', {limit!r}, '--checker', 'dratify-python']))\n")
+    seconds, done = interrupt(script)
+    assert done.returncode == 130 and seconds < 1.5, done.stderr[-1500:]
+    assert done.stderr.strip() == "kakuro: interrupted" and done.stdout == ""

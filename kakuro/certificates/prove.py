@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kakuro.certificates.document import Certificate, Claim
+from kakuro.certificates.document import Certificate, Claim, written
 from kakuro.clock import Deadline
 from kakuro.engines import Engine
 from kakuro.errors import BackendOptionError, KakuroError
@@ -57,7 +57,8 @@ def certify(puzzle: Puzzle, *, solver: str = DEFAULT_SOLVER, time_limit: float |
     return certificate
 
 
-def _certify(puzzle: Puzzle, solver: str) -> Certificate:
+def _certify(asked: Puzzle, solver: str) -> Certificate:
+    puzzle = written(asked)[1]  # as the certificate gives it back, so that verify encodes the same CNF
     enc = encode(puzzle, ENCODING)
     made_by = {"solver": solver, "kakuro": KAKURO.version(), "pysat": PYSAT.version()}
     unsat, found, proof = _solve(enc, [], solver)
@@ -74,13 +75,18 @@ def _certify(puzzle: Puzzle, solver: str) -> Certificate:
 
 
 def _solve(enc: Encoding, extra: list[list[int]], solver: str) -> tuple[bool, list[int], tuple[Any, ...]]:
-    """(unsatisfiable, the model, the DRUP proof) of the CNF with the clauses `extra`."""
+    """(unsatisfiable, the model, the DRUP proof) of the CNF with the clauses `extra`. The
+    proof ends with its empty clause, written when the solver logs none: what a solver logs
+    after it (CaDiCaL deletes clauses) proves nothing, and a certificate holds only what
+    `verify` checks."""
     from pysat.solvers import Solver as PySatSolver
 
     with PySatSolver(name=solver, bootstrap_with=[*enc.clauses, *extra], with_proof=True) as sat:
         if sat.solve():
             return False, list(sat.get_model()), ()
-        return True, [], tuple(_step(line) for line in sat.get_proof())
+        proof = [_step(line) for line in sat.get_proof()]
+    empty = (False, ())
+    return True, [], (*proof[:proof.index(empty)], empty) if empty in proof else (*proof, empty)
 
 
 def _step(line: str) -> tuple[bool, tuple[int, ...]]:

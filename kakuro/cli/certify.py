@@ -25,6 +25,11 @@ from kakuro.errors import KakuroError
 from kakuro.files import refuse_existing, write_all, write_new
 from kakuro.puzzle import Puzzle
 
+EXIT_REFUTED = 3
+"""`kakuro verify`: a certificate was rejected (the exit-code table's "a wrong answer or a refuted claim")."""
+VERIFY_SEVERITY = (EXIT_REFUTED, EXIT_ERROR, EXIT_LIMIT, EXIT_OK)
+"""`kakuro verify`'s exit codes from worst to best: checking several certificates exits with the worst."""
+
 
 def add_commands(commands: Any) -> None:
     """Add this module's subcommands to the `kakuro` parser's subparsers."""
@@ -126,10 +131,12 @@ def _add_verify(commands: Any) -> None:
 
     command = commands.add_parser(
         "verify", help="check certificates, trusting nothing in them",
-        description="Re-encodes each certificate's puzzle and requires the same CNF, checks its solutions with the "
-        "rules, checks that the excluding clause excludes exactly the solution, and checks the proof with "
-        "dratify (its native checker too when installed). Prints the certified count of each; exit status 0 "
-        "only when every certificate holds, 1 otherwise.",
+        description="Reads each certificate line by line: re-encodes its puzzle and requires the same header and "
+        "formula, line for line, checks its solutions with the rules, checks that the excluding clause excludes "
+        "exactly the solution, and checks the proof with dratify (its native checker too when installed). "
+        "Prints the certified count of each. Exit status 0 when every certificate holds, 3 when one is rejected "
+        "(a refuted claim), 1 when one cannot be read (missing, not a regular file, not a certificate), 4 when the "
+        "time limit stopped one.",
     )
     command.add_argument("certificates", nargs="+", metavar="CERT", help="certificate files")
     command.add_argument("--puzzle", metavar="FILE", help="require the certificates to be about this puzzle")
@@ -137,23 +144,29 @@ def _add_verify(commands: Any) -> None:
                          help="with --puzzle: the K-th puzzle of FILE (default 1)")
     command.add_argument("--checker", action="append", choices=CHECKERS, metavar="NAME",
                          help=f"a proof checker to run (repeatable; {', '.join(CHECKERS)}); default: every one installed")
+    add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds of checking per certificate")
     command.set_defaults(run=_run_verify)
 
 
 def _run_verify(args: argparse.Namespace) -> int:
-    from kakuro.certificates import verify
+    from kakuro.certificates import VerifyLimitError, verify
 
     puzzle = pick(read_puzzles(args.puzzle), args.index, args.puzzle) if args.puzzle else None
-    status = EXIT_OK
+    codes = [EXIT_OK]
     for path in args.certificates:
         try:
-            verdict = verify(path, puzzle=puzzle, checkers=args.checker)
+            verdict = verify(path, puzzle=puzzle, checkers=args.checker, time_limit=args.time_limit)
+        except VerifyLimitError as exc:
+            print(f"{path}: {exc}; give it more with --time-limit S ('none': no limit)")
+            codes.append(EXIT_LIMIT)
+            continue
         except KakuroError as exc:
             print(f"kakuro: {exc}", file=sys.stderr)
-            status = EXIT_ERROR
+            codes.append(EXIT_ERROR)
             continue
-        checked = f" ({', '.join(verdict.checkers)})" if verdict.checkers else ""
-        print(f"{path}: {verdict}{checked if verdict.ok else ''}")
-        if not verdict.ok:
-            status = EXIT_ERROR
-    return status
+        if verdict.ok:
+            print(f"{path}: {verdict} ({', '.join(verdict.checkers)})" if verdict.checkers else f"{path}: {verdict}")
+        else:
+            print(f"{path}:{verdict.line}: {verdict}" if verdict.line else f"{path}: {verdict}")
+            codes.append(EXIT_REFUTED)
+    return min(codes, key=VERIFY_SEVERITY.index)
