@@ -199,3 +199,96 @@ def test_the_plugin_api_is_exported_and_typed() -> None:
     assert "_solve(puzzle, opts, deadline, seed)" in (kakuro.Solver.__doc__ or "")
     assert (ROOT / "kakuro" / "py.typed").exists()
     assert EXAMPLES.exists()
+
+
+# --------------------------------------------------------------------- a plug-in cannot disturb the caller (issue 40)
+RUDE = '''
+import ctypes, os, subprocess, sys
+import kakuro
+from kakuro import Option, Outcome, Status
+
+
+class Unprintable:
+    def __repr__(self):
+        raise RuntimeError("no repr")
+
+    __str__ = __repr__
+
+
+ANSWERS = {
+    "tuple": lambda: (Status.SOLVED, [1, 2, 3, 1]),
+    "status": lambda: Outcome("solved", [1, 2, 3, 1]),
+    "unprintable": lambda: Outcome(Status.SOLVED, [1, 2, 3, 1], {"odd": Unprintable(), "nodes": 3}),
+    "nan": lambda: Outcome(Status.SOLVED, [1, 2, 3, 1], {"rate": float("nan")}),
+    "huge": lambda: Outcome(Status.SOLVED, [1, 2, 3, 1], {"nodes": 10**5000}),
+    "bytes": lambda: Outcome(Status.SOLVED, [1, 2, 3, 1], {"blob": b"\\xff"}, "\\udcff"),
+}
+
+
+@kakuro.register("rude")
+class Rude(kakuro.EnumeratingSolver):
+    """Returns what the template does not take (`answer`), or chatters on stdout every way
+    a backend can (`answer=chatty`): print, a write to file descriptor 1, C's printf, a child."""
+
+    options = {"answer": Option("chatty", choices=("chatty", *ANSWERS))}
+
+    def _solve(self, puzzle, opts, deadline, seed):
+        if opts["answer"] != "chatty":
+            return ANSWERS[opts["answer"]]()
+        return super()._solve(puzzle, opts, deadline, seed)
+
+    def _count(self, puzzle, opts, limit, deadline, seed):
+        print("python chatter")
+        sys.__stdout__.write("kept-stream chatter\\n")
+        os.write(1, b"fd chatter\\n")
+        ctypes.CDLL(None).printf(b"C chatter\\n")
+        subprocess.run(["echo", "child chatter"], check=True)
+        return kakuro.Enumeration([[1, 2, 3, 1]], True, {"nodes": 1})
+'''
+
+
+@pytest.fixture()
+def rude(plugin: Path) -> Path:
+    (plugin / "rude_plugin.py").write_text(RUDE)
+    return plugin
+
+
+def run_fd(capfd: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """`run`, with what the command wrote to file descriptors 1 and 2."""
+    modules = set(sys.modules)
+    with registry_restored():
+        code = main(list(argv))
+    for name in set(sys.modules) - modules:
+        del sys.modules[name]
+    out, err = capfd.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("answer", ["tuple", "status", "unprintable", "nan", "huge", "bytes"])
+def test_what_a_plugin_returns_never_gives_a_traceback(rude: Path, answer: str, capfd: pytest.CaptureFixture[str]) -> None:
+    spec = f"rude:answer={answer}"
+    code, out, err = run_fd(capfd, "solve", "small.txt", "-b", spec, "--import", "rude_plugin", "--format", "json")
+    record = json.loads(out, parse_constant=lambda word: pytest.fail(f"{word} is not JSON"))
+    assert "Traceback" not in err and err == ""
+    if answer in ("tuple", "status"):
+        words = {"tuple": "_solve returned a tuple", "status": "Outcome.status is a str ('solved')"}[answer]
+        assert code == 1 and record["status"] == "error" and words in record["message"]
+    else:
+        assert code == 0 and record["status"] == "solved" and all(
+            type(value) in (int, float, bool, str) for value in record["stats"].values())
+    code, out, err = run_fd(capfd, "solve", "small.txt", "-b", spec, "--import", "rude_plugin")
+    assert "Traceback" not in err and code in (0, 1) and out.startswith("small.txt#1: ")
+
+
+def test_what_a_plugin_prints_stays_off_the_json(rude: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """Python's print, a stream kept of stdout, a write to fd 1, C's printf and a child's output
+    all go to stderr while the backend runs; the JSON alone goes to stdout."""
+    chatter = ["python chatter", "kept-stream chatter", "fd chatter", "C chatter", "child chatter"]
+    for command in ("solve", "count"):
+        code, out, err = run_fd(capfd, command, "small.txt", "-b", "rude", "--import", "rude_plugin", "--format", "json")
+        assert code == 0, err
+        assert json.loads(out)["status"] == "solved" and len(out.splitlines()) == 1, out
+        assert sorted(err.split("\n")[:-1]) == sorted(chatter), err
+    code, out, _ = run_fd(capfd, "solve", "small.txt", "-b", "rude", "--import", "rude_plugin")
+    assert all(line in out for line in chatter)  # the text format leaves stdout as it is
+
