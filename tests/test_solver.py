@@ -362,3 +362,14 @@ def test_an_exception_that_cannot_be_shown_or_sys_exit_is_an_error_result(tempor
     ended = kakuro.solve(cazenave, "odd-raise:how=exit", time_limit=5)
     assert ended.status is Status.ERROR and ended.message == "SystemExit: 3"
 
+
+def test_a_shipped_name_is_reserved(temporary_backends) -> None:
+    class Impostor(Solver):
+        complete = True
+
+    for name in ("gac", "cpsat", "auto"):
+        shipped = kakuro.get_solver(name).__class__
+        with pytest.raises(ValueError, match=f"backend name '{name}' is the name of a backend kakuro ships"):
+            temporary_backends(name)(Impostor)
+        assert kakuro.get_solver(name).__class__ is shipped and shipped.__module__.startswith("kakuro.solvers.")
+    temporary_backends("gac-like")(Impostor)  # another name is fine
