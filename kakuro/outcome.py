@@ -1,16 +1,23 @@
 """What a solve or a count ends with: the statuses, the frozen `Result` and `Count` the
 `Solver` template returns (with their one JSON form, `to_dict`), what a backend hands back
-(`Outcome`, `Enumeration`), and the stats vocabulary `STATS`."""
+(`Outcome`, `Enumeration`) and the template's checks of them (`checked_outcome`,
+`checked_enumeration`), the stats vocabulary `STATS`, and the plain forms the template turns a
+backend's stats and texts into (`plain_stats`, `plain_text`, `described`): JSON-able and
+printable whatever the backend put there."""
 
 from __future__ import annotations
 
 import enum
+import math
+import numbers
+import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from kakuro.puzzle import Solution
+from kakuro.values import shown
 
 Stat = int | float | bool | str
 
@@ -131,7 +138,11 @@ def _json_form(answer: Result | Count, head: Mapping[str, Any], tail: Mapping[st
 class Outcome:
     """What a backend's `_solve` returns: the template method turns it into a `Result`.
 
-    `values` is one value per white cell (cell order) when `status` is SOLVED.
+    `status` is a `Status`; `values` one value per white cell (cell order) when it is SOLVED;
+    `stats` a mapping of names (`STATS`) to ints, floats, bools or strs (numpy numbers, NaN, an
+    int past 64 bits or any other object are made plain: `plain_stats`); `message` a str.
+    Anything else `_solve` returns (a tuple, a status as a string) is an ERROR result saying
+    what it was.
     """
 
     status: Status
@@ -142,7 +153,8 @@ class Outcome:
 
 @dataclass
 class Enumeration:
-    """What a backend's `_count` returns: the solutions found, and whether search finished."""
+    """What a backend's `_count` returns: the solutions found (a list, or a numpy array), and
+    whether search finished (a bool); `stats` and `message` as in `Outcome`, checked the same way."""
 
     solutions: Sequence[Sequence[int]]
     exhausted: bool
@@ -158,6 +170,65 @@ class Enumeration:
         return Outcome(status, None, self.stats, self.message)
 
 
+class BadAnswer(Exception):
+    """What a backend's `_solve` or `_count` returned is not what the template takes; the
+    message says what it was (the ERROR result's message)."""
+
+
+def checked_outcome(answer: object) -> Outcome:
+    """`answer`, what `_solve` returned, checked: an `Outcome` whose status is a `Status`, whose
+    message is a str and whose stats are a mapping, returned with its stats made plain
+    (`plain_stats`) and its message printable. Raises BadAnswer saying what is wrong."""
+    if not isinstance(answer, Outcome):
+        raise BadAnswer(f"the backend's _solve returned {_kind(answer)}, not a kakuro.Outcome")
+    if not isinstance(answer.status, Status):
+        raise BadAnswer(f"the backend's Outcome.status is {_kind(answer.status)}, not a kakuro.Status")
+    stats, message = _checked_parts(answer, "Outcome")
+    return Outcome(answer.status, answer.values, stats, message)
+
+
+def checked_enumeration(answer: object) -> Enumeration:
+    """`answer`, what `_count` returned, checked as `checked_outcome` checks an Outcome; its
+    `solutions` a sequence (or a numpy array) and `exhausted` a bool too."""
+    if not isinstance(answer, Enumeration):
+        raise BadAnswer(f"the backend's _count returned {_kind(answer)}, not a kakuro.Enumeration")
+    stats, message = _checked_parts(answer, "Enumeration")
+    solutions, exhausted = answer.solutions, answer.exhausted
+    if hasattr(solutions, "tolist") and not isinstance(solutions, Sequence):
+        solutions = solutions.tolist()
+    if not isinstance(solutions, Sequence) or isinstance(solutions, (str, bytes)):
+        raise BadAnswer(f"the backend's Enumeration.solutions is {_kind(solutions)}, not a list of solutions")
+    if not isinstance(exhausted, bool) and getattr(getattr(exhausted, "dtype", None), "kind", "") != "b":
+        raise BadAnswer(f"the backend's Enumeration.exhausted is {_kind(exhausted)}, not a bool")
+    return Enumeration(solutions, bool(exhausted), stats, message)
+
+
+def _checked_parts(answer: Outcome | Enumeration, kind: str) -> tuple[dict[str, Stat], str]:
+    """The plain stats and the printable message of `answer`; BadAnswer for either of the
+    wrong type."""
+    if not isinstance(answer.message, str):
+        raise BadAnswer(f"the backend's {kind}.message is {_kind(answer.message)}, not a str")
+    if not isinstance(answer.stats, Mapping):
+        raise BadAnswer(f"the backend's {kind}.stats is {_kind(answer.stats)}, not a mapping of names to numbers")
+    try:
+        stats = plain_stats(answer.stats)
+    except Exception as exc:  # a mapping of the backend's own that fails to iterate
+        raise BadAnswer(f"the backend's {kind}.stats cannot be read: {described(exc)}") from None
+    return stats, plain_text(answer.message)
+
+
+def _kind(value: object) -> str:
+    """A backend's value in a few words: its type, and its repr when a short str, bytes or
+    number ("a str ('solved')", "an Enumeration")."""
+    kind = type(value).__name__
+    try:
+        text = reprlib.repr(value) if isinstance(value, (str, bytes, int, float)) else ""
+    except Exception:  # an int of over 4,300 digits, a subclass's repr that raises
+        text = ""
+    shown = f" ({plain_text(text)})" if text and len(text) <= 40 else ""
+    return f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}{shown}"
+
+
 SHOWN_PROBLEMS = 5
 """Broken rules a WRONG result's message names at the most (`rejection`)."""
 
@@ -169,3 +240,54 @@ def rejection(problems: Sequence[str]) -> str:
     return ("the checker rejected the solution: " + "; ".join(problems[:SHOWN_PROBLEMS])
             + (f" (and {more} more)" if more > 0 else ""))
 
+
+
+def plain_stats(stats: Mapping[Any, Any]) -> dict[str, Stat]:
+    """A backend's stats as the vocabulary's types (`Stat`), each JSON-able and printable: a
+    numpy number as Python's, a NaN or an infinity as its text ("nan"), an integer outside the
+    signed 64-bit range as text (its digits up to `MAX_STAT_BITS` bits, else its size in words:
+    JSON readers other than Python lose such integers, and Python cannot even write one of over
+    4,300 digits), any other value as its text (`plain_text`); None is left out (not reported).
+    Raises whatever iterating `stats` raises."""
+    plain: dict[str, Stat] = {}
+    for key, value in list(stats.items()):
+        if value is not None:
+            plain[plain_text(key)] = plain_stat(value)
+    return plain
+
+
+MAX_STAT_BITS = 128
+"""Bits (39 digits) of an integer stat beyond 64 bits still written out in full, as text."""
+
+
+def plain_stat(value: object) -> Stat:
+    """One stat value as `plain_stats` keeps it."""
+    try:
+        if isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind", "") == "b":  # numpy's bool
+            return bool(value)
+        if isinstance(value, numbers.Integral):
+            number = int(value)
+            if -(2**63) <= number < 2**63:
+                return number
+            return str(number) if abs(number).bit_length() <= MAX_STAT_BITS else shown(number)
+        if isinstance(value, numbers.Real):
+            real = float(value)
+            return real if math.isfinite(real) else str(real)
+    except Exception:  # a number type of a backend's own that fails to convert
+        pass
+    return plain_text(value)
+
+
+def plain_text(value: object) -> str:
+    """`str(value)`, printable anywhere (a lone surrogate, which no terminal or UTF-8 file
+    takes, as its escape), or a placeholder when `str` fails."""
+    try:
+        text = str.__str__(value) if isinstance(value, str) else str(value)
+    except Exception:
+        return f"<a {type(value).__name__} that cannot be shown>"
+    return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def described(exc: BaseException) -> str:
+    """`Type: text` of an exception, even one whose text cannot be made (`plain_text`)."""
+    return f"{type(exc).__name__}: {plain_text(exc)}".rstrip(": ")

@@ -11,6 +11,8 @@ rows, columns and boxes, a Killer's its cages too (`kakuro.regions`). White cell
 
 from __future__ import annotations
 
+import copy
+import functools
 import hashlib
 import json
 import reprlib
@@ -25,7 +27,7 @@ from kakuro.regions import killer_cages, sudoku_box, sudoku_grid, sudoku_groups
 from kakuro.values import is_digit, is_integer, shown
 
 __all__ = ["MAX_VALUE", "Clue", "Direction", "Group", "Position", "Run", "is_digit", "max_sum", "min_sum", "Puzzle",
-           "Solution", "Snapshot", "shown"]
+           "Solution", "shown"]
 
 
 BLACK = "#"
@@ -325,11 +327,34 @@ class Puzzle:
             problems += broken_rules(group, [values[c] for c in group.cells])
         return problems
 
-    def snapshot(self) -> Snapshot:
-        """Record what `check` reads of this puzzle (about 1 ms for a 100x100 grid, 40 ms for
-        250,000 runs): `Snapshot.puzzle()` gives the puzzle as it is now, whatever is done to
-        this object meanwhile. `Solver.solve` takes one before a backend runs."""
-        return Snapshot(self)
+    def copy(self) -> Puzzle:
+        """An equal puzzle that shares nothing a backend could change with this one: its own
+        mappings (behind new read-only proxies), its own group objects and its own copy of
+        whatever in `meta` is mutable; the tuples, numbers and strings, which nothing can
+        change, are shared. Not validated again. `Solver.solve` hands a backend one, so that
+        whatever the backend does to it (`object.__setattr__` on the puzzle or a group
+        included) leaves this puzzle as it was. It costs one new object per group."""
+        fields = dict(vars(self))
+        runs = _copies(self.runs)
+        fields["runs"] = runs
+        tail = len(runs) - len(self.regions)  # the regions are the last groups (`runs`), the same objects
+        same = all(region is group for region, group in zip(self.regions, self.runs[tail:]))
+        fields["regions"] = runs[tail:] if same else _copies(self.regions)
+        for name in ("clues", "givens", "index"):
+            fields[name] = MappingProxyType(fields[name].copy())  # a read-only proxy's copy is a dict
+        meta = dict(self.meta)
+        for key in self._changeable_meta:
+            meta[key] = copy.deepcopy(meta[key])
+        fields["meta"] = MappingProxyType(meta)
+        twin = object.__new__(type(self))
+        vars(twin).update(fields)
+        return twin
+
+    @functools.cached_property
+    def _changeable_meta(self) -> tuple[str, ...]:
+        """The keys of `meta` whose values something could change (a list read from a file):
+        `copy` deep-copies those. Worked out once (a solution in `meta` has a value per cell)."""
+        return tuple(key for key, value in self.meta.items() if not _unchangeable(value))
 
     def _values_of(self, solution: Any) -> tuple[list[int | None] | None, list[str]]:
         """Per-cell values of a Solution or grid; (None, problems) when the shape is wrong."""
@@ -394,52 +419,27 @@ class Solution:
         return "\n".join(" ".join(t.rjust(width) for t in row).rstrip() for row in tokens)
 
 
-class Snapshot:
-    """What `Puzzle.check` reads of a puzzle, recorded: its attributes (tuples and read-only
-    mappings, held by reference), a copy of its givens, and each run's cells and total, which
-    `object.__setattr__` on a frozen `Run` could change. Run directions and clue positions only
-    name a run in a message and are not recorded."""
-
-    def __init__(self, puzzle: Puzzle) -> None:
-        self._puzzle = puzzle
-        self._attributes = dict(vars(puzzle))
-        self._givens = dict(puzzle.givens)
-        self._cells = [run.cells for run in puzzle.runs]
-        self._totals = [run.total for run in puzzle.runs]
-
-    def puzzle(self) -> Puzzle:
-        """The puzzle as recorded: the object itself when nothing `check` reads has changed
-        since, else an equal copy rebuilt from the record (without validating again)."""
-        runs: tuple[Group, ...] = self._attributes["runs"]
-        if self._unchanged(runs):
-            return self._puzzle
-        copy = object.__new__(type(self._puzzle))
-        for name, value in self._attributes.items():
-            object.__setattr__(copy, name, value)
-        object.__setattr__(copy, "givens", MappingProxyType(dict(self._givens)))
-        rebuilt = tuple(_regroup(r, c, t) for r, c, t in zip(runs, self._cells, self._totals))
-        object.__setattr__(copy, "runs", rebuilt)
-        return copy
-
-    def _unchanged(self, runs: tuple[Group, ...]) -> bool:
-        """True when the puzzle object still holds what was recorded (a deleted attribute, or
-        one that cannot even be compared, is a change)."""
-        now = vars(self._puzzle)
-        try:
-            return (now.keys() == self._attributes.keys() and all(now[k] is v for k, v in self._attributes.items())
-                    and dict(self._puzzle.givens) == self._givens
-                    and all(r.cells is c and r.total is t for r, c, t in zip(runs, self._cells, self._totals)))
-        except Exception:  # whatever a backend put there
-            return False
-
-
 # --------------------------------------------------------------------- internals
-def _regroup(group: Any, cells: tuple[int, ...], total: int) -> Group:
-    """`group` with the recorded `cells` and `total` (whatever a backend did to it since)."""
-    name, stated = getattr(group, "name", "group"), getattr(group, "stated", True)
-    if isinstance(group, Run) or not isinstance(group, Group):
-        return Run(cells, total, getattr(group, "direction", "across"), getattr(group, "clue", (-1, -1)))
-    return Group(cells, total, name=str(name), stated=bool(stated))
+def _copies(groups: tuple[Group, ...]) -> tuple[Group, ...]:
+    """Other objects equal to `groups` (frozen dataclasses: their fields are tuples, numbers
+    and strings, shared). Written out: `copy.copy` takes four times as long."""
+    twins = []
+    for group in groups:
+        twin = object.__new__(type(group))
+        twin.__dict__.update(group.__dict__)
+        twins.append(twin)
+    return tuple(twins)
+
+
+_ATOMS = frozenset({str, int, float, complex, bool, type(None), bytes})
+"""Types of values nothing can change (a tuple of them neither)."""
+
+
+def _unchangeable(value: Any) -> bool:
+    """True for an atom (`_ATOMS`) or a tuple of such values (a solution's rows)."""
+    if type(value) is tuple:
+        return set(map(type, value)) <= _ATOMS or all(map(_unchangeable, value))
+    return type(value) in _ATOMS
 
 
 def _rebuild_sudoku(grid: list[list[int]], box: tuple[int, int], cages: list[tuple[int, list[Position]]],

@@ -11,11 +11,15 @@ A backend is one module with one class::
         def _solve(self, puzzle, opts, deadline, seed) -> Outcome: ...
 
 `Solver.solve` is the template method: it validates options and limits, times the run with
-one clock (`time.perf_counter`), calls `_solve`, re-checks any solution with `puzzle.check`
-against the puzzle as it was before `_solve` ran (`Puzzle.snapshot`: the backend cannot
-change it) and returns a frozen `Result`; a solution the checker rejects is WRONG, never
-SOLVED. Unsatisfiability and reached limits are results; bad input and misuse are
-exceptions. Status handling lives here, never in a backend.
+one clock (`time.perf_counter`), calls `_solve` on a copy of the caller's puzzle
+(`Puzzle.copy`: whatever the backend does to it, the caller's puzzle stays as it was; the
+shipped backends, which never change it, get the puzzle itself: `is_shipped`), checks what
+`_solve` returned (`kakuro.outcome.checked_outcome`: an `Outcome` with a `Status`, a str
+message and a mapping of stats, made plain; anything else is an ERROR result saying what it
+was), re-checks any solution with the caller's `puzzle.check` and returns a frozen `Result`;
+a solution the checker rejects is WRONG, never SOLVED. Unsatisfiability and reached limits
+are results; bad input and misuse are exceptions. Status handling lives here, never in a
+backend.
 
 Time limits: `time_limit` is in seconds of solving (None: no limit; a limit above
 `MAX_TIME_LIMIT`, 23 days, or `inf`, is that long). A complete backend
@@ -40,7 +44,10 @@ engine availability (`kakuro.engines`) and the registry (`kakuro.registry`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar, cast
 
@@ -64,12 +71,16 @@ from kakuro.options import (
 from kakuro.outcome import (
     SHOWN_PROBLEMS,
     STATS,
+    BadAnswer,
     Count,
     Enumeration,
     Outcome,
     Result,
     Stat,
     Status,
+    checked_enumeration,
+    checked_outcome,
+    described,
     rejection,
 )
 from kakuro.puzzle import Puzzle, Solution
@@ -133,25 +144,26 @@ class Solver:
         **options: Any,
     ) -> Result:
         """Solve `puzzle` within `time_limit` seconds (None: no limit, refused for an incomplete
-        backend); `options` override the instance's. Any returned solution has passed
-        `puzzle.check` against `puzzle` as it was before the backend ran; a solution
-        that fails it is WRONG. See `kakuro.solve` for the statuses and stats."""
+        backend); `options` override the instance's. A plug-in works on a copy of `puzzle`
+        (`Puzzle.copy`), so `puzzle` is as it was afterwards, whatever the backend did. Any
+        returned solution has passed `puzzle.check`; a solution that fails it is WRONG. See
+        `kakuro.solve` for the statuses and stats."""
         settings, deadline, seed = self._prepare(puzzle, time_limit, seed, options)
         spec = self._spec(settings)
-        before = puzzle.snapshot()  # what the backend is given cannot change what it is judged by
+        given = self._given(puzzle)
         with interrupts_kept():  # a Ctrl-C that lands in an engine object's finalizer is not lost
-            outcome, elapsed, error = _timed(lambda: self._solve(puzzle, settings, deadline, seed))
+            outcome, elapsed, error = _timed(lambda: checked_outcome(self._solve(given, settings, deadline, seed)))
         if outcome is None:  # a backend bug is an ERROR result, not the caller's crash
             return Result(Status.ERROR, None, elapsed, {}, error, spec)
-        stats = MappingProxyType(dict(outcome.stats))
+        stats = MappingProxyType(outcome.stats)
         if outcome.status is Status.WRONG:  # only the checker says WRONG
             return Result(Status.ERROR, None, elapsed, stats, outcome.message or "the backend answered WRONG", spec)
         if outcome.status is not Status.SOLVED:
             return Result(outcome.status, None, elapsed, stats, outcome.message, spec)
-        solution, problems = _checked(before.puzzle(), outcome.values)
+        solution, problems = _checked(puzzle, outcome.values)
         if solution is None:
             return Result(Status.WRONG, None, elapsed, stats, rejection(problems), spec, _as_returned(outcome.values))
-        return Result(Status.SOLVED, _bound(solution, puzzle), elapsed, stats, outcome.message, spec)
+        return Result(Status.SOLVED, solution, elapsed, stats, outcome.message, spec)
 
     def count_solutions(
         self,
@@ -170,23 +182,22 @@ class Solver:
             raise BackendOptionError(f"limit must be a positive integer, not {limit!r}")
         settings, deadline, seed = self._prepare(puzzle, time_limit, seed, options)
         spec = self._spec(settings)
-        before = puzzle.snapshot()
+        given = self._given(puzzle)
         with interrupts_kept():  # as in solve
-            found, elapsed, error = _timed(lambda: self._count(puzzle, settings, limit, deadline, seed))
+            found, elapsed, error = _timed(lambda: checked_enumeration(self._count(given, settings, limit, deadline, seed)))
         if found is None:
             return Count(Status.ERROR, 0, False, (), elapsed, {}, error, spec)
         stats = MappingProxyType(dict(found.stats))
         solutions: list[Solution] = []
         number: dict[tuple[int, ...], int] = {}  # a checked solution's values -> its number (from 1)
-        oracle = before.puzzle() if found.solutions else puzzle
         for values in found.solutions[:limit]:
-            solution, problems = _checked(oracle, values)
+            solution, problems = _checked(puzzle, values)
             if solution is None:
                 return Count(Status.WRONG, 0, False, (), elapsed, stats, rejection(problems), spec, _as_returned(values))
             if solution.values in number:
                 problems = [f"the backend returned it twice (solutions {number[solution.values]} and {len(solutions) + 1})"]
                 return Count(Status.WRONG, 0, False, (), elapsed, stats, rejection(problems), spec, solution.values)
-            solutions.append(_bound(solution, puzzle))
+            solutions.append(solution)
             number[solution.values] = len(solutions)
         exhausted = found.exhausted and len(solutions) < limit
         if solutions:
@@ -247,6 +258,11 @@ class Solver:
         raise NotImplementedError
 
     # ----------------------------------------------------------------- internals
+    def _given(self, puzzle: Puzzle) -> Puzzle:
+        """The puzzle `_solve` and `_count` get: a copy (`Puzzle.copy`), so that what the backend
+        does to it cannot change the caller's; the caller's own for a shipped backend."""
+        return puzzle if is_shipped(type(self)) else puzzle.copy()
+
     def _resolve(self, options: Mapping[str, Any], base: Mapping[str, Any] | None = None) -> dict[str, Any]:
         settings = dict(base) if base is not None else {k: o.default for k, o in self.options.items()}
         for key, raw in options.items():
@@ -283,6 +299,18 @@ class Solver:
         return settings, Deadline.after(time_limit), seed
 
 
+SHIPPED_PACKAGE = "kakuro.solvers"
+"""The package of the backends kakuro ships (one module each)."""
+
+
+def is_shipped(cls: type) -> bool:
+    """True for a class of the shipped backends' package (`SHIPPED_PACKAGE`): reviewed code that
+    never changes the puzzle it is given (tests/test_contract.py checks every one), so it works on
+    the caller's puzzle itself, which is free; any other backend (a plug-in, a subclass of a shipped
+    one elsewhere) gets a copy, one new object per group."""
+    return cls.__module__.startswith(SHIPPED_PACKAGE + ".")
+
+
 class EnumeratingSolver(Solver):
     """A complete backend whose one search both solves and counts: it implements `_count`,
     and solving is counting up to one (the status follows from the enumeration here)."""
@@ -290,7 +318,7 @@ class EnumeratingSolver(Solver):
     complete = True
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        return self._count(puzzle, opts, 1, deadline, seed).outcome()
+        return checked_enumeration(self._count(puzzle, opts, 1, deadline, seed)).outcome()
 
 
 T = TypeVar("T")
@@ -299,21 +327,24 @@ T = TypeVar("T")
 def _timed(call: Callable[[], T]) -> tuple[T | None, float, str]:
     """`call()` on the solving clock: (its value, seconds, ""), the seconds without the
     one-time costs paid meanwhile (`Stopwatch`); a backend bug (any exception but a KakuroError, which
-    propagates) gives (None, seconds, "Type: message")."""
+    propagates, and KeyboardInterrupt; SystemExit included) gives (None, seconds, "Type: message"),
+    an answer the template does not take (`BadAnswer`) (None, seconds, what it was)."""
     watch = Stopwatch()
     try:
         value, error = call(), ""
     except KakuroError:
         raise
-    except Exception as exc:
-        value, error = None, f"{type(exc).__name__}: {exc}"
+    except BadAnswer as exc:
+        value, error = None, str(exc)
+    except (Exception, SystemExit) as exc:  # a backend's sys.exit() does not end the caller's program
+        value, error = None, described(exc)
     return value, watch.elapsed(), error
 
 
 def _checked(oracle: Puzzle, values: object) -> tuple[Solution | None, list[str]]:
-    """The backend's values as a Solution of `oracle` (the puzzle as it was before the backend
-    ran) when they pass its `check`, else (None, the rules they break). A value that is not a
-    digit (a float, a bool, a string: never rounded) or a wrong count is a broken rule too."""
+    """The backend's values as a Solution of `oracle` (the caller's puzzle, which the backend
+    did not see) when they pass its `check`, else (None, the rules they break). A value that is
+    not a digit (a float, a bool, a string: never rounded) or a wrong count is a broken rule too."""
     returned = _as_returned(values)
     if returned is None:
         got = "no values" if values is None else f"a {type(values).__name__}"
@@ -336,20 +367,58 @@ def _as_returned(values: object) -> tuple[Any, ...] | None:
         return None
 
 
-def _bound(solution: Solution, puzzle: Puzzle) -> Solution:
-    """A checked solution as one of the caller's `puzzle` object (the puzzle it was checked
-    against, or a copy of it as it was when a backend changed it; then the solution stays
-    with the copy it passed)."""
-    if solution.puzzle is puzzle:
-        return solution
-    try:
-        return Solution(puzzle, solution.values)
-    except (InvalidSolutionError, AttributeError, TypeError, IndexError):
-        return solution
-
-
 _WARM: set[type[Solver]] = set()
 """Backend classes warmed up in this process."""
+
+
+@contextlib.contextmanager
+def output_to_stderr(active: bool = True) -> Iterator[None]:
+    """Within the block (when `active`), whatever is written to standard output goes to standard
+    error instead: by Python (`sys.stdout`, and the stream of start-up, which a backend may
+    keep) and below it (file descriptor 1: a C library's `printf`, a child process). Standard
+    output is as before after. The command line solves in one under `--format json`, so that its
+    standard output holds only the JSON, whatever a backend prints. Without a file descriptor
+    1 or 2 it does nothing."""
+    kept = _stdout_to_stderr() if active else None
+    if kept is None:
+        yield
+        return
+    stdout, sys.stdout = sys.stdout, sys.stderr
+    try:
+        yield
+    finally:
+        sys.stdout = stdout
+        _flush()  # while fd 1 is still stderr's
+        os.dup2(kept, 1)
+        os.close(kept)
+
+
+def _stdout_to_stderr() -> int | None:
+    """Point file descriptor 1 where 2 points, after flushing what was written before; returns
+    a descriptor of what 1 was, or None when either is missing."""
+    _flush()
+    try:
+        kept = os.dup(1)
+    except OSError:
+        return None
+    try:
+        os.dup2(2, 1)
+    except OSError:
+        os.close(kept)
+        return None
+    return kept
+
+
+def _flush() -> None:
+    """Flush Python's standard streams and the C library's (`fflush(NULL)`)."""
+    for stream in (sys.stdout, sys.__stdout__, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()  # type: ignore[union-attr]
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None).fflush(None)
+
 
 __all__ = [
     "KIND_WORDS", "MAX_TIME_LIMIT", "PROBE_SECONDS", "SEED_BITS", "SHOWN_PROBLEMS", "STATS", "Count", "Deadline",

@@ -14,7 +14,9 @@ import pytest
 
 import kakuro
 from kakuro import Puzzle, Status, UnsupportedOperationError
+from kakuro.solver import is_shipped
 from tests.conftest import AVAILABLE
+from tests.test_solver import puzzle_state
 
 TIME_SLACK = 1.0
 """Seconds a backend may overrun its limit in these tests (process start-up noise included)."""
@@ -118,3 +120,18 @@ def test_counts_solutions_when_complete(name: str, two_solutions: Puzzle, unsati
     assert (none.count, none.exhausted, none.status) == (0, True, Status.UNSATISFIABLE)
     many = kakuro.count_solutions(cazenave, name, limit=2, time_limit=30)
     assert many.count == 2 and not many.exhausted and not many.unique
+
+
+@pytest.mark.parametrize("name", AVAILABLE)
+def test_leaves_the_puzzle_it_is_given_as_it_was(name: str, cazenave: Puzzle) -> None:
+    """A shipped backend works on the caller's puzzle itself (`kakuro.solver.is_shipped`: a
+    plug-in gets a copy), so it must never change it, solving or counting, Kakuro or Sudoku."""
+    cls = solver_class(name)
+    assert is_shipped(cls)
+    sudoku = Puzzle.sudoku([[1, 0, 0, 0], [0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 1]], meta={"tags": ["x"]})
+    for puzzle in (cazenave, sudoku):
+        before = puzzle_state(puzzle)
+        kakuro.solve(puzzle, name, time_limit=30 if cls.complete else 3, seed=1)
+        if cls.complete:
+            kakuro.count_solutions(puzzle, name, limit=3, time_limit=30)
+        assert puzzle_state(puzzle) == before

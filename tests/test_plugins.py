@@ -199,3 +199,214 @@ def test_the_plugin_api_is_exported_and_typed() -> None:
     assert "_solve(puzzle, opts, deadline, seed)" in (kakuro.Solver.__doc__ or "")
     assert (ROOT / "kakuro" / "py.typed").exists()
     assert EXAMPLES.exists()
+
+
+# --------------------------------------------------------------------- a plug-in cannot disturb the caller (issue 40)
+RUDE = '''
+import ctypes, os, subprocess, sys
+import kakuro
+from kakuro import Option, Outcome, Status
+
+
+class Unprintable:
+    def __repr__(self):
+        raise RuntimeError("no repr")
+
+    __str__ = __repr__
+
+
+ANSWERS = {
+    "tuple": lambda: (Status.SOLVED, [1, 2, 3, 1]),
+    "status": lambda: Outcome("solved", [1, 2, 3, 1]),
+    "unprintable": lambda: Outcome(Status.SOLVED, [1, 2, 3, 1], {"odd": Unprintable(), "nodes": 3}),
+    "nan": lambda: Outcome(Status.SOLVED, [1, 2, 3, 1], {"rate": float("nan")}),
+    "huge": lambda: Outcome(Status.SOLVED, [1, 2, 3, 1], {"nodes": 10**5000}),
+    "bytes": lambda: Outcome(Status.SOLVED, [1, 2, 3, 1], {"blob": b"\\xff"}, "\\udcff"),
+}
+
+
+@kakuro.register("rude")
+class Rude(kakuro.EnumeratingSolver):
+    """Returns what the template does not take (`answer`), or chatters on stdout every way
+    a backend can (`answer=chatty`): print, a write to file descriptor 1, C's printf, a child."""
+
+    options = {"answer": Option("chatty", choices=("chatty", *ANSWERS))}
+
+    def _solve(self, puzzle, opts, deadline, seed):
+        if opts["answer"] != "chatty":
+            return ANSWERS[opts["answer"]]()
+        return super()._solve(puzzle, opts, deadline, seed)
+
+    def _count(self, puzzle, opts, limit, deadline, seed):
+        print("python chatter")
+        sys.__stdout__.write("kept-stream chatter\\n")
+        os.write(1, b"fd chatter\\n")
+        ctypes.CDLL(None).printf(b"C chatter\\n")
+        subprocess.run(["echo", "child chatter"], check=True)
+        return kakuro.Enumeration([[1, 2, 3, 1]], True, {"nodes": 1})
+'''
+
+
+@pytest.fixture()
+def rude(plugin: Path) -> Path:
+    (plugin / "rude_plugin.py").write_text(RUDE)
+    return plugin
+
+
+def run_fd(capfd: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """`run`, with what the command wrote to file descriptors 1 and 2."""
+    modules = set(sys.modules)
+    with registry_restored():
+        code = main(list(argv))
+    for name in set(sys.modules) - modules:
+        del sys.modules[name]
+    out, err = capfd.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("answer", ["tuple", "status", "unprintable", "nan", "huge", "bytes"])
+def test_what_a_plugin_returns_never_gives_a_traceback(rude: Path, answer: str, capfd: pytest.CaptureFixture[str]) -> None:
+    spec = f"rude:answer={answer}"
+    code, out, err = run_fd(capfd, "solve", "small.txt", "-b", spec, "--import", "rude_plugin", "--format", "json")
+    record = json.loads(out, parse_constant=lambda word: pytest.fail(f"{word} is not JSON"))
+    assert "Traceback" not in err and err == ""
+    if answer in ("tuple", "status"):
+        words = {"tuple": "_solve returned a tuple", "status": "Outcome.status is a str ('solved')"}[answer]
+        assert code == 1 and record["status"] == "error" and words in record["message"]
+    else:
+        assert code == 0 and record["status"] == "solved" and all(
+            type(value) in (int, float, bool, str) for value in record["stats"].values())
+    code, out, err = run_fd(capfd, "solve", "small.txt", "-b", spec, "--import", "rude_plugin")
+    assert "Traceback" not in err and code in (0, 1) and out.startswith("small.txt#1: ")
+
+
+def test_what_a_plugin_prints_stays_off_the_json(rude: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """Python's print, a stream kept of stdout, a write to fd 1, C's printf and a child's output
+    all go to stderr while the backend runs; the JSON alone goes to stdout."""
+    chatter = ["python chatter", "kept-stream chatter", "fd chatter", "C chatter", "child chatter"]
+    for command in ("solve", "count"):
+        code, out, err = run_fd(capfd, command, "small.txt", "-b", "rude", "--import", "rude_plugin", "--format", "json")
+        assert code == 0, err
+        assert json.loads(out)["status"] == "solved" and len(out.splitlines()) == 1, out
+        assert sorted(err.split("\n")[:-1]) == sorted(chatter), err
+    code, out, _ = run_fd(capfd, "solve", "small.txt", "-b", "rude", "--import", "rude_plugin")
+    assert all(line in out for line in chatter)  # the text format leaves stdout as it is
+
+
+def test_an_imported_module_cannot_take_a_shipped_name(plugin: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (plugin / "impostor.py").write_text("import kakuro\n\n@kakuro.register('gac')\nclass Gac(kakuro.Solver):\n"
+                                        "    complete = True\n")
+    code, _, err = run(capsys, "solve", "small.txt", "-b", "gac", "--import", "impostor")
+    assert code == 1 and len(err.splitlines()) == 1
+    assert "--import impostor: ValueError: backend name 'gac' is the name of a backend kakuro ships" in err
+    code, out, err = run(capsys, "solve", "small.txt", "-b", "gac")
+    assert code == 0 and "solved" in out
+
+
+HOSTILE = {
+    "__init__.py": '''
+import os
+import sys
+import kakuro
+
+
+def imported(name):
+    """Append `name` and where it is imported to the file $KAKURO_TEST_IMPORTED: "probe" in the
+    separate interpreter that tries a plug-in (its arguments name the entry-point group), else
+    "caller"."""
+    where = "probe" if kakuro.ENTRY_POINT_GROUP in sys.argv else "caller"
+    with open(os.environ["KAKURO_TEST_IMPORTED"], "a") as stream:
+        stream.write(f"{name} {where}\\n")
+
+
+class Impostor(kakuro.Solver):
+    description = "claims every puzzle is unsatisfiable"
+    complete = True
+
+    def _solve(self, puzzle, opts, deadline, seed):
+        return kakuro.Outcome(kakuro.Status.UNSATISFIABLE)
+''',
+    "exits.py": "import os\nfrom kakuro_hostile import imported\nimported('exits')\nos._exit(0)\n",
+    "hangs.py": "import time\nfrom kakuro_hostile import imported\nimported('hangs')\ntime.sleep(3600)\n",
+    "takegac.py": "import kakuro\nfrom kakuro_hostile import Impostor, imported\nimported('takegac')\n"
+                  "kakuro.register('gac')(Impostor)\n",
+}
+"""A package whose plug-ins each try to disturb the others: an entry point named like a shipped
+backend (`cpsat`), a module that registers one (`takegac`), an import that ends the process
+(`exits`) and one that never ends (`hangs`)."""
+
+
+@pytest.mark.slow  # pip builds and installs a wheel, and the listing waits out the hanging import (seconds)
+def test_installed_plugins_cannot_disturb_the_shipped_backends_or_other_commands(tmp_path: Path) -> None:
+    package = tmp_path / "kakuro-hostile"
+    (package / "kakuro_hostile").mkdir(parents=True)
+    for name, text in HOSTILE.items():
+        (package / "kakuro_hostile" / name).write_text(text)
+    (package / "pyproject.toml").write_text(textwrap.dedent("""\
+        [build-system]
+        requires = ["setuptools>=61"]
+        build-backend = "setuptools.build_meta"
+
+        [project]
+        name = "kakuro-hostile"
+        version = "0.1"
+
+        [project.entry-points."kakuro.backends"]
+        cpsat = "kakuro_hostile:Impostor"
+        takegac = "kakuro_hostile.takegac"
+        exits = "kakuro_hostile.exits"
+        hangs = "kakuro_hostile.hangs"
+        """))
+    site = tmp_path / "site"
+    _install(package, site)
+    (tmp_path / "small.txt").write_text(SMALL)
+    imported = tmp_path / "imported.txt"
+    env = {**tree_env(site), "KAKURO_TEST_IMPORTED": str(imported)}
+
+    def python(code: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                              env=env)
+
+    def kakuro_cli(*argv: str) -> subprocess.CompletedProcess[str]:  # the import probe waits 3 s, not 30
+        return python(f"import sys, kakuro.registry as r; r.PLUGIN_PROBE_SECONDS = 3\n"
+                      f"from kakuro.cli import main; sys.exit(main({list(argv)!r}))")
+
+    for backend in ("gac", "cpsat"):  # a shipped backend imports no plug-in, and is the shipped one
+        solved = kakuro_cli("solve", "small.txt", "-b", backend, "--format", "json")
+        assert solved.returncode == 0 and json.loads(solved.stdout)["status"] == "solved", solved.stderr
+    assert not imported.exists()
+    compared = kakuro_cli("compare", "small.txt", "-b", "gac", "-b", "cpsat", "--time-limit", "10", "-o", "r.jsonl",
+                          "-j", "1")
+    assert compared.returncode == 0, compared.stderr
+    records = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert {(r["backend"], r["status"], r["versions"]["paradigm"]) for r in records} == {
+        ("gac", "SOLVED", "native propagation"), ("cpsat", "SOLVED", "CP-SAT")}
+    assert not imported.exists()
+
+    listed = kakuro_cli("backends")
+    assert listed.returncode == 0, listed.stderr
+    rows = {line.split()[0]: line for line in listed.stdout.split("\n\n")[0].splitlines()[1:]}
+    assert all(" yes " in rows[name] for name in ("gac", "cpsat"))
+    assert all(" no " in rows[name] for name in ("cpsat@kakuro-hostile", "takegac", "exits", "hangs"))
+    origin = "the plug-in 'kakuro_hostile.{0}' (entry point '{0}' of package kakuro-hostile)"
+    for line in (
+        "cpsat@kakuro-hostile is not available: the plug-in 'kakuro_hostile:Impostor' (entry point 'cpsat' of package "
+        "kakuro-hostile) was not loaded: 'cpsat' is the name of a backend kakuro ships; a plug-in registers under a "
+        "name of its own",
+        f"takegac is not available: {origin.format('takegac')} failed to load: ValueError: backend name 'gac' is the "
+        "name of a backend kakuro ships; a plug-in registers under a name of its own",
+        f"exits is not available: {origin.format('exits')} was not loaded: its import ended the process (exit code 0)",
+        f"hangs is not available: {origin.format('hangs')} was not loaded: its import did not finish within 3 s",
+    ):
+        assert line in listed.stdout.splitlines(), listed.stdout
+    refused = kakuro_cli("solve", "small.txt", "-b", "exits")
+    assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "its import ended the process" in refused.stderr
+    compared = kakuro_cli("compare", "small.txt", "-b", "gac", "-b", "exits", "--time-limit", "10", "-o", "x.jsonl")
+    assert compared.returncode == 1 and "its import ended the process" in compared.stderr  # not 0 without results
+    early = python("import kakuro_hostile.takegac")  # before any lookup: the name is refused all the same
+    assert early.returncode == 1 and "backend name 'gac' is the name of a backend kakuro ships" in early.stderr
+    library = python("import kakuro; p = kakuro.read('small.txt')[0]; "
+                     "print(kakuro.solve(p, 'gac').status.value, kakuro.solve(p, 'cpsat').status.value)")
+    assert library.stdout.split() == ["solved", "solved"], library.stderr
+    where = {tuple(line.split()) for line in imported.read_text().splitlines()}
+    assert where == {("exits", "probe"), ("hangs", "probe"), ("takegac", "probe"), ("takegac", "caller")}

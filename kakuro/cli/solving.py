@@ -34,7 +34,7 @@ from kakuro.cli.present import (
 from kakuro.formats.solution import read_solution
 from kakuro.outcome import Status
 from kakuro.puzzle import Puzzle
-from kakuro.solver import Solver
+from kakuro.solver import Solver, output_to_stderr
 
 
 def add_commands(commands: Any) -> None:
@@ -63,9 +63,11 @@ def _for_each_puzzle(args: argparse.Namespace, handle: Callable[[Solver, Puzzle,
     """Run `handle(solver, puzzle, name)` on the chosen puzzles of FILE (it prints and returns
     the status); the exit code is the worst over them. The backend spec is checked before the
     file is read."""
-    solver = kakuro.get_solver(args.backend)
+    with output_to_stderr(args.format == "json"):  # a backend's own output (a plug-in's import) keeps off the JSON
+        solver = kakuro.get_solver(args.backend)
     chosen = pick_puzzles(args, read_puzzles(args.file))
-    solver = warm(solver)
+    with output_to_stderr(args.format == "json"):
+        solver = warm(solver)
     codes = [EXIT_CODES[handle(solver, puzzle, name)] for name, puzzle in chosen]
     return worst(codes)
 
@@ -79,7 +81,8 @@ def _add_solve(commands: Any) -> None:
 
 def _run_solve(args: argparse.Namespace) -> int:
     def handle(solver: Solver, puzzle: Puzzle, name: str) -> Status:
-        result = solver.solve(puzzle, time_limit=args.time_limit, seed=args.seed)
+        with output_to_stderr(args.format == "json"):
+            result = solver.solve(puzzle, time_limit=args.time_limit, seed=args.seed)
         if args.format == "json":
             print(json.dumps(result_record(name, result)))
         else:
@@ -106,7 +109,8 @@ def _add_count(commands: Any) -> None:
 
 def _run_count(args: argparse.Namespace) -> int:
     def handle(solver: Solver, puzzle: Puzzle, name: str) -> Status:
-        found = solver.count_solutions(puzzle, limit=args.limit, time_limit=args.time_limit, seed=args.seed)
+        with output_to_stderr(args.format == "json"):
+            found = solver.count_solutions(puzzle, limit=args.limit, time_limit=args.time_limit, seed=args.seed)
         if args.format == "json":
             print(json.dumps(count_record(name, found)))
         else:
