@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import kakuro
-from kakuro.cli import EXIT_ERROR, EXIT_OK
+from kakuro.cli import EXIT_ERROR, EXIT_OK, EXIT_USAGE
 from kakuro.records.files import read_results
 from kakuro.records.record import JobStatus
 from kakuro.records.verdict import certification, certified_status
@@ -133,7 +133,7 @@ def test_generate_classic_certify_writes_each_certificate_beside_the_puzzles(
 
 def test_generate_certify_needs_an_output_file(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "generate", "classic", "--rows", "6", "--cols", "6", "--certify")
-    assert code == EXIT_ERROR and out == ""
+    assert code == EXIT_USAGE and out == ""
     assert err == "kakuro: --certify writes the certificates beside the puzzle file: give -o FILE\n"
 
 

@@ -9,18 +9,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from kakuro.arguments import at_least
-from kakuro.cli.common import (
-    DEFAULT_TIME_LIMIT,
-    EXIT_ERROR,
-    EXIT_LIMIT,
-    EXIT_OK,
-    add_time_limit,
-    pick,
-    pick_puzzles,
-    read_puzzles,
-    worst,
-)
+from kakuro.cli.arguments import at_least
+from kakuro.cli.common import DEFAULT_TIME_LIMIT, add_time_limit, pick, pick_puzzles, read_puzzles
+from kakuro.cli.exits import EXIT_ERROR, EXIT_LIMIT, EXIT_OK, worst
 from kakuro.errors import KakuroError
 from kakuro.files import refuse_existing, write_all, write_new
 from kakuro.puzzle import Puzzle

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kakuro.clock import Deadline
-from kakuro.errors import KakuroError
+from kakuro.errors import KakuroError, UsageError
 from kakuro.generate.sudoku_grids import MAX_CAGE, full_grid, killer
 from kakuro.outcome import Count
 from kakuro.puzzle import Position, Puzzle
@@ -48,7 +48,7 @@ def unique_sudoku(size: int = 9, seed: int = 0, empty: float | None = None, box:
     reaches `empty` (or `empty` is None). Raises KakuroError when the pass ends short of
     `empty`: a unique Sudoku needs givens (a 9x9 at least 17)."""
     if empty is not None and (not is_number(empty) or not 0 <= empty <= 1):
-        raise KakuroError(f"empty must be a share 0..1 of the cells, not {empty!r}")
+        raise UsageError(f"empty must be a share 0..1 of the cells, not {empty!r}")
     deadline = Deadline.after(time_limit)
     counter = _counter(backend)
     grid = full_grid(size, box, seed)
