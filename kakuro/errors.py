@@ -6,7 +6,7 @@ Unsatisfiable puzzles and reached limits are *results* (see `kakuro.solver.Statu
 never exceptions; exceptions are for bad input and misuse. `closest` finds the word a
 misspelt one means, for the "did you mean" of a message.
 
-Positions in messages count from 1 (`kakuro.groups.position_name`).
+Positions in messages count from 1 (`kakuro.values.position_name`).
 """
 
 from __future__ import annotations

@@ -130,7 +130,7 @@ def test_hint_from_a_progress_file(capsys: pytest.CaptureFixture[str], puzzle_fi
     progress[r][c] = "x"
     (tmp_path / "letter.json").write_text(json.dumps(progress))
     code, _, err = run(capsys, "hint", puzzle_file, "--progress", tmp_path / "letter.json")
-    assert code == 1 and err.startswith(f"kakuro: {tmp_path / 'letter.json'}: the grid holds 'x' at row {r}, column {c}")
+    assert code == 1 and err.startswith(f"kakuro: {tmp_path / 'letter.json'}: the grid holds 'x' at r{r}c{c},")
 
 
 def test_generated_puzzles_carry_their_rating_and_a_rating_can_be_asked_for() -> None:
