@@ -148,6 +148,15 @@ def test_a_misspelt_flag_exits_2_with_did_you_mean(words: tuple[str, ...], tmp_p
     assert last.endswith(f"unrecognized arguments: {wrong}=1; did you mean {meant}?")
 
 
+@pytest.mark.parametrize(("argv", "prog", "said"), [
+    (["--verison"], "kakuro", "--verison; did you mean --version?"),  # and no subcommand
+    (["solve", "--tmie-limit", "5"], "kakuro solve", "--tmie-limit; did you mean --time-limit?"),  # and no FILE
+])
+def test_a_misspelt_flag_is_named_before_a_missing_argument(argv: list[str], prog: str, said: str, capsys) -> None:
+    code, _, err = run(capsys, argv)
+    assert code == EXIT_USAGE and usage_then_one_error(err, prog).endswith(f"unrecognized arguments: {said}")
+
+
 @pytest.mark.parametrize("words", list(LEAVES), ids=" ".join)
 def test_a_misspelt_subcommand_exits_2_with_did_you_mean(words: tuple[str, ...], tmp_path: Path, capsys) -> None:
     typo = words[-1][:-1] + "x"  # the last letter wrong

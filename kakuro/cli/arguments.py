@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import math
 import reprlib
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn
 
@@ -23,6 +24,7 @@ class CommandParser(argparse.ArgumentParser):
 
     def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                          namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        self._words = list(sys.argv[1:] if args is None else args)
         parsed, extras = super().parse_known_args(args, namespace)
         if extras:
             self.error(f"unrecognized arguments: {' '.join(extras)}{self._suggestion(extras)}")
@@ -39,18 +41,26 @@ class CommandParser(argparse.ArgumentParser):
                                                      f"(choose from {listed})")
         super()._check_value(action, value)
 
+    def _long_options(self) -> list[str]:
+        return [option for option in self._option_string_actions if option.startswith("--")]  # argparse keeps them there
+
     def _suggestion(self, extras: Iterable[str]) -> str:
         """"; did you mean --x?" for the first unknown option that looks like a misspelt one."""
-        known = [option for option in self._option_string_actions if option.startswith("--")]  # argparse keeps them there
         for extra in extras:
             if extra.startswith("--"):
-                meant = closest(extra.partition("=")[0], known)
+                meant = closest(extra.partition("=")[0], self._long_options())
                 if meant is not None:
                     return f"; did you mean {meant}?"
         return ""
 
     def error(self, message: str) -> NoReturn:
-        """Print the usage and `PROG: error: MESSAGE` (one line) on stderr and exit 2."""
+        """Print the usage and `PROG: error: MESSAGE` (one line) on stderr and exit 2. A
+        misspelt option is named before an argument found missing (`kakuro --verison`)."""
+        if message.startswith("the following arguments are required"):
+            unknown = [word for word in getattr(self, "_words", []) if word.startswith("--") and word != "--"
+                       and not any(known.startswith(word.partition("=")[0]) for known in self._long_options())]
+            if unknown:
+                message = f"unrecognized arguments: {' '.join(unknown)}{self._suggestion(unknown)}"
         super().error(" ".join(message.split()))
 
 
