@@ -283,3 +283,15 @@ def test_a_bug_in_the_installed_command_prints_no_traceback(tmp_path: Path) -> N
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == EXIT_ERROR and done.stdout == ""
     assert done.stderr == "kakuro: internal error: KeyError: 'no such key' (please report)\n"
+
+
+# --------------------------------------------------------------------- one command line package
+def test_only_the_cli_package_parses_arguments() -> None:
+    """Issue 41: `compare` and `report` built parsers and exit codes of their own; the command
+    line is one package now, and `python -m kakuro.compare` / `kakuro.report` only call it."""
+    outside = [path.relative_to(ROOT).as_posix() for path in (ROOT / "kakuro").rglob("*.py")
+               if "argparse" in path.read_text(encoding="utf-8") and "cli" not in path.relative_to(ROOT).parts]
+    assert outside == []
+    for program in ("compare", "report"):
+        entry = (ROOT / "kakuro" / program / "__main__.py").read_text(encoding="utf-8")
+        assert f"from kakuro.cli.{program} import main" in entry and entry.count("\n") < 12
