@@ -295,3 +295,10 @@ def test_only_the_cli_package_parses_arguments() -> None:
     for program in ("compare", "report"):
         entry = (ROOT / "kakuro" / program / "__main__.py").read_text(encoding="utf-8")
         assert f"from kakuro.cli.{program} import main" in entry and entry.count("\n") < 12
+
+
+def test_the_report_choices_the_parser_offers_are_the_reports() -> None:
+    from kakuro.report.plots import FORMATS
+    from kakuro.report.summary import GROUPINGS
+
+    assert (tuple(GROUPINGS), tuple(FORMATS)) == (report_cli.GROUPINGS, report_cli.PLOT_FORMATS)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from kakuro.cli.arguments import CommandParser, at_least, non_negative_seconds, seconds_or_none
 from kakuro.cli.exits import EXIT_OK, EXIT_WRONG
+from kakuro.cli.report import GROUPINGS
 from kakuro.clock import MAX_TIME_LIMIT
 from kakuro.errors import KakuroError, UsageError
 
@@ -102,7 +103,7 @@ def _declare(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
                       help="run the jobs on a Dask cluster: a scheduler address such as tcp://host:8786, or 'local'")
     dask.add_argument("--scheduler-file", default=None, metavar="FILE",
                       help="run the jobs on the Dask cluster whose scheduler wrote FILE (dask scheduler --scheduler-file FILE)")
-    p.add_argument("--group", choices=("source", "size"), default="source", help="group rows of the summary by file or grid size")
+    p.add_argument("--group", choices=GROUPINGS, default="source", help="group rows of the summary by file or grid size")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a terminal anyway)")
     p.set_defaults(run=_run_compare)
     return p

@@ -27,9 +27,10 @@ if TYPE_CHECKING:
 
 PER_PUZZLE_FORMATS = (".csv", ".md", ".tex")
 GROUPINGS = ("source", "size")
-"""How the summary's rows are grouped (`kakuro.report.summary.GROUPINGS`, checked by a test)."""
+"""How the summary's rows are grouped: `kakuro.report.summary.GROUPINGS`, written here so that
+the parser is built without importing the report (a test checks they are the same)."""
 PLOT_FORMATS = ("png", "pdf", "svg")
-"""The plots' file formats (`kakuro.report.plots.FORMATS`, checked by a test)."""
+"""The plots' file formats: `kakuro.report.plots.FORMATS`, likewise."""
 Output = tuple[Path, Callable[[], str | bytes]]
 """A file asked for: its path, and how to make its content."""
 
