@@ -25,6 +25,12 @@ class UsageError(KakuroError, ValueError):
     exits 2 for it, as for a flag its parser refuses."""
 
 
+class LimitReachedError(KakuroError):
+    """A call whose time limit ran out before it had anything to give back (a generator that
+    made no puzzle in time). Where a result can say so, a limit is a result instead
+    (`Status.UNKNOWN`). The command line exits 4 for it, as for a solve stopped by its limit."""
+
+
 def closest(word: str, known: Iterable[str]) -> str | None:
     """The one of `known` that `word` most likely misspells (difflib's closest match with a
     ratio of 0.6 or more), or None when nothing is close."""

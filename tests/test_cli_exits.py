@@ -200,6 +200,16 @@ def test_ranges_the_command_checks_itself_are_usage_errors_too(argv: list[str], 
     one_line(err)
 
 
+@pytest.mark.parametrize("argv", [
+    ["generate", "killer", "--size", "9", "--unique", "--time-limit", "0.01"],
+    ["generate", "classic", "--rows", "12", "--cols", "12", "--rate", "6", "--time-limit", "0.01"],
+])
+def test_a_generator_stopped_by_its_time_limit_exits_4_as_a_solve_does(argv: list[str], capsys) -> None:
+    """The generators raised a plain error at their limit: exit 1, where `solve` exits 4."""
+    code, out, err = run(capsys, argv)
+    assert code == EXIT_LIMIT and out == "" and "within the time limit" in one_line(err)
+
+
 def test_a_misspelt_backend_option_names_the_one_meant(capsys) -> None:
     _, _, err = run(capsys, ["solve", str(PUZZLE), "-b", "cpsat:modle=table"])
     assert "has no option 'modle'; did you mean 'model'?" in err

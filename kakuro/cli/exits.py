@@ -23,7 +23,7 @@ import signal
 import sys
 from collections.abc import Callable, Iterable
 
-from kakuro.errors import KakuroError, UsageError
+from kakuro.errors import KakuroError, LimitReachedError, UsageError
 from kakuro.outcome import Status
 
 EXIT_OK = 0
@@ -82,10 +82,12 @@ def say(message: str) -> None:
 
 def error_line(exc: Exception) -> tuple[str, int]:
     """What a command that raised `exc` prints (one line, without the program's name) and its
-    exit code: a usage error 2; bad input, a failed write (a full disk, a read-only folder) 1;
-    anything else is a bug, named as one, 1."""
+    exit code: a usage error 2; a time limit that ran out before an answer 4; bad input, a
+    failed write (a full disk, a read-only folder) 1; anything else is a bug, named as one, 1."""
     if isinstance(exc, UsageError):
         return str(exc), EXIT_USAGE
+    if isinstance(exc, LimitReachedError):
+        return str(exc), EXIT_LIMIT
     if isinstance(exc, KakuroError):
         return str(exc), EXIT_ERROR
     if isinstance(exc, OSError) and exc.strerror:

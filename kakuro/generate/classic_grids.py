@@ -28,7 +28,7 @@ from kakuro.clock import Deadline
 from kakuro.deduction import STOPPED
 from kakuro.deduction.deduce import explanation_of
 from kakuro.engine import compile
-from kakuro.errors import KakuroError, UsageError
+from kakuro.errors import KakuroError, LimitReachedError, UsageError
 from kakuro.generate.checks import check_count_and_seed
 from kakuro.generate.grade import grade as grade_of
 from kakuro.generate.unique import unique_filling
@@ -87,8 +87,8 @@ def classic(
     `grade` is given (one of TARGET_GRADES), that difficulty grade; when `rating` is given (a
     level of TARGET_RATINGS), a human rating of that level (`kakuro.explain`). `time_limit` (seconds per
     puzzle, None = none) bounds everything that makes one (layout, filling, uniqueness, grade and
-    rating: each loop looks at the deadline), and KakuroError ("... within the time limit") is
-    raised when it runs out.
+    rating: each loop looks at the deadline), and LimitReachedError ("... within the time limit")
+    is raised when it runs out.
     The k-th puzzle depends only on the parameters and k. Raises UsageError on parameters that
     cannot make a puzzle.
     """
@@ -126,7 +126,8 @@ def _make(height: int, width: int, density: float, longest: int, rng: random.Ran
     while True:
         attempts += 1
         if deadline.expired():
-            raise KakuroError(f"{name}: no {what if unique else 'puzzle'} within the time limit ({attempts - 1} attempts)")
+            raise LimitReachedError(f"{name}: no {what if unique else 'puzzle'} within the time limit ({attempts - 1} "
+                                    "attempts)")
         try:
             black = layout(height, width, density, longest, rng, deadline)
             filling = random_filling(black, rng, deadline)
