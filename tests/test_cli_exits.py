@@ -274,6 +274,12 @@ def test_a_failed_write_is_one_line_not_an_internal_error(monkeypatch: pytest.Mo
     assert code == EXIT_ERROR and one_line(err) == "kakuro: /full/disk: No space left on device"
 
 
+def test_memory_that_ran_out_is_one_line_not_an_internal_error(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setattr(kakuro.cli.solving, "read_puzzles", _raising(MemoryError()))
+    code, _, err = run(capsys, ["solve", str(PUZZLE)])
+    assert code == EXIT_ERROR and one_line(err).startswith("kakuro: out of memory (MemoryError)")
+
+
 def test_ctrl_c_is_never_taken_for_an_internal_error(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     monkeypatch.setattr(kakuro.cli.solving, "read_puzzles", _raising(KeyboardInterrupt()))
     code, _, err = run(capsys, ["solve", str(PUZZLE)])

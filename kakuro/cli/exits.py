@@ -83,7 +83,8 @@ def say(message: str) -> None:
 def error_line(exc: Exception) -> tuple[str, int]:
     """What a command that raised `exc` prints (one line, without the program's name) and its
     exit code: a usage error 2; a time limit that ran out before an answer 4; bad input, a
-    failed write (a full disk, a read-only folder) 1; anything else is a bug, named as one, 1."""
+    failed write (a full disk, a read-only folder), memory that ran out 1; anything else is a
+    bug, named as one, 1."""
     if isinstance(exc, UsageError):
         return str(exc), EXIT_USAGE
     if isinstance(exc, LimitReachedError):
@@ -92,6 +93,8 @@ def error_line(exc: Exception) -> tuple[str, int]:
         return str(exc), EXIT_ERROR
     if isinstance(exc, OSError) and exc.strerror:
         return (f"{exc.filename}: {exc.strerror}" if exc.filename is not None else exc.strerror), EXIT_ERROR
+    if isinstance(exc, MemoryError):
+        return "out of memory (MemoryError); try a smaller puzzle, a lower limit or a machine with more memory", EXIT_ERROR
     text = " ".join(str(exc).split()) or "(no message)"
     return f"internal error: {type(exc).__name__}: {text[:500]} (please report)", EXIT_ERROR
 
