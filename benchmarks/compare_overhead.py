@@ -40,8 +40,8 @@ from pathlib import Path
 from typing import Any
 
 import kakuro
+from kakuro.cli import compare as cli
 from kakuro.clock import Deadline
-from kakuro.compare import cli
 from kakuro.options import Option
 from kakuro.outcome import Outcome, Status
 from kakuro.puzzle import Puzzle

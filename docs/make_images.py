@@ -96,7 +96,8 @@ def run(words: Sequence[str], work: Path, *, module: str = "kakuro") -> str:
     shown = "kakuro" if module == "kakuro" else f"python -m {module}"
     print(f"$ {shown} {shlex.join(words)}", flush=True)
     from kakuro.cli import main
-    from kakuro.cli.campaigns import compare_main, report_main
+    from kakuro.cli.compare import main as compare_main
+    from kakuro.cli.report import main as report_main
 
     entry = {"kakuro": main, "kakuro.compare": compare_main, "kakuro.report": report_main}[module]
     out, err, here = io.StringIO(), io.StringIO(), Path.cwd()

@@ -309,7 +309,7 @@ def _given_combinations(run: Group, length: int, total: int, allowed: int, given
     try:
         free = combinations_within(length, total, allowed)
     except KakuroError as exc:
-        raise KakuroError(f"the {run.name} ({len(run)} cells, {len(run) - length} given) "
+        raise KakuroError(f"{run.name} ({len(run)} cells, {len(run) - length} given) "
                           f"has too many combinations: {exc}") from None
     return tuple(given | c for c in free)
 

@@ -1,14 +1,47 @@
-"""The toolkit's exceptions. Every error a user can cause is a `KakuroError`.
+"""The toolkit's exceptions. Every error a user can cause is a `KakuroError`; a `UsageError` is
+one about what was asked (a name, an option, a value out of its range), the rest are about
+input (a file, a puzzle, a solution) or what the machine allows.
 
 Unsatisfiable puzzles and reached limits are *results* (see `kakuro.solver.Status`),
-never exceptions; exceptions are for bad input and misuse.
+never exceptions; exceptions are for bad input and misuse. `closest` finds the word a
+misspelt one means, for the "did you mean" of a message.
+
+Positions in messages count from 1 (`kakuro.values.position_name`).
 """
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 
 class KakuroError(Exception):
     """Base class of every error the toolkit raises on purpose."""
+
+
+class UsageError(KakuroError, ValueError):
+    """A request outside what is accepted: an unknown name, an option a backend does not
+    declare, a value out of its range, arguments that exclude each other. The command line
+    exits 2 for it, as for a flag its parser refuses."""
+
+
+class LimitReachedError(KakuroError):
+    """A call whose time limit ran out before it had anything to give back (a generator that
+    made no puzzle in time). Where a result can say so, a limit is a result instead
+    (`Status.UNKNOWN`). The command line exits 4 for it, as for a solve stopped by its limit."""
+
+
+def closest(word: str, known: Iterable[str]) -> str | None:
+    """The one of `known` that `word` most likely misspells (difflib's closest match with a
+    ratio of 0.6 or more), or None when nothing is close."""
+    found = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """"; did you mean 'x'?" when `word` looks like a misspelling of x (`closest`), else ""."""
+    meant = closest(word, known)
+    return f"; did you mean {meant!r}?" if meant is not None else ""
 
 
 class PuzzleFormatError(KakuroError, ValueError):
@@ -61,7 +94,7 @@ class InvalidSolutionError(KakuroError, ValueError):
     is not a digit (an integer; never a bool, a float or a string)."""
 
 
-class UnknownBackendError(KakuroError, ValueError):
+class UnknownBackendError(UsageError):
     """A backend name that is not registered; the message lists the known ones, or names the
     likeliest meant one (`suggestion`, None when nothing is close)."""
 
@@ -70,7 +103,7 @@ class UnknownBackendError(KakuroError, ValueError):
         super().__init__(message)
 
 
-class BackendOptionError(KakuroError, ValueError):
+class BackendOptionError(UsageError):
     """An option a backend does not declare, or a value it does not accept."""
 
 

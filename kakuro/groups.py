@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from kakuro.errors import InvalidPuzzleError
-from kakuro.values import is_integer, shown
+from kakuro.values import is_integer, position_name, shown
 
 Direction = Literal["across", "down"]
 Position = tuple[int, int]
@@ -25,6 +25,7 @@ MAX_VALUE = 62
 """Largest cell value any puzzle may use: domains are bitmasks in 64-bit integers."""
 
 
+
 @dataclass(frozen=True)
 class Group:
     """Cells (white-cell indices) whose values all differ and add up to `total`.
@@ -32,7 +33,8 @@ class Group:
     `stated` tells whether the sum is a rule of the puzzle (a Kakuro run's clue, a Killer cage's
     sum) or implied: a Sudoku row, column or box has one cell per value of the range, so its
     values are every value once and their sum is fixed. `name` names the group in messages
-    ("row 3", "box 2", "cage at (0, 0)"). A cell may be in any number of groups.
+    ("row 3", "box 2", "cage at r1c1"; positions as `kakuro.values.position_name` writes them). A cell may be
+    in any number of groups.
     """
 
     cells: tuple[int, ...]
@@ -47,14 +49,17 @@ class Group:
 @dataclass(frozen=True)
 class Run(Group):
     """A Kakuro run, the line case of a group: a maximal line of white cells after a clue,
-    `cells` in order. Its `name` is its direction and clue position."""
+    `cells` in order. Its `name` is what an explanation calls it: direction, clue, length and
+    first cell ("the across 16 in 2 at r2c1")."""
 
     direction: Direction
     clue: Position
     """Where the clue stands in the grid."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "name", f"{self.direction} run at {self.clue}")
+        r, c = self.clue
+        first = (r, c + 1) if self.direction == "across" else (r + 1, c)
+        object.__setattr__(self, "name", f"the {self.direction} {self.total} in {len(self.cells)} at {position_name(first)}")
 
 
 def min_sum(length: int, values: tuple[int, int]) -> int:
@@ -85,7 +90,8 @@ def find_runs(clues: Mapping[Position, Clue], index: Mapping[Position, int], reg
                 cells.append(white[(rr, cc)])
                 rr, cc = rr + dr, cc + dc
             if not cells:
-                raise InvalidPuzzleError(f"the {direction} clue {total} at {(r, c)} has no white cell after it", cell=(r, c))
+                raise InvalidPuzzleError(f"the {direction} clue {total} at {position_name((r, c))} has no white cell after it",
+                                         cell=(r, c))
             runs.append(Run(tuple(cells), total, direction, (r, c)))  # type: ignore[arg-type]
     if regions:
         if runs:
@@ -102,9 +108,10 @@ def find_runs(clues: Mapping[Position, Clue], index: Mapping[Position, int], reg
             neighbours = ((r - dr, c - dc) in white) or ((r + dr, c + dc) in white)
             if neighbours:
                 article = "an" if name == "across" else "a"
-                raise InvalidPuzzleError(f"cell {(r, c)} is in {article} {name} run that has no clue", cell=(r, c))
+                raise InvalidPuzzleError(f"cell {position_name((r, c))} is in {article} {name} run that has no clue",
+                                         cell=(r, c))
         if not any(covered[i]):
-            raise InvalidPuzzleError(f"cell {(r, c)} belongs to no run", cell=(r, c))
+            raise InvalidPuzzleError(f"cell {position_name((r, c))} belongs to no run", cell=(r, c))
     return tuple(runs)
 
 
@@ -119,7 +126,7 @@ def check_group(group: Group, values: tuple[int, int], givens: Mapping[int, int]
     width, n = hi - lo + 1, len(group)
     at: Position | None
     if isinstance(group, Run):
-        where, at, what = f"the {group.direction} clue {group.total} at {group.clue}", group.clue, "its run has"
+        where, at, what = group.name, group.clue, "it has"
     else:
         at = _region_start(group, cells, covered)
         where, what = f"{group.name} (sum {group.total})" if group.stated else group.name, "it has"
@@ -135,8 +142,7 @@ def check_group(group: Group, values: tuple[int, int], givens: Mapping[int, int]
     for cell in group.cells:
         given = givens.get(cell)
         if given is not None and given in seen:
-            place = "its run" if isinstance(group, Run) else "it"
-            raise InvalidPuzzleError(f"{where}: the given {given} appears twice in {place}", cell=cells[cell])
+            raise InvalidPuzzleError(f"{where}: the given {given} appears twice in it", cell=cells[cell])
         if given is not None:
             seen.add(given)
 
@@ -151,7 +157,8 @@ def _region_start(group: Group, cells: Sequence[Position], covered: list[bool]) 
         if not is_integer(c) or not 0 <= c < len(cells):
             raise InvalidPuzzleError(f"{group.name}: {reprlib.repr(c)} is not a cell number (0..{len(cells) - 1})")
         if c in seen:
-            raise InvalidPuzzleError(f"{group.name}: cell {cells[c]} appears twice", cell=cells[c])
+            raise InvalidPuzzleError(f"{group.name}: cell {position_name(cells[c], border=False)} appears twice",
+                                     cell=cells[c])
         seen.add(c)
         covered[c] = True
     return cells[group.cells[0]]

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from kakuro.errors import BackendOptionError, UnknownBackendError
+from kakuro.errors import BackendOptionError, UnknownBackendError, did_you_mean
 from kakuro.values import is_integer
 
 
@@ -47,9 +47,8 @@ class Option:
         if type(value) is not kind:
             raise BackendOptionError(f"option {name!r} takes {KIND_WORDS.get(kind, kind.__name__)}, not {raw!r}")
         if self.choices is not None and value not in self.choices:
-            raise BackendOptionError(
-                f"option {name!r} accepts {', '.join(map(str, self.choices))}; got {raw!r}"
-            )
+            raise BackendOptionError(f"option {name!r} accepts {', '.join(map(str, self.choices))}; got {raw!r}"
+                                     f"{did_you_mean(str(raw), map(str, self.choices))}")
         if self.minimum is not None and value < self.minimum:
             raise BackendOptionError(f"option {name!r} must be at least {self.minimum}; got {raw!r}")
         if self.maximum is not None and value > self.maximum:

@@ -24,7 +24,7 @@ from typing import Any, Literal, cast
 from kakuro.errors import InvalidPuzzleError, InvalidSolutionError
 from kakuro.groups import MAX_VALUE, Clue, Direction, Group, Position, Run, broken_rules, check_group, find_runs, max_sum, min_sum
 from kakuro.regions import killer_cages, sudoku_box, sudoku_grid, sudoku_groups
-from kakuro.values import is_digit, is_integer, shown
+from kakuro.values import is_digit, is_integer, position_name, shown
 
 __all__ = ["MAX_VALUE", "Clue", "Direction", "Group", "Position", "Run", "is_digit", "max_sum", "min_sum", "Puzzle",
            "Solution", "shown"]
@@ -112,7 +112,7 @@ class Puzzle:
         rows = len(grid)
         first = grid[0]
         if not isinstance(first, Sequence) or isinstance(first, (str, bytes)) or not first:
-            raise InvalidPuzzleError("row 0 must be a non-empty list of cells")
+            raise InvalidPuzzleError("the grid's first row must be a non-empty list of cells")
         cols = len(first)
         if rows > MAX_SIDE or cols > MAX_SIDE:
             raise InvalidPuzzleError(f"a {rows}x{cols} grid is larger than {MAX_SIDE}x{MAX_SIDE}")
@@ -121,9 +121,9 @@ class Puzzle:
         givens: dict[int, int] = {}
         for r, row in enumerate(grid):
             if not isinstance(row, Sequence) or isinstance(row, (str, bytes)):
-                raise InvalidPuzzleError(f"row {r} is not a list of cells")
+                raise InvalidPuzzleError(f"row {r} (the clue row is row 0) is not a list of cells")
             if len(row) != cols:
-                raise InvalidPuzzleError(f"row {r} has {len(row)} cells, row 0 has {cols}")
+                raise InvalidPuzzleError(f"row {r} has {len(row)} cells, the first (clue) row {cols}")
             for c, item in enumerate(row):
                 kind = _grid_cell_kind(item, (r, c))
                 if kind == "white":
@@ -218,6 +218,10 @@ class Puzzle:
     def size(self) -> int:
         """Number of white cells."""
         return len(self.cells)
+
+    def position_name(self, position: Position) -> str:
+        """"r3c4": a grid position as a player names it (`kakuro.values.position_name`)."""
+        return position_name(position, border=not self.regions)
 
     @property
     def groups(self) -> tuple[Group, ...]:
@@ -316,13 +320,13 @@ class Puzzle:
         lo, hi = self.values
         for i, v in enumerate(values):
             if v is None:
-                problems.append(f"cell {self.cells[i]} is missing a digit")
+                problems.append(f"cell {self.position_name(self.cells[i])} is missing a digit")
             elif not lo <= v <= hi:
-                problems.append(f"cell {self.cells[i]} holds {shown(v)}, outside {lo}..{hi}")
+                problems.append(f"cell {self.position_name(self.cells[i])} holds {shown(v)}, outside {lo}..{hi}")
         for i, digit in self.givens.items():
             held = values[i]
             if held is not None and held != digit:
-                problems.append(f"cell {self.cells[i]} was given {digit} but holds {shown(held)}")
+                problems.append(f"cell {self.position_name(self.cells[i])} was given {digit} but holds {shown(held)}")
         for group in self.runs:
             problems += broken_rules(group, [values[c] for c in group.cells])
         return problems
@@ -368,7 +372,7 @@ class Puzzle:
             return None, [f"the solution has {len(solution)} rows, the puzzle {self.rows}"]
         for r, row in enumerate(solution):
             if not isinstance(row, Sequence) or isinstance(row, (str, bytes)) or len(row) != self.cols:
-                return None, [f"row {r} of the solution does not have {self.cols} cells"]
+                return None, [f"row {r + (1 if self.regions else 0)} of the solution does not have {self.cols} cells"]
         values: list[int | None] = []
         for r, c in self.cells:
             v = solution[r][c]
@@ -389,7 +393,7 @@ class Solution:
         values = tuple(self.values)
         for i, v in enumerate(values):
             if not is_digit(v):
-                where = f"cell {self.puzzle.cells[i]}" if i < self.puzzle.size else f"value {i + 1}"
+                where = f"cell {self.puzzle.position_name(self.puzzle.cells[i])}" if i < self.puzzle.size else f"value {i + 1}"
                 raise InvalidSolutionError(f"{where} holds {reprlib.repr(v)}, which is not a digit (an integer)")
         object.__setattr__(self, "values", tuple(int(v) for v in values))
         if len(self.values) != self.puzzle.size:
@@ -458,19 +462,19 @@ def _grid_cell_kind(item: Any, pos: Position) -> str:
     if item == BLACK or item is None:
         return "black"
     if isinstance(item, bool):
-        raise InvalidPuzzleError(f"cell {pos}: {item!r} is not a cell", cell=pos)
+        raise InvalidPuzzleError(f"cell {position_name(pos)}: {item!r} is not a cell", cell=pos)
     if isinstance(item, int):
         if item < 0:
-            raise InvalidPuzzleError(f"cell {pos}: {item} is not a digit", cell=pos)
+            raise InvalidPuzzleError(f"cell {position_name(pos)}: {item} is not a digit", cell=pos)
         return "white"
     if isinstance(item, Sequence) and not isinstance(item, (str, bytes)) and len(item) == 2:
         for part in item:
             if part is not None and (not is_integer(part) or part < 0):
-                raise InvalidPuzzleError(f"cell {pos}: clue {list(item)!r} must hold sums or null", cell=pos)
+                raise InvalidPuzzleError(f"cell {position_name(pos)}: clue {list(item)!r} must hold sums or null", cell=pos)
         if item[0] is None and item[1] is None:
             return "black"
         return "clue"
-    raise InvalidPuzzleError(f"cell {pos}: {item!r} is not '#', a clue [down, across], 0 or a digit", cell=pos)
+    raise InvalidPuzzleError(f"cell {position_name(pos)}: {item!r} is not '#', a clue [down, across], 0 or a digit", cell=pos)
 
 
 def _validate(p: Puzzle) -> None:
@@ -484,11 +488,12 @@ def _validate(p: Puzzle) -> None:
         raise InvalidPuzzleError(f"a {p.rows}x{p.cols} grid is larger than {MAX_SIDE}x{MAX_SIDE}")
     for i, digit in p.givens.items():
         if digit == 0:
-            raise InvalidPuzzleError(f"cell {p.cells[i]}: {ZERO_GIVEN}", cell=p.cells[i])
+            raise InvalidPuzzleError(f"cell {p.position_name(p.cells[i])}: {ZERO_GIVEN}", cell=p.cells[i])
         if not lo <= digit <= hi:
-            raise InvalidPuzzleError(f"cell {p.cells[i]}: given {digit} lies outside {lo}..{hi}", cell=p.cells[i])
+            raise InvalidPuzzleError(f"cell {p.position_name(p.cells[i])}: given {digit} is outside {lo}..{hi}", cell=p.cells[i])
     covered = [False] * p.size
     for group in p.runs:
         check_group(group, p.values, p.givens, p.cells, covered)
     if p.regions and not all(covered):
-        raise InvalidPuzzleError(f"cell {p.cells[covered.index(False)]} belongs to no group", cell=p.cells[covered.index(False)])
+        alone = p.cells[covered.index(False)]
+        raise InvalidPuzzleError(f"cell {p.position_name(alone)} belongs to no group", cell=alone)

@@ -1,7 +1,7 @@
 """The Sudoku family's groups: the rows, columns and boxes of an n x n grid and a Killer's
 cages, built from what a user gives (`Puzzle.sudoku`, `Puzzle.killer`), with one clear
 InvalidPuzzleError for each way that input can be wrong. Cells are numbered row by row,
-(r, c) is cell r * n + c."""
+(r, c) is cell r * n + c; messages count rows, columns, boxes and cages from 1."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from kakuro.errors import InvalidPuzzleError
 from kakuro.groups import MAX_VALUE, Group, Position
-from kakuro.values import is_digit, is_integer
+from kakuro.values import is_digit, is_integer, position_name
 
 
 def sudoku_groups(n: int, box: tuple[int, int]) -> list[Group]:
@@ -19,10 +19,11 @@ def sudoku_groups(n: int, box: tuple[int, int]) -> list[Group]:
     value 1..n once, so its sum is implied (not stated)."""
     br, bc = box
     all_values = n * (n + 1) // 2
-    groups = [Group(tuple(r * n + c for c in range(n)), all_values, name=f"row {r}", stated=False) for r in range(n)]
-    groups += [Group(tuple(r * n + c for r in range(n)), all_values, name=f"column {c}", stated=False) for c in range(n)]
+    groups = [Group(tuple(r * n + c for c in range(n)), all_values, name=f"row {r + 1}", stated=False) for r in range(n)]
+    groups += [Group(tuple(r * n + c for r in range(n)), all_values, name=f"column {c + 1}", stated=False) for c in range(n)]
+    corners = [(r0, c0) for r0 in range(0, n, br) for c0 in range(0, n, bc)]  # in reading order: box 1, box 2, ...
     groups += [Group(tuple((r0 + i) * n + c0 + j for i in range(br) for j in range(bc)), all_values,
-                     name=f"box at {(r0, c0)}", stated=False) for r0 in range(0, n, br) for c0 in range(0, n, bc)]
+                     name=f"box {k}", stated=False) for k, (r0, c0) in enumerate(corners, start=1)]
     return groups
 
 
@@ -36,12 +37,14 @@ def sudoku_grid(grid: Any) -> tuple[int, dict[int, int]]:
     givens: dict[int, int] = {}
     for r, row in enumerate(grid):
         if not isinstance(row, Sequence) or isinstance(row, (str, bytes)):
-            raise InvalidPuzzleError(f"row {r} is not a list of digits")
+            raise InvalidPuzzleError(f"row {r + 1} is not a list of digits")
         if len(row) != n:
-            raise InvalidPuzzleError(f"row {r} has {len(row)} cells, but a Sudoku grid is square: {n} rows need {n} cells each")
+            raise InvalidPuzzleError(f"row {r + 1} has {len(row)} cells, but a Sudoku grid is square: {n} rows need {n} cells "
+                                     "each")
         for c, item in enumerate(row):
             if not is_digit(item) or not 0 <= item <= n:
-                raise InvalidPuzzleError(f"cell {(r, c)}: {reprlib.repr(item)} is not 0 (empty) or a digit 1..{n}", cell=(r, c))
+                raise InvalidPuzzleError(f"cell {position_name((r, c), border=False)}: {reprlib.repr(item)} is not 0 (empty) "
+                                         f"or a digit 1..{n}", cell=(r, c))
             if item:
                 givens[r * n + c] = int(item)
     return n, givens
@@ -73,19 +76,21 @@ def killer_cages(cages: Any, n: int) -> list[Group]:
     for k, cage in enumerate(cages):
         if (not isinstance(cage, Sequence) or isinstance(cage, (str, bytes)) or len(cage) != 2
                 or not is_integer(cage[0]) or not isinstance(cage[1], Sequence) or not cage[1]):
-            raise InvalidPuzzleError(f"cage {k}: {reprlib.repr(cage)} is not (total, [(row, col), ...])")
+            raise InvalidPuzzleError(f"cage {k + 1}: {reprlib.repr(cage)} is not (total, [(row, col), ...])")
         total, positions = cage
         cells = []
         for pos in positions:
             if (not isinstance(pos, Sequence) or len(pos) != 2 or not all(is_integer(x) for x in pos)
                     or not all(0 <= x < n for x in pos)):
-                raise InvalidPuzzleError(f"cage {k}: {reprlib.repr(pos)} is not a cell (row, col) of the {n}x{n} grid")
+                raise InvalidPuzzleError(f"cage {k + 1}: {reprlib.repr(pos)} is not a cell (row, col) of the {n}x{n} grid "
+                                         "(rows and columns 0 to n - 1)")
             at = (int(pos[0]), int(pos[1]))
             if at in owner:
-                same = "twice" if owner[at] == k else f"in cage {owner[at]} too"
-                raise InvalidPuzzleError(f"cage {k}: cell {at} is {same} (cages do not overlap)", cell=at)
+                same = "twice" if owner[at] == k else f"in cage {owner[at] + 1} too"
+                raise InvalidPuzzleError(f"cage {k + 1}: cell {position_name(at, border=False)} is {same} (cages do not "
+                                         "overlap)", cell=at)
             owner[at] = k
             cells.append(at[0] * n + at[1])
-        first = (int(positions[0][0]), int(positions[0][1]))
-        groups.append(Group(tuple(cells), int(total), name=f"cage at {first}"))
+        first = min((int(p[0]), int(p[1])) for p in positions)  # its top-left cell, as an explanation names it
+        groups.append(Group(tuple(cells), int(total), name=f"cage at {position_name(first, border=False)}"))
     return groups

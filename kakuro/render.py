@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from kakuro.errors import KakuroError
+from kakuro.errors import KakuroError, UsageError
 from kakuro.files import refuse_existing, write_new
 from kakuro.puzzle import Puzzle, Solution
 from kakuro.values import is_number
@@ -233,7 +233,7 @@ def to_svg(puzzle: Puzzle, solution: Solution | None = None, marks: Marks | None
 def _scale(cell_size: float) -> float:
     """The drawing's scale for `cell_size` pixels per cell (the layout is in `CELL` units)."""
     if not is_number(cell_size) or not 0 < cell_size <= MAX_CELL_SIZE:
-        raise KakuroError(f"a cell size must be a number of pixels above 0 and at most {MAX_CELL_SIZE}, not {cell_size!r}")
+        raise UsageError(f"a cell size must be a number of pixels above 0 and at most {MAX_CELL_SIZE}, not {cell_size!r}")
     return cell_size / CELL
 
 
@@ -317,7 +317,7 @@ def render(
     target = Path(path)
     kind = target.suffix.lower()
     if kind not in (".svg", ".png"):
-        raise KakuroError(f"{target}: a picture is .svg or .png, not {kind or 'no extension'}")
+        raise UsageError(f"{target}: a picture is .svg or .png, not {kind or 'no extension'}")
     _scale(cell_size)  # a bad size is refused before anything else
     refuse_existing(target, overwrite)  # before drawing
     if kind == ".svg":

@@ -58,6 +58,7 @@ from kakuro.errors import (
     InvalidSolutionError,
     KakuroError,
     UnsupportedOperationError,
+    did_you_mean,
 )
 from kakuro.isolation import interrupts_kept
 from kakuro.options import (
@@ -268,7 +269,8 @@ class Solver:
         for key, raw in options.items():
             if key not in self.options:
                 accepted = ", ".join(sorted(self.options)) or "none"
-                raise BackendOptionError(f"backend {self.name!r} has no option {key!r}; it accepts: {accepted}")
+                raise BackendOptionError(f"backend {self.name!r} has no option {key!r}{did_you_mean(str(key), self.options)}"
+                                         f" (it accepts: {accepted})")
             settings[key] = self.options[key].parse(key, raw)
         return settings
 

@@ -1,5 +1,6 @@
 """What user input counts as an integer or a number: never a bool (`True` is an `int` in
-Python, but a limit, a seed or a digit of `True` is a mistake, not 1)."""
+Python, but a limit, a seed or a digit of `True` is a mistake, not 1); and how a number
+(`shown`) and a grid position (`position_name`, counted from 1) are written in a message."""
 
 from __future__ import annotations
 
@@ -34,3 +35,12 @@ def shown(value: int) -> str:
         return str(value)
     digits = int(abs(value).bit_length() * 0.30102999566398) + 1  # log10(2): exact or one over
     return f"{'a negative' if value < 0 else 'an'} integer of about {digits:,} digits"
+
+
+def position_name(position: tuple[int, int], *, border: bool = True) -> str:
+    """"r3c4": grid position (row, col) as a player names it, in every message. A Kakuro's grid
+    (`border`) has its clue row and clue column at row 0 and column 0, around the white cells,
+    which so count from 1 (r1c1 is the top-left cell inside the border); a Sudoku's or a
+    Killer's rows and columns count from 1 (r1c1 is grid position (0, 0))."""
+    shift = 0 if border else 1
+    return f"r{position[0] + shift}c{position[1] + shift}"

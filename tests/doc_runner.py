@@ -32,7 +32,7 @@ from tests.conftest import ROOT
 
 WARM = r'''
 import json, os, runpy, sys, traceback
-import kakuro, kakuro.cli, kakuro.compare.cli, kakuro.report.cli
+import kakuro, kakuro.cli, kakuro.cli.compare, kakuro.cli.report
 example = kakuro.read("instances/examples/puzzlink-6x5.txt")[0]
 for spec in ("auto", "gac", "nmcs"):  # the kernels most commands load first
     kakuro.get_solver(spec).ensure_warm()

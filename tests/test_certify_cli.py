@@ -15,9 +15,8 @@ import pytest
 import kakuro
 from kakuro.certificates import Claim, check
 from kakuro.certificates.document import PROOF_LINE
-from kakuro.cli import EXIT_ERROR, EXIT_OK
-from kakuro.cli.certify import EXIT_REFUTED
-from kakuro.cli.common import EXIT_LIMIT
+from kakuro.cli import EXIT_ERROR, EXIT_OK, EXIT_USAGE
+from kakuro.cli.exits import EXIT_LIMIT, EXIT_WRONG
 from kakuro.records.files import read_results
 from kakuro.records.record import JobStatus
 from kakuro.records.verdict import certification, certified_status
@@ -109,7 +108,7 @@ def test_a_file_that_is_no_whole_certificate_gets_one_line(
 def test_a_certificate_for_another_puzzle_is_rejected(capsys: pytest.CaptureFixture[str], certified: Path) -> None:
     cert = certified / "classic-6x6-d0.3-s1-0.cert"
     code, out, _ = run(capsys, "verify", cert, "--puzzle", CLASSIC, "--index", "2")
-    assert code == EXIT_REFUTED == 3
+    assert code == EXIT_WRONG == 3
     assert out == (f"{cert}:1: rejected (puzzle): the certificate is for the puzzle of digest "
                    f"{kakuro.read(CLASSIC)[0].digest()}, not 'classic-6x6-d0.3-s1-1' "
                    f"(digest {kakuro.read(CLASSIC)[1].digest()})\n")
@@ -123,7 +122,7 @@ def test_a_tampered_proof_fails_verify_naming_its_line(capsys: pytest.CaptureFix
     tampered = tmp_path / "t.cert"
     tampered.write_text("\n".join(lines) + "\n")
     code, out, _ = run(capsys, "verify", tampered, "--checker", "dratify-python")
-    assert code == EXIT_REFUTED
+    assert code == EXIT_WRONG
     assert out == f"{tampered}:{len(lines)}: rejected (proof): the proof does not end with the empty clause ('0')\n"
 
 
@@ -135,7 +134,7 @@ def test_an_edited_header_fails_verify(edit: str, words: str, capsys: pytest.Cap
     tampered = tmp_path / "t.cert"
     tampered.write_text((certified / "classic-6x6-d0.3-s1-0.cert").read_text().replace(edit, words, 1))
     code, out, err = run(capsys, "verify", tampered)
-    assert code == EXIT_REFUTED and err == ""
+    assert code == EXIT_WRONG and err == ""
     assert out.startswith(f"{tampered}:1: rejected (header): the header ") and out.count("\n") == 1
 
 
@@ -144,7 +143,7 @@ def test_the_worst_of_several_certificates_is_the_exit_status(capsys: pytest.Cap
     tampered = tmp_path / "t.cert"
     tampered.write_text((certified / "classic-6x6-d0.3-s1-0.cert").read_text().replace('"exactly 1"', '"exactly 2"'))
     code, out, err = run(capsys, "verify", tmp_path / "missing.cert", tampered, certified / "classic-6x6-d0.3-s1-1.cert")
-    assert code == EXIT_REFUTED  # a refuted claim outranks a file that cannot be read
+    assert code == EXIT_WRONG  # a refuted claim outranks a file that cannot be read
     assert len(out.splitlines()) == 2 and len(err.splitlines()) == 1
 
 
@@ -182,7 +181,7 @@ def test_certify_then_verify_every_kind_of_puzzle(kind: str, capsys: pytest.Capt
     edited.write_text(cert.read_text().replace(f'"count":"{claim.bound}"', '"count":"exactly 1"'
                                                if claim is not Claim.UNIQUE else '"count":"0"', 1))
     code, out, _ = run(capsys, "verify", edited)
-    assert code == EXIT_REFUTED and out.startswith(f"{edited}:1: rejected (header): the header says the count is")
+    assert code == EXIT_WRONG and out.startswith(f"{edited}:1: rejected (header): the header says the count is")
 
 
 def test_generate_classic_certify_writes_each_certificate_beside_the_puzzles(
@@ -203,7 +202,7 @@ def test_generate_classic_certify_writes_each_certificate_beside_the_puzzles(
 
 def test_generate_certify_needs_an_output_file(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "generate", "classic", "--rows", "6", "--cols", "6", "--certify")
-    assert code == EXIT_ERROR and out == ""
+    assert code == EXIT_USAGE and out == ""
     assert err == "kakuro: --certify writes the certificates beside the puzzle file: give -o FILE\n"
 
 

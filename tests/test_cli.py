@@ -15,6 +15,7 @@ import pytest
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.cli import main
+from kakuro.cli.exits import EXIT_ERROR, EXIT_LIMIT, EXIT_UNSATISFIABLE, EXIT_USAGE, EXIT_WRONG
 from kakuro.clock import Deadline
 from kakuro.formats import dumps
 from kakuro.formats.solution import read_solution
@@ -73,16 +74,16 @@ def test_solve_json_output(capsys: pytest.CaptureFixture[str], cazenave: Puzzle)
 def test_solve_all_and_index(capsys: pytest.CaptureFixture[str], tmp_path: Path, cazenave: Puzzle, unsatisfiable: Puzzle) -> None:
     path = write_text(tmp_path, "two.txt", dumps([cazenave, unsatisfiable]))
     code, out, _ = run(capsys, "solve", path, "--all", "--format", "json")
-    assert code == 3  # the worst outcome: one puzzle is unsatisfiable
+    assert code == EXIT_UNSATISFIABLE  # the worst outcome: one puzzle is unsatisfiable
     assert [json.loads(line)["status"] for line in out.splitlines()] == ["solved", "unsatisfiable"]
-    assert run(capsys, "solve", path, "--index", "2")[0] == 3
+    assert run(capsys, "solve", path, "--index", "2")[0] == EXIT_UNSATISFIABLE
     code, _, err = run(capsys, "solve", path, "--index", "3")
-    assert code == 1 and "no puzzle 3" in err
+    assert code == EXIT_USAGE and "no puzzle 3" in err
 
 
-def test_unsatisfiable_exits_3(capsys: pytest.CaptureFixture[str], tmp_path: Path, unsatisfiable: Puzzle) -> None:
+def test_unsatisfiable_exits_5(capsys: pytest.CaptureFixture[str], tmp_path: Path, unsatisfiable: Puzzle) -> None:
     code, out, _ = run(capsys, "solve", write_text(tmp_path, "u.txt", dumps(unsatisfiable)))
-    assert code == 3 and "unsatisfiable" in out
+    assert code == EXIT_UNSATISFIABLE == 5 and "unsatisfiable" in out
 
 
 class _Fixed(Solver):
@@ -95,7 +96,7 @@ class _Fixed(Solver):
         return Outcome(self.status, message="gave up")
 
 
-@pytest.mark.parametrize(("status", "code"), [(Status.UNKNOWN, 4), (Status.ERROR, 1)])
+@pytest.mark.parametrize(("status", "code"), [(Status.UNKNOWN, EXIT_LIMIT), (Status.ERROR, EXIT_ERROR)])
 def test_limit_and_backend_error_exit_codes(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, status: Status, code: int
 ) -> None:
@@ -116,7 +117,6 @@ def test_bad_input_exits_1_with_the_position(capsys: pytest.CaptureFixture[str],
 @pytest.mark.parametrize(
     "argv",
     [
-        ["solve", "x.txt", "-b", "cpsat:colour=blue"],
         ["solve", "missing.txt"],
         ["solve", "mistyped.txtt"],
     ],
@@ -130,7 +130,8 @@ def test_errors_exit_1_without_traceback(capsys: pytest.CaptureFixture[str], tmp
 @pytest.mark.parametrize(
     "argv",
     [[], ["solve"], ["frobnicate"], ["solve", "x.txt", "--time-limit", "-1"], ["solve", "x.txt", "--seed", "٣"],
-     ["solve", "x.txt", "--all", "--index", "2"], ["generate"], ["generate", "cazenave", "--size", "5"]],
+     ["solve", "x.txt", "--all", "--index", "2"], ["generate"], ["generate", "cazenave", "--size", "5"],
+     ["solve", "x.txt", "-b", "cpsat:colour=blue"]],
 )
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     assert run(capsys, *argv)[0] == 2
@@ -159,7 +160,7 @@ def test_check_lists_the_violations(capsys: pytest.CaptureFixture[str], tmp_path
     solution[2][2] = None
     path = write_text(tmp_path, "wrong.json", json.dumps(solution))
     code, out, _ = run(capsys, "check", EXAMPLES / "cazenave-2010-table1.txt", path)
-    assert code == 1 and out.startswith("invalid:")
+    assert code == EXIT_WRONG and out.startswith("invalid:")
     assert "outside 1..9" in out and "missing a digit" in out and "sums to" in out
 
 
@@ -271,7 +272,7 @@ def test_render_svg_and_png_with_a_found_or_given_solution(capsys: pytest.Captur
     wrong.write_text(json.dumps(grid))
     code, _, err = run(capsys, "render", puzzle_file, "--solution", wrong, "-o", tmp_path / "w.svg")
     assert code == 1 and "does not solve" in err and not (tmp_path / "w.svg").exists()
-    assert run(capsys, "render", puzzle_file, "-o", tmp_path / "p.gif")[0] == 1
+    assert run(capsys, "render", puzzle_file, "-o", tmp_path / "p.gif")[0] == EXIT_USAGE
 
 
 # --------------------------------------------------------------------- entry points

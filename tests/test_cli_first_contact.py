@@ -16,9 +16,10 @@ import pytest
 
 import kakuro
 from kakuro.cli import main
+from kakuro.cli.compare import main as compare_main
+from kakuro.cli.compare import parser as compare_parser
+from kakuro.cli.exits import EXIT_USAGE
 from kakuro.clock import MAX_TIME_LIMIT
-from kakuro.compare.cli import main as compare_main
-from kakuro.compare.cli import parser as compare_parser
 from kakuro.errors import BackendOptionError, UnknownBackendError
 from kakuro.formats import text
 from kakuro.formats.solution import read_solution
@@ -97,7 +98,7 @@ def test_compare_takes_time_limit_none_as_solve_does(capsys: pytest.CaptureFixtu
     capsys.readouterr()
     code = compare_main([str(SIX), "-b", "nmcs", "--time-limit", "none", "-o", str(tmp_path / "n.jsonl")])
     err = capsys.readouterr().err
-    assert code == 1 and "nmcs could search forever" in err and not (tmp_path / "n.jsonl").exists()
+    assert code == EXIT_USAGE and "nmcs could search forever" in err and not (tmp_path / "n.jsonl").exists()
 
 
 # --------------------------------------------------------------------- which puzzles, named how

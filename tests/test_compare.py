@@ -21,7 +21,7 @@ import psutil
 import pytest
 
 import kakuro
-from kakuro.compare import cli
+from kakuro.cli import compare as cli
 from kakuro.compare.attempt import Attempt
 from kakuro.compare.jobs import (
     Backend,
@@ -145,7 +145,7 @@ def test_an_existing_results_file_is_never_overwritten(puzzles: Path, tmp_path: 
     assert run([str(puzzles / "two.txt"), "-b", "cpsat", "-o", str(out)]) == 1
     assert out.read_text() == "precious\n"
     assert "already exists" in capsys.readouterr().err
-    assert run([str(puzzles / "two.txt"), "--resume"]) == 1
+    assert run([str(puzzles / "two.txt"), "--resume"]) == 2  # --resume without -o: a usage error
 
 
 def test_bad_input_stops_before_any_job(tmp_path: Path, capsys) -> None:
@@ -155,7 +155,7 @@ def test_bad_input_stops_before_any_job(tmp_path: Path, capsys) -> None:
     assert run([str(tmp_path), "-b", "cpsat", "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert "bad.txt:" in err and "--skip-bad" in err and not out.exists()
-    assert run([str(tmp_path), "-b", "no-such-backend", "-o", str(out)]) == 1
+    assert run([str(tmp_path), "-b", "no-such-backend", "-o", str(out)]) == 2  # a usage error, as in solve
     assert "unknown backend" in capsys.readouterr().err
     assert run([str(tmp_path), "-b", "cpsat", "-j", "1", "--skip-bad", "-o", str(out)]) == 0
     assert [r.status for r in read_results(out)] == [JobStatus.SOLVED]
@@ -347,7 +347,7 @@ def test_no_module_of_the_harness_the_records_or_the_report_imports_in_a_circle(
             name = f"kakuro.{package}" + ("" if path.stem == "__init__" else f".{path.stem}")
             modules[name] = _imports(path)
     graph = {name: {t for t in targets if t in modules and t != name} for name, targets in modules.items()}
-    assert "kakuro.compare.cli" in graph and "kakuro.report.cli" in graph["kakuro.report"]  # the walk sees modules
+    assert "kakuro.compare.campaign" in graph and "kakuro.report.comparison" in graph["kakuro.report"]  # the walk sees modules
     assert "kakuro.records.record" in graph["kakuro.records.files"]
     for start in graph:
         seen, todo = set(), list(graph[start])

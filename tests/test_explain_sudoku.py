@@ -368,7 +368,7 @@ def test_explain_and_hint_on_the_command_line(capsys: pytest.CaptureFixture[str]
     grid[0][1] = 4
     (tmp_path / "wrong.json").write_text(json.dumps(grid))
     code, out, _ = run(capsys, "hint", tmp_path / "hard.sdm", "--progress", tmp_path / "wrong.json")
-    assert code == 1 and out == "mistake: r1c2 repeats the 4 of r1c1 in row 1\n"
+    assert code == 3 and out == "mistake: r1c2 repeats the 4 of r1c1 in row 1\n"  # a wrong answer
 
 
 def test_explain_time_limit_on_a_large_sudoku(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

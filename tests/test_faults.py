@@ -31,8 +31,9 @@ from hypothesis import strategies as st
 
 import kakuro
 from kakuro import Puzzle
+from kakuro.cli import compare as compare_cli
 from kakuro.cli import main as kakuro_main
-from kakuro.compare import cli as compare_cli
+from kakuro.cli.report import main as report_main
 from kakuro.errors import (
     InvalidPuzzleError,
     InvalidSolutionError,
@@ -45,7 +46,6 @@ from kakuro.outcome import Status
 from kakuro.puzzle import max_sum, min_sum
 from kakuro.records.files import read_results
 from kakuro.records.record import MAX_MESSAGE, JobStatus, Record
-from kakuro.report.cli import main as report_main
 from tests.conftest import AVAILABLE, EXAMPLES, ROOT, TWO_SOLUTIONS, UNSATISFIABLE
 from tests.test_compare import BACKENDS_FILE, restore_registry, run  # noqa: F401 (restore_registry: a fixture)
 

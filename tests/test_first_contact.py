@@ -16,6 +16,7 @@ import kakuro
 import kakuro.report
 from kakuro import BackendOptionError, Puzzle
 from kakuro.cli import DEFAULT_GENERATE_LIMIT, DEFAULT_TIME_LIMIT, main
+from kakuro.cli.exits import EXIT_LIMIT, EXIT_UNSATISFIABLE, EXIT_USAGE
 from kakuro.errors import OutputExistsError
 from kakuro.formats import dumps
 from kakuro.outcome import STATS, Count
@@ -57,7 +58,7 @@ def test_incomplete_backends_run_under_the_cli_default(capsys: pytest.CaptureFix
     code, out, _ = run(capsys, "solve", EXAMPLES / "puzzlink-6x5.txt", "-b", "sampling")
     assert code == 0 and " solved in " in out.splitlines()[0]
     code, _, err = run(capsys, "solve", EXAMPLES / "puzzlink-6x5.txt", "-b", "sampling", "--time-limit", "none")
-    assert code == 1 and "incomplete" in err and "--time-limit" in err
+    assert code == EXIT_USAGE and "incomplete" in err and "--time-limit" in err
 
 
 def test_complete_backends_accept_no_limit(capsys: pytest.CaptureFixture[str]) -> None:
@@ -154,19 +155,19 @@ def test_count_command(capsys: pytest.CaptureFixture[str], tmp_path: Path, two_s
     code, out, _ = run(capsys, "count", path, "--limit", "5", "-b", "gac")
     assert code == 0 and "exactly 2 solutions" in out
     code, out, _ = run(capsys, "count", path, "--index", "2")
-    assert code == 3 and "no solution" in out
+    assert code == EXIT_UNSATISFIABLE and "no solution" in out
     code, out, _ = run(capsys, "count", path, "--all", "--format", "json")
     records = [json.loads(line) for line in out.splitlines()]
-    assert code == 3 and [r["bound"] for r in records] == ["at least 2", "exactly 0"]
+    assert code == EXIT_UNSATISFIABLE and [r["bound"] for r in records] == ["at least 2", "exactly 0"]
     code, _, err = run(capsys, "count", path, "-b", "nmcs")
-    assert code == 1 and "incomplete" in err
+    assert code == EXIT_USAGE and "incomplete" in err
 
 
 def test_count_reports_a_time_limit(capsys: pytest.CaptureFixture[str], tmp_path: Path, hard: Puzzle) -> None:
     path = tmp_path / "hard.txt"
     path.write_text(dumps([hard], "text"))
     code, out, _ = run(capsys, "count", path, "-b", "fc:consistency=fc", "--time-limit", "0.05")
-    assert code == 4 and "unknown: the time limit came before the first solution" in out
+    assert code == EXIT_LIMIT and "unknown: the time limit came before the first solution" in out
 
 
 # --------------------------------------------------------------------- convert --index
@@ -179,7 +180,7 @@ def test_convert_index_exports_one_puzzle_of_many(capsys: pytest.CaptureFixture[
     code, out, _ = run(capsys, "convert", many, tmp_path / "second.mzn", "--index", "2")
     assert code == 0 and "wrote 1 puzzle" in out
     code, _, err = run(capsys, "convert", many, tmp_path / "third.mzn", "--index", "3")
-    assert code == 1 and "holds 2 puzzle(s)" in err
+    assert code == EXIT_USAGE and "holds 2 puzzle(s)" in err
 
 
 # --------------------------------------------------------------------- one overwrite flag
@@ -225,7 +226,7 @@ def test_cli_refusals_name_force(capsys: pytest.CaptureFixture[str], tmp_path: P
 
 
 def test_report_takes_force_and_still_the_old_overwrite() -> None:
-    from kakuro.report.cli import parser as report_parser
+    from kakuro.cli.report import parser as report_parser
 
     parser = report_parser()
     assert parser.parse_args(["r.jsonl", "--force"]).force

@@ -78,7 +78,7 @@ def test_solution_length_is_checked(cazenave: Puzzle) -> None:
         ([["#", [3, None], [4, None]], [[None, 7], 1, 1]], "appears twice"),
         ([["#", [10, None]], [[None, 10], 10]], "outside 1..9"),
         ([["#", "?"]], "is not"),
-        ([["#", "#"], ["#"]], "row 1 has 1 cells"),
+        ([["#", "#"], ["#"]], "row 1 has 1 cells, the first \\(clue\\) row 2"),
         ([], "non-empty"),
     ],
 )

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import kakuro.records  # noqa: F401  # ruff misses its use as `kakuro.records.Record` below
+from kakuro.cli import compare as compare_cli
 from kakuro.cli import main
 from kakuro.compare import attempt
-from kakuro.compare import cli as compare_cli
 from kakuro.records import files, record, tally, verdict
 from kakuro.records.files import read_results
 from tests.conftest import EXAMPLES, ROOT
@@ -116,10 +116,12 @@ def test_compare_and_report_are_subcommands(tmp_path: Path, capsys: pytest.Captu
     assert main(["report", str(tmp_path / "missing.jsonl")]) == 1
 
 
-def test_the_harness_alone_prints_the_short_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_short_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run.jsonl"
     puzzles = str(EXAMPLES / "puzzlink-6x5.txt")
     assert compare_cli.main([puzzles, "-b", "cpsat", "-j", "1", "--time-limit", "20", "-o", str(out), "--no-progress"]) == 0
+    capsys.readouterr()
+    tally.print_tally(read_results(out), title=str(out))
     printed = capsys.readouterr().out
     count = len(read_results(out))
     assert f"{out}: {count} jobs\n  cpsat: {count} SOLVED\n" in printed and "PAR-2" not in printed

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from kakuro.cli.report import main
 from kakuro.records.files import read_results
 from kakuro.records.record import JobStatus, Record
 from kakuro.report import ALL, aggregate, effective, sections, summarize
 from kakuro.report.about import about
-from kakuro.report.cli import main
 from kakuro.report.html import html_report
 from kakuro.report.latex import escape, per_puzzle_latex, summary_latex
 from kakuro.report.plots import UNANSWERED_AT, cactus, scatter
@@ -203,9 +203,9 @@ def test_outputs_are_never_overwritten_without_force(tmp_path: Path, capsys) -> 
     assert "already exist" in capsys.readouterr().err
     assert main([str(path), "--html", str(target), "--force"]) == 0 and target.read_text().startswith("<!doctype html>")
     assert main([str(path), "--html", str(target), "--overwrite"]) == 0  # the older flag still works
-    assert main([str(path), "--per-puzzle", str(tmp_path / "p.txt")]) == 1
+    assert main([str(path), "--per-puzzle", str(tmp_path / "p.txt")]) == 2  # a usage error
     assert ".csv, .md, .tex" in capsys.readouterr().err
-    assert main([str(path), "--scatter", "a", "zzz", "--plot", str(tmp_path / "plots")]) == 1
+    assert main([str(path), "--scatter", "a", "zzz", "--plot", str(tmp_path / "plots")]) == 2
     assert not (tmp_path / "plots").exists()
 
 

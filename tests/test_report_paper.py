@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 import kakuro.files
+from kakuro.cli.exits import EXIT_ERROR
+from kakuro.cli.report import main, parser
 from kakuro.compare.worker import machine_info
 from kakuro.files import write_all
 from kakuro.report import sections
 from kakuro.report.about import about
-from kakuro.report.cli import EXIT_NOTHING_TO_COMPARE, main, parser
 from kakuro.report.html import html_report
 from kakuro.report.latex import per_puzzle_latex, summary_latex
 from kakuro.report.plots import COLUMN_WIDTH, cactus, scatter
@@ -111,7 +112,7 @@ def test_runs_under_different_memory_or_grace_limits_are_noted() -> None:
 def test_no_puzzle_in_common_is_nothing_to_compare(tmp_path: Path, capsys) -> None:
     first = write(tmp_path / "first.jsonl", [rec("a", p, "SOLVED", 1.0) for p in range(3)])
     second = write(tmp_path / "second.jsonl", [rec("b", p, "SOLVED", 1.0) for p in range(3, 5)])
-    assert main([str(first), str(second), "--html", str(tmp_path / "r.html")]) == EXIT_NOTHING_TO_COMPARE != 0
+    assert main([str(first), str(second), "--html", str(tmp_path / "r.html")]) == EXIT_ERROR
     shown = capsys.readouterr()
     assert shown.out == "" and shown.err.count("\n") == 1 and "nothing to compare" in shown.err
     assert "a 3, b 2" in shown.err and f"python -m kakuro.report {first}" in shown.err and "--puzzles each" in shown.err
@@ -121,7 +122,8 @@ def test_no_puzzle_in_common_is_nothing_to_compare(tmp_path: Path, capsys) -> No
     assert section.empty and "Nothing to compare" in section.note()
     assert summary_table(section).bold == frozenset()  # no winner over no puzzles
     assert "0.000" not in markdown_report([section])
-    assert f"{EXIT_NOTHING_TO_COMPARE} the backends ran no puzzle in common" in parser().format_help().replace("\n", " ")
+    assert f"{EXIT_ERROR} unreadable input, mixed time limits, backends that ran no puzzle in common" in " ".join(
+        parser().format_help().split())
 
 
 def test_latex_prints_less_than_and_keeps_captions_short() -> None:

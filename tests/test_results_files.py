@@ -21,13 +21,13 @@ from pathlib import Path
 import pytest
 
 import kakuro
-from kakuro.compare import cli
+from kakuro.cli import compare as cli
+from kakuro.cli import report as report_cli
 from kakuro.compare.jobs import Backend, Instance, make_jobs
 from kakuro.errors import KakuroError
 from kakuro.records.files import ResultsFile, read_results
 from kakuro.records.lines import MAX_LINE
 from kakuro.records.record import JobStatus, Record
-from kakuro.report import cli as report_cli
 from kakuro.report import effective
 from tests.conftest import EXAMPLES, ROOT, TWO_SOLUTIONS
 from tests.test_compare import BACKENDS_FILE, restore_registry  # noqa: F401 (restore_registry: a fixture)
@@ -109,7 +109,7 @@ def test_resume_refuses_a_file_without_records(work: Path, tmp_path: Path, capsy
     err = capsys.readouterr().err
     assert code == 1
     assert notes.read_bytes() == before
-    assert err.strip() == f"error: {notes} holds no results records; refusing to append"
+    assert err.strip() == f"kakuro: {notes} holds no results records; refusing to append"
 
 
 def test_resume_of_an_empty_file_or_one_with_records_is_allowed(work: Path, tmp_path: Path) -> None:
@@ -134,7 +134,7 @@ def test_an_output_that_is_not_a_regular_file_is_refused_at_once(work: Path, tmp
         code = compare([str(work / "set" / "p.jsonl"), "-b", "cpsat", "-o", str(out), "--resume"], tmp_path)
     err = capsys.readouterr().err
     assert code == 1
-    assert err.startswith(f"error: {out} is a ") and "not a regular file" in err
+    assert err.startswith(f"kakuro: {out} is a ") and "not a regular file" in err
 
 
 # --- a job is what it is, however the puzzle file was reached ---------------------------
@@ -262,7 +262,7 @@ def test_the_report_refuses_a_fifo_without_blocking(tmp_path: Path, capsys) -> N
         code = report_cli.main([str(fifo)])
     assert code == 1
     assert capsys.readouterr().err.strip() == (
-        f"error: {fifo} is a FIFO (named pipe), not a regular file; results files are regular files")
+        f"kakuro: {fifo} is a FIFO (named pipe), not a regular file; results files are regular files")
 
 
 def test_a_line_that_is_not_utf8_is_skipped_with_a_warning(work: Path, tmp_path: Path) -> None:

@@ -52,10 +52,10 @@ def test_the_command_line_asks_for_it(monkeypatch: pytest.MonkeyPatch, capsys: p
 
 def test_a_campaign_asks_for_it_however_it_is_started(monkeypatch: pytest.MonkeyPatch,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    """`python -m kakuro.compare` runs `compare_main` without `kakuro.cli.main`."""
-    from kakuro.cli import campaigns
+    """`python -m kakuro.compare` runs `kakuro.cli.compare.main`, not `kakuro.cli.main`."""
+    from kakuro.cli import compare
 
     asked = []
-    monkeypatch.setattr(campaigns, "without_numba_blas", lambda: asked.append(True))
-    assert campaigns.compare_main(["--help"]) == 0
+    monkeypatch.setattr(kakuro.cli, "without_numba_blas", lambda: asked.append(True))
+    assert compare.main(["--help"]) == 0
     assert asked == [True]

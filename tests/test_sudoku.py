@@ -45,7 +45,7 @@ def test_check_names_the_group_a_digit_repeats_in() -> None:
     values = [v for row in grid for v in row]
     values[0], values[1] = values[1], values[0]  # rows stay permutations; two columns and maybe boxes break
     problems = puzzle.check(puzzle.solution(values))
-    assert any(p.startswith("column 0 repeats") for p in problems), problems
+    assert any(p.startswith("column 1 repeats") for p in problems), problems  # counted from 1, as players do
 
 
 @pytest.mark.parametrize(("make", "words"), [
@@ -53,9 +53,9 @@ def test_check_names_the_group_a_digit_repeats_in() -> None:
     (lambda: Puzzle.sudoku([[0] * 6] * 6), "no square boxes"),
     (lambda: Puzzle.sudoku([[0] * 6] * 6, box=(4, 2)), "do not tile"),
     (lambda: Puzzle.sudoku([[10] + [0] * 8] + [[0] * 9] * 8), "not 0 (empty) or a digit 1..9"),
-    (lambda: Puzzle.sudoku([[1, 1, 0, 0]] + [[0] * 4] * 3), "row 0: the given 1 appears twice"),
-    (lambda: Puzzle.killer([(30, [(0, 0), (0, 1)])]), "cage at (0, 0) (sum 30): 2 distinct values from 1..9 sum to 3..17"),
-    (lambda: Puzzle.killer([(3, [(0, 0), (0, 1)]), (4, [(0, 1), (1, 1)])]), "cell (0, 1) is in cage 0 too"),
+    (lambda: Puzzle.sudoku([[1, 1, 0, 0]] + [[0] * 4] * 3), "row 1: the given 1 appears twice"),
+    (lambda: Puzzle.killer([(30, [(0, 0), (0, 1)])]), "cage at r1c1 (sum 30): 2 distinct values from 1..9 sum to 3..17"),
+    (lambda: Puzzle.killer([(3, [(0, 0), (0, 1)]), (4, [(0, 1), (1, 1)])]), "cage 2: cell r1c2 is in cage 1 too"),
     (lambda: Puzzle.killer([(3, [(0, 0), (9, 0)])]), "not a cell (row, col) of the 9x9 grid"),
 ])
 def test_bad_input_gets_one_clear_error(make, words: str) -> None:
@@ -115,9 +115,9 @@ def test_sixteen_by_sixteen_lines_use_letters_for_ten_and_up() -> None:
 @pytest.mark.parametrize(("text", "where", "words"), [
     (HARD_LINE[:-1] + "x\n", "<text>:1:81", "'x' is not a digit of a 9x9 Sudoku"),
     (HARD_LINE[:-1] + "\n", "<text>:1:1", "n x n characters"),
-    ("4" + HARD_LINE[1:4] + "4" + HARD_LINE[5:] + "\n", "<text>:1:5", "row 0: the given 4 appears twice"),
+    ("4" + HARD_LINE[1:4] + "4" + HARD_LINE[5:] + "\n", "<text>:1:5", "row 1: the given 4 appears twice"),
     ("1 2 3 4\n. . . .\n. . . .\n. . . . .\n", "<text>:4:9", "a Sudoku grid is square"),
-    ("a a b b\nc c d d\ne e f f\ng g h h\na=3 b=5 c=7 d=7 e=3 f=4 g=99 h=5\n", "<text>:4:1", "cage at (3, 0) (sum 99)"),
+    ("a a b b\nc c d d\ne e f f\ng g h h\na=3 b=5 c=7 d=7 e=3 f=4 g=99 h=5\n", "<text>:4:1", "cage at r4c1 (sum 99)"),
     ("a a b b\nc c d d\ne e f f\ng g h h\na=3 b=5 c=7 d=7 e=3 f=4 g=4\n", "<text>:4:5", "cage h has no sum"),
 ])
 def test_format_errors_name_line_and_column(text: str, where: str, words: str) -> None:

@@ -1,5 +1,5 @@
 """Every solution the checker rejects is WRONG: in the library (`Status.WRONG` with the
-checker's reasons), on the command line (exit 5), and in a compare campaign, local or on Dask
+checker's reasons), on the command line (exit 3), and in a compare campaign, local or on Dask
 (`JobStatus.WRONG`, counted as wrong, exit 3). A backend cannot talk its way past the check by
 changing the Puzzle object it is given, and a value too long to print is reported, not a crash.
 
@@ -118,15 +118,15 @@ def test_counting_a_solution_twice_or_a_bad_one_is_wrong(puzzle_file: Path, caps
     assert bad.status is Status.WRONG and REASONS["sum"] in bad.message and bad.rejected == tuple(good[:-1] + [4])
 
 
-def test_the_command_line_says_wrong_in_one_line_and_exits_5(puzzle_file: Path, capsys) -> None:
+def test_the_command_line_says_wrong_in_one_line_and_exits_3(puzzle_file: Path, capsys) -> None:
     code = kakuro_cli.main(["solve", str(puzzle_file), "-b", "test-bad:kind=repeat"])
     out, err = capsys.readouterr()
-    assert code == kakuro_cli.EXIT_WRONG == 5
+    assert code == kakuro_cli.EXIT_WRONG == 3
     assert len(out.strip().splitlines()) == 1 and "latin: wrong" in out and REASONS["repeat"] in out and err == ""
 
 
 def test_a_wrong_answer_is_the_worst_exit_code_over_several_puzzles(tmp_path: Path, capsys) -> None:
-    path = tmp_path / "three.jsonl"  # unsatisfiable (exit 3); spoiled (wrong); no given to spoil: test-bad raises (1)
+    path = tmp_path / "three.jsonl"  # unsatisfiable (exit 5); spoiled (wrong); no given to spoil: test-bad raises (1)
     kakuro.write([kakuro.read(UNSATISFIABLE)[0], latin(), Puzzle.all_white([4, 4], [4, 4], values=(1, 9))], path)
     code = kakuro_cli.main(["solve", str(path), "--all", "-b", "test-bad:kind=given"])
     out = capsys.readouterr().out

@@ -21,9 +21,8 @@
 ``{cli-help} [SUBCOMMAND...]``
     What ``kakuro SUBCOMMAND --help`` prints (``solve``, ``generate classic``, ``compare``; no
     argument: ``kakuro --help``), as a literal block, rendered at build time from the parsers
-    the command line runs (`kakuro.cli.build_parser`; `compare` and `report` forward to their
-    own parsers, `kakuro.compare.cli.parser` and `kakuro.report.cli.parser`), at a fixed
-    width (`HELP_WIDTH`), so the pages and ``--help`` say the same thing.
+    the command line runs (`kakuro.cli.build_parser`), at a fixed width (`HELP_WIDTH`), so the
+    pages and ``--help`` say the same thing.
 
 In a MyST page::
 
@@ -35,7 +34,7 @@ from __future__ import annotations
 
 import argparse
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from enum import Enum
 from typing import Any, cast
 
@@ -256,15 +255,6 @@ HELP_WIDTH = 88
 (``COLUMNS=90 kakuro solve --help`` prints the same text)."""
 
 
-def _forwarded() -> dict[str, Callable[[str], argparse.ArgumentParser]]:
-    """The subcommands whose arguments `kakuro` hands as written to a program with its own
-    parser (`kakuro.cli.campaigns`), and that parser's factory (it takes the `prog` name)."""
-    from kakuro.compare.cli import parser as compare_parser
-    from kakuro.report.cli import parser as report_parser
-
-    return {"compare": compare_parser, "report": report_parser}
-
-
 def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
     for action in parser._actions:  # argparse keeps its subparsers only there
         if isinstance(action, argparse._SubParsersAction):
@@ -283,10 +273,6 @@ def cli_parser(words: list[str] | tuple[str, ...]) -> argparse.ArgumentParser:
         if word not in choices:
             raise KeyError(f"kakuro {' '.join(words[:depth])}".strip() + f" has no subcommand {word!r}; "
                            f"it has: {', '.join(choices) or 'none'}")
-        if depth == 0 and word in _forwarded():
-            if len(words) > 1:
-                raise KeyError(f"kakuro {word} has no subcommands")
-            return _forwarded()[word](f"kakuro {word}")
         parser = choices[word]
     return parser
 

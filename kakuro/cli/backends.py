@@ -7,7 +7,8 @@ import argparse
 from typing import Any
 
 import kakuro
-from kakuro.cli.common import EXIT_OK, add_imports
+from kakuro.cli.common import add_imports
+from kakuro.cli.exits import EXIT_OK
 from kakuro.cli.present import backend_details, print_backends
 
 

@@ -9,25 +9,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from kakuro.arguments import at_least
-from kakuro.cli.common import (
-    DEFAULT_TIME_LIMIT,
-    EXIT_ERROR,
-    EXIT_LIMIT,
-    EXIT_OK,
-    add_time_limit,
-    pick,
-    pick_puzzles,
-    read_puzzles,
-    worst,
-)
+from kakuro.cli.arguments import at_least
+from kakuro.cli.common import DEFAULT_TIME_LIMIT, add_time_limit, pick, pick_puzzles, read_puzzles
+from kakuro.cli.exits import EXIT_ERROR, EXIT_LIMIT, EXIT_OK, EXIT_WRONG, worst
 from kakuro.errors import KakuroError
 from kakuro.files import refuse_existing, write_all, write_new
 from kakuro.puzzle import Puzzle
 
-EXIT_REFUTED = 3
-"""`kakuro verify`: a certificate was rejected (the exit-code table's "a wrong answer or a refuted claim")."""
-VERIFY_SEVERITY = (EXIT_REFUTED, EXIT_ERROR, EXIT_LIMIT, EXIT_OK)
+VERIFY_SEVERITY = (EXIT_WRONG, EXIT_ERROR, EXIT_LIMIT, EXIT_OK)
 """`kakuro verify`'s exit codes from worst to best: checking several certificates exits with the worst."""
 
 
@@ -168,5 +157,5 @@ def _run_verify(args: argparse.Namespace) -> int:
             print(f"{path}: {verdict} ({', '.join(verdict.checkers)})" if verdict.checkers else f"{path}: {verdict}")
         else:
             print(f"{path}:{verdict.line}: {verdict}" if verdict.line else f"{path}: {verdict}")
-            codes.append(EXIT_REFUTED)
+            codes.append(EXIT_WRONG)
     return min(codes, key=VERIFY_SEVERITY.index)

@@ -1,20 +1,18 @@
-"""What the `kakuro` subcommands share: default limits, exit codes, the subcommand parser, and
-reading the puzzles a command names (a file or a puz.link URL, `--index K` / `--all`)."""
+"""What the `kakuro` subcommands share: default limits, the flags several take, and reading the
+puzzles a command names (a file or a puz.link URL, `--index K` / `--all`). Exit codes are
+`kakuro.cli.exits`."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
 import kakuro
-from kakuro.arguments import seconds_or_none
-from kakuro.errors import KakuroError
+from kakuro.cli.arguments import seconds_or_none
+from kakuro.errors import UsageError
 from kakuro.files import refuse_existing
-from kakuro.outcome import Status
 from kakuro.puzzle import Puzzle
 from kakuro.solver import Solver
 
@@ -22,54 +20,6 @@ DEFAULT_TIME_LIMIT = 60.0
 """Seconds per puzzle for solve, count and render unless --time-limit is given."""
 DEFAULT_GENERATE_LIMIT = 600.0
 """Seconds per unique puzzle for `generate classic` unless --time-limit is given."""
-
-EXIT_OK = 0
-EXIT_ERROR = 1
-EXIT_USAGE = 2
-EXIT_UNSATISFIABLE = 3
-EXIT_LIMIT = 4
-EXIT_WRONG = 5
-"""The backend returned a solution that `puzzle.check` rejected (`Status.WRONG`): a bug in it."""
-
-EXIT_CODES = {
-    Status.SOLVED: EXIT_OK,
-    Status.UNSATISFIABLE: EXIT_UNSATISFIABLE,
-    Status.UNKNOWN: EXIT_LIMIT,
-    Status.ERROR: EXIT_ERROR,
-    Status.WRONG: EXIT_WRONG,
-}
-SEVERITY = (EXIT_WRONG, EXIT_ERROR, EXIT_LIMIT, EXIT_UNSATISFIABLE, EXIT_OK)
-"""Exit codes from worst to best: solving several puzzles exits with the worst."""
-
-
-def worst(codes: Iterable[int]) -> int:
-    """The worst of several exit codes (`SEVERITY`): a command on several puzzles exits with it."""
-    return min(codes, key=SEVERITY.index)
-
-
-class CommandParser(argparse.ArgumentParser):
-    """A subcommand's argument parser. It refuses an argument it does not know itself, so that
-    a typo in a subcommand's flag prints that subcommand's usage (argparse would hand the
-    leftover to the top-level parser, which prints the top-level usage). Made with
-    `forward=main`, it parses nothing: the command runs `main(arguments as written)`, so a
-    program with a parser of its own (`python -m kakuro.compare`) is a subcommand with exactly
-    its arguments and its `--help`."""
-
-    def __init__(self, *args: Any, forward: Callable[[list[str]], int] | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.forward = forward
-
-    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
-                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
-        if self.forward is not None:
-            forward, rest = self.forward, list(args or [])
-            parsed = namespace if namespace is not None else argparse.Namespace()
-            parsed.run = lambda _: forward(rest)
-            return parsed, []
-        parsed, extras = super().parse_known_args(args, namespace)
-        if extras:
-            self.error(f"unrecognized arguments: {' '.join(extras)}")
-        return parsed, extras
 
 
 def add_time_limit(command: argparse.ArgumentParser, default: float, what: str) -> None:
@@ -89,7 +39,7 @@ def read_puzzles(source: str, format: str | None = None) -> list[Puzzle]:
 def pick(puzzles: list[Puzzle], index: int, source: str) -> Puzzle:
     """The `index`-th (1-based) puzzle of a file."""
     if index > len(puzzles):
-        raise KakuroError(f"{source} holds {len(puzzles)} puzzle(s); there is no puzzle {index}")
+        raise UsageError(f"{source} holds {len(puzzles)} puzzle(s); there is no puzzle {index}")
     return puzzles[index - 1]
 
 
@@ -126,7 +76,7 @@ def refuse_output(args: argparse.Namespace) -> None:
 
 def add_imports(command: argparse.ArgumentParser) -> None:
     """`--import MODULE` (repeatable): modules imported before the command runs, e.g. to register
-    backends (`kakuro.cli.main` imports them)."""
+    backends (`kakuro.cli.main` imports them before the command runs)."""
     command.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
                          help="import a module first (a dotted name, found from the working folder, or a .py file), "
                               "e.g. one that registers backends; repeatable")

@@ -9,20 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kakuro.arguments import at_least
-from kakuro.cli.common import (
-    DEFAULT_TIME_LIMIT,
-    EXIT_ERROR,
-    EXIT_LIMIT,
-    EXIT_OK,
-    EXIT_UNSATISFIABLE,
-    add_time_limit,
-    pick_puzzles,
-    read_puzzles,
-    refuse_output,
-    worst,
-)
-from kakuro.errors import KakuroError
+from kakuro.cli.arguments import at_least
+from kakuro.cli.common import DEFAULT_TIME_LIMIT, add_time_limit, pick_puzzles, read_puzzles, refuse_output
+from kakuro.cli.exits import EXIT_LIMIT, EXIT_OK, EXIT_UNSATISFIABLE, EXIT_WRONG, worst
+from kakuro.errors import UsageError
 from kakuro.files import write_new
 from kakuro.formats.solution import read_solution
 
@@ -44,8 +34,8 @@ def _add_explain(commands: Any) -> None:
         "(technique, cells, removed candidates, one sentence) with the rating (hardest level needed, and how "
         "often). --format svg or png draws one step (--step, default the first at the hardest level); html "
         "writes a page that steps through the whole trace. A puzzle with several solutions gets a warning. "
-        "Exit 3 when the puzzle has no solution, 4 when the time limit came first (the steps found so far "
-        "are printed).",
+        f"Exit {EXIT_UNSATISFIABLE} when the puzzle has no solution, {EXIT_LIMIT} when the time limit came first "
+        "(the steps found so far are printed).",
     )
     _add_deduction_input(command, "explain")
     command.add_argument("--format", choices=("text", "json", "svg", "png", "html"),
@@ -80,11 +70,11 @@ def _run_explain(args: argparse.Namespace) -> int:
     by_extension = EXPLAIN_FORMATS.get(Path(args.output).suffix.lower(), "text") if args.output else "text"
     kind = args.format or by_extension
     if kind == "png" and args.output is None:
-        raise KakuroError("--format png needs -o OUT.png")
+        raise UsageError("--format png needs -o OUT.png")
     if kind in ("svg", "png") and args.output is not None and Path(args.output).suffix.lower() != f".{kind}":
-        raise KakuroError(f"{args.output}: --format {kind} draws a .{kind} file")
+        raise UsageError(f"{args.output}: --format {kind} draws a .{kind} file")
     if args.all and kind not in ("text", "json"):
-        raise KakuroError(f"--all writes text or json; --format {kind} shows one puzzle (--index K)")
+        raise UsageError(f"--all writes text or json; --format {kind} shows one puzzle (--index K)")
     refuse_output(args)
     codes, contents = [], []
     for name, puzzle in pick_puzzles(args, read_puzzles(args.file)):
@@ -123,8 +113,8 @@ def _add_hint(commands: Any) -> None:
         "digit out of range, a broken rule, or the first digit in reading order that no solution shares with "
         "the ones before it), or help towards the next digit the deduction places, graded by --level: 1 the "
         "technique to use, 2 also where, 3 the digit with the steps that lead to it. A puzzle with several "
-        "solutions gets a warning. Exit 0 for a step or a finished grid, 1 for a mistake, 3 when the puzzle "
-        "has no solution, 4 when the time limit came first.",
+        f"solutions gets a warning. Exit {EXIT_OK} for a step or a finished grid, {EXIT_WRONG} for a mistake, "
+        f"{EXIT_UNSATISFIABLE} when the puzzle has no solution, {EXIT_LIMIT} when the time limit came first.",
     )
     _add_deduction_input(command, "give a hint for")
     command.add_argument("--progress", metavar="FILE", help="the partly filled grid (JSON or text; one puzzle only)")
@@ -141,7 +131,7 @@ def _run_hint(args: argparse.Namespace) -> int:
     from kakuro.deduction.text import hint_lines
 
     if args.all and args.progress is not None:
-        raise KakuroError("--progress is one puzzle's grid: use --index K, not --all")
+        raise UsageError("--progress is one puzzle's grid: use --index K, not --all")
     progress = read_solution(Path(args.progress)) if args.progress is not None else None
     codes = []
     for name, puzzle in pick_puzzles(args, read_puzzles(args.file)):
@@ -153,5 +143,5 @@ def _run_hint(args: argparse.Namespace) -> int:
         else:
             lines = hint_lines(found, puzzle, args.level)
             print("\n".join([f"{name}: {lines[0]}", *lines[1:]]) if args.all else "\n".join(lines), flush=True)
-        codes.append({MISTAKE: EXIT_ERROR, UNSOLVABLE: EXIT_UNSATISFIABLE, STOPPED: EXIT_LIMIT}.get(found.kind, EXIT_OK))
+        codes.append({MISTAKE: EXIT_WRONG, UNSOLVABLE: EXIT_UNSATISFIABLE, STOPPED: EXIT_LIMIT}.get(found.kind, EXIT_OK))
     return worst(codes)

@@ -10,16 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import kakuro
-from kakuro.arguments import at_least, number_where
-from kakuro.cli.common import (
-    DEFAULT_GENERATE_LIMIT,
-    EXIT_OK,
-    add_time_limit,
-    refuse_output,
-)
-from kakuro.errors import KakuroError
+from kakuro.cli.arguments import at_least, number_where
+from kakuro.cli.common import DEFAULT_GENERATE_LIMIT, add_time_limit, refuse_output
+from kakuro.cli.exits import EXIT_OK
+from kakuro.errors import UsageError
 from kakuro.formats import dumps
-from kakuro.puzzle import Puzzle
+from kakuro.puzzle import MAX_VALUE, Puzzle
 
 _percentage = number_where(lambda v: 0 <= v <= 100, "a percentage from 0 to 100")
 
@@ -65,8 +61,9 @@ def _add_output(command: argparse.ArgumentParser) -> None:
 
 def _add_generate_cazenave(kinds: Any) -> None:
     command = kinds.add_parser("cazenave", help="Cazenave (2010) all-white n x n grids with holes")
-    command.add_argument("--size", type=at_least(1), required=True, metavar="N", help="grid side")
-    command.add_argument("--values", type=at_least(1), required=True, metavar="V", help="values 1..V")
+    command.add_argument("--size", type=at_least(1, MAX_VALUE), required=True, metavar="N", help="grid side")
+    command.add_argument("--values", type=at_least(1, MAX_VALUE), required=True, metavar="V",
+                         help=f"values 1..V, V from N to {MAX_VALUE}")
     command.add_argument("--holes", type=_percentage, required=True, metavar="P", help="percentage of empty cells")
     command.add_argument("--count", type=at_least(1), default=1, metavar="K", help="number of puzzles (default 1)")
     command.add_argument("--seed", type=at_least(0), default=0, metavar="S", help="random seed (default 0)")
@@ -101,7 +98,7 @@ def _add_generate_classic(kinds: Any) -> None:
     command.add_argument("--cols", type=at_least(3), required=True, metavar="C", help="grid columns, clue column included")
     command.add_argument("--density", type=number_where(lambda x: 0.1 <= x <= 0.6, "a black share from 0.1 to 0.6"),
                          default=0.3, metavar="D", help="share of black interior cells (default 0.3)")
-    command.add_argument("--longest", type=at_least(4), default=5, metavar="L", help="longest run, 4..9 (default 5)")
+    command.add_argument("--longest", type=at_least(4, 9), default=5, metavar="L", help="longest run, 4..9 (default 5)")
     command.add_argument("--unique", action=argparse.BooleanOptionalAction,
                          help="search until the solution is unique (the default, as in kakuro.generate.classic); "
                          "--no-unique writes the random filling's clues as they are, often with many solutions")
@@ -126,7 +123,7 @@ def _run_generate_classic(args: argparse.Namespace) -> int:
 
     refuse_output(args)
     if args.certify and args.output is None:
-        raise KakuroError("--certify writes the certificates beside the puzzle file: give -o FILE")
+        raise UsageError("--certify writes the certificates beside the puzzle file: give -o FILE")
 
     unique = inspect.signature(classic).parameters["unique"].default if args.unique is None else args.unique
     if unique and sys.stderr.isatty() and unique_search.is_cold():
@@ -163,9 +160,22 @@ def _box_shape(text: str) -> tuple[int, int]:
     return int(rows), int(cols)
 
 
+def _checked_box(args: argparse.Namespace) -> None:
+    """UsageError unless `--box` tiles the `--size` grid (or, without --box, square boxes do)."""
+    from kakuro.errors import InvalidPuzzleError
+    from kakuro.regions import sudoku_box
+
+    try:
+        sudoku_box(args.size, args.box)
+    except InvalidPuzzleError as exc:
+        raise UsageError(f"--size {args.size}" + (f" --box {args.box[0]}x{args.box[1]}" if args.box else "")
+                         + f": {exc}") from None
+
+
 def _add_sudoku_shape(command: argparse.ArgumentParser) -> None:
     """--size and --box, which both Sudoku generators take."""
-    command.add_argument("--size", type=at_least(1), default=9, metavar="N", help="grid side, digits 1..N (default 9)")
+    command.add_argument("--size", type=at_least(1, MAX_VALUE), default=9, metavar="N",
+                         help=f"grid side, digits 1..N, N up to {MAX_VALUE} (default 9)")
     command.add_argument("--box", type=_box_shape, metavar="RxC",
                          help="box shape, e.g. 2x3 for a 6x6 (default square: N must be a square)")
 
@@ -201,6 +211,7 @@ def _run_generate_sudoku(args: argparse.Namespace) -> int:
     from kakuro.generate.unique_sudoku import unique_sudoku
 
     refuse_output(args)
+    _checked_box(args)
     share = None if args.empty is None else args.empty / 100
     if args.unique:
         puzzles = [unique_sudoku(args.size, args.seed + k, share, args.box, args.time_limit) for k in range(args.count)]
@@ -228,6 +239,7 @@ def _run_generate_killer(args: argparse.Namespace) -> int:
     from kakuro.generate.unique_sudoku import unique_killer
 
     refuse_output(args)
+    _checked_box(args)
     largest = min(MAX_CAGE, args.size) if args.largest is None else args.largest
     if args.unique:
         puzzles = [unique_killer(args.size, args.seed + k, largest, args.box, args.time_limit) for k in range(args.count)]

@@ -8,17 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import kakuro
-from kakuro.arguments import at_least, number_where
-from kakuro.cli.common import (
-    DEFAULT_TIME_LIMIT,
-    EXIT_CODES,
-    EXIT_OK,
-    add_imports,
-    add_time_limit,
-    pick,
-    read_puzzles,
-    warm,
-)
+from kakuro.cli.arguments import at_least, number_where
+from kakuro.cli.common import DEFAULT_TIME_LIMIT, add_imports, add_time_limit, pick, read_puzzles, warm
+from kakuro.cli.exits import EXIT_CODES, EXIT_OK
 from kakuro.errors import KakuroError
 from kakuro.files import refuse_existing
 from kakuro.formats import FORMATS

@@ -10,20 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import kakuro
-from kakuro.arguments import at_least
-from kakuro.cli.common import (
-    DEFAULT_TIME_LIMIT,
-    EXIT_CODES,
-    EXIT_ERROR,
-    EXIT_OK,
-    add_imports,
-    add_time_limit,
-    pick,
-    pick_puzzles,
-    read_puzzles,
-    warm,
-    worst,
-)
+from kakuro.cli.arguments import at_least
+from kakuro.cli.common import DEFAULT_TIME_LIMIT, add_imports, add_time_limit, pick, pick_puzzles, read_puzzles, warm
+from kakuro.cli.exits import EXIT_CODES, EXIT_LIMIT, EXIT_OK, EXIT_UNSATISFIABLE, EXIT_WRONG, worst
 from kakuro.cli.present import (
     check_lines,
     count_line,
@@ -31,6 +20,7 @@ from kakuro.cli.present import (
     print_result,
     result_record,
 )
+from kakuro.errors import UsageError
 from kakuro.formats.solution import read_solution
 from kakuro.outcome import Status
 from kakuro.puzzle import Puzzle
@@ -98,7 +88,8 @@ def _add_count(commands: Any) -> None:
         help="count solutions (is the puzzle unique?)",
         description="Counts the solutions of a puzzle up to --limit with a complete backend and says "
         "\"exactly N\" when the search finished or \"at least N\" when it stopped at the limit or the time "
-        "limit. Exit 0 when a solution exists, 3 when none does, 4 when the time ran out first.",
+        f"limit. Exit {EXIT_OK} when a solution exists, {EXIT_UNSATISFIABLE} when none does, {EXIT_LIMIT} when the time "
+        "ran out first.",
     )
     _add_per_puzzle(command, "count", "a complete backend spec",
                     "text (one line per puzzle) or json (one object per puzzle, one a line)")
@@ -108,6 +99,10 @@ def _add_count(commands: Any) -> None:
 
 
 def _run_count(args: argparse.Namespace) -> int:
+    if not kakuro.get_solver(args.backend).complete:
+        raise UsageError(f"count needs a complete backend (kakuro backends lists them); {args.backend} is incomplete: "
+                         "it finds solutions, never proves there are no more")
+
     def handle(solver: Solver, puzzle: Puzzle, name: str) -> Status:
         with output_to_stderr(args.format == "json"):
             found = solver.count_solutions(puzzle, limit=args.limit, time_limit=args.time_limit, seed=args.seed)
@@ -126,7 +121,7 @@ def _add_check(commands: Any) -> None:
         help="check a solution against a puzzle",
         description="SOLUTION is a JSON grid (a list of rows, or an object with a \"solution\" grid, "
         "as `kakuro solve --format json` prints) or a text grid with a digit in every white cell "
-        "(as `kakuro solve` prints). Exit 0 if valid, 1 if not.",
+        f"(as `kakuro solve` prints). Exit {EXIT_OK} if valid, {EXIT_WRONG} if not (a wrong answer).",
     )
     command.add_argument("puzzle", metavar="PUZZLE", help="the puzzle file")
     command.add_argument("solution", metavar="SOLUTION", help="the solution file (JSON or text grid)")
@@ -138,4 +133,4 @@ def _run_check(args: argparse.Namespace) -> int:
     puzzle = pick(read_puzzles(args.puzzle), args.index, args.puzzle)
     problems = puzzle.check(read_solution(Path(args.solution)))
     print("\n".join(check_lines(problems)))
-    return EXIT_ERROR if problems else EXIT_OK
+    return EXIT_WRONG if problems else EXIT_OK

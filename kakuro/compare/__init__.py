@@ -1,4 +1,4 @@
-"""Head-to-head comparison of backends: `python -m kakuro.compare PATH... -b SPEC ...`.
+"""Head-to-head comparison of backends: `kakuro compare PATH... -b SPEC ...`.
 
 Every (instance, backend, repeat) is one *job*. Jobs run in long-lived worker processes under
 a wall-clock limit (plus a short grace, then the worker is killed and replaced) and an optional
@@ -15,7 +15,8 @@ Modules, bottom up:
     cluster   the Dask runner: a JobPool per Dask worker (imported only with --dask)
     progress  the progress bar and its ETA
     campaign  run_campaign: run, judge, record
-    cli       the command line (`main`)
+
+Its command line is `kakuro.cli.compare` (`kakuro compare`, `python -m kakuro.compare`).
 
 The results record, results files and the verdict rules (`judge`, `overrule`: the one home of
 every status, WRONG included) live below this package in `kakuro.records`, which the report
@@ -38,7 +39,6 @@ _EXPORTS = {
     "kakuro.compare.worker": ("Reply", "WorkerConfig"),
     "kakuro.compare.runners": ("JobPool",),
     "kakuro.compare.campaign": ("Campaign", "run_campaign"),
-    "kakuro.compare.cli": ("main",),
 }
 _HOME = {name: module for module, names in _EXPORTS.items() for name in names}
 __all__ = sorted(_HOME)

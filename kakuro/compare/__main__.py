@@ -1,9 +1,9 @@
 """`python -m kakuro.compare`: the same program as `kakuro compare` (an entry point, like the
-`kakuro` console script: it runs the command line, where the harness meets the report's
-summary; no module of the harness imports the report)."""
+`kakuro` console script: the command line is `kakuro.cli.compare`, where the harness meets the
+report's summary; no module of the harness imports the report)."""
 
 import sys
 
-from kakuro.cli.campaigns import compare_main
+from kakuro.cli.compare import main
 
-sys.exit(compare_main(prog="python -m kakuro.compare"))
+sys.exit(main())

@@ -166,7 +166,7 @@ def _table(puzzle: Puzzle, r: int) -> tuple[int, ...]:
     if count > MAX_RUN_COMBINATIONS:
         lo, hi = puzzle.values
         raise KakuroError(
-            f"explain works on human-sized puzzles: the {run.name} has {count:,} "
+            f"explain works on human-sized puzzles: {run.name} has {count:,} "
             f"combinations over {lo}..{hi} (more than {MAX_RUN_COMBINATIONS:,})"
         )
     return combinations(len(run), run.total, puzzle.values)

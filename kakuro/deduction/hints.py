@@ -130,7 +130,8 @@ def _digits(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None,
         if value is None or value == 0:
             continue
         if not is_integer(value):
-            raise KakuroError(f"{where}the grid holds {value!r} at row {r}, column {c}, where the puzzle has a white cell")
+            raise KakuroError(f"{where}the grid holds {value!r} at {puzzle.position_name((r, c))}, where the puzzle has a "
+                              "white cell")
         filled[cell] = value
     for cell, digit in puzzle.givens.items():
         filled.setdefault(cell, digit)

@@ -14,11 +14,9 @@ from kakuro.puzzle import Group, Puzzle, Run
 
 
 def cell_name(puzzle: Puzzle, c: int) -> str:
-    """E.g. "r3c4": the grid position of white cell `c` (counted from 1 in a Sudoku or Killer)."""
-    r, col = puzzle.cells[c]
-    if puzzle.box is not None:
-        return f"r{r + 1}c{col + 1}"
-    return f"r{r}c{col}"
+    """E.g. "r3c4": the grid position of white cell `c` (`Puzzle.position_name`: counted from 1 in
+    a Sudoku or Killer, from the clue row and column 0 in a Kakuro), as every message names it."""
+    return puzzle.position_name(puzzle.cells[c])
 
 
 def run_name(puzzle: Puzzle, r: int) -> str:
@@ -27,7 +25,7 @@ def run_name(puzzle: Puzzle, r: int) -> str:
     17-cage at r2c3"."""
     group = puzzle.runs[r]
     if isinstance(group, Run):
-        return f"the {group.direction} {group.total} in {len(group)} at {cell_name(puzzle, group.cells[0])}"
+        return group.name  # "the across 16 in 2 at r2c1", as puzzle.check names it too
     word = group_word(puzzle, r)
     first = min(group.cells, key=puzzle.cells.__getitem__)
     row, col = puzzle.cells[first]

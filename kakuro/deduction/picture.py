@@ -11,7 +11,7 @@ from pathlib import Path
 from kakuro.combos import mask_of
 from kakuro.deduction.replay import replay
 from kakuro.deduction.trace import Explanation
-from kakuro.errors import KakuroError
+from kakuro.errors import UsageError
 from kakuro.puzzle import Run
 from kakuro.render import Marks, render
 
@@ -20,7 +20,7 @@ def step_marks(explanation: Explanation, index: int) -> Marks:
     """The marks of step `index` (0-based) of `explanation`, on the candidates before it."""
     puzzle = explanation.puzzle
     if not 0 <= index < len(explanation.steps):
-        raise KakuroError(f"the explanation has {len(explanation.steps)} steps; there is no step {index + 1}")
+        raise UsageError(f"the explanation has {len(explanation.steps)} steps; there is no step {index + 1}")
     step = explanation.steps[index]
     before = replay(puzzle, explanation.steps[:index])
     struck = {r.cell: mask_of(r.values) for r in step.removed}

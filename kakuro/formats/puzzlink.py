@@ -28,6 +28,7 @@ from functools import partial
 from kakuro.errors import KakuroError, PuzzleFormatError
 from kakuro.formats.base import BadPuzzle, Header, building, gather, header_lines, parse_number
 from kakuro.puzzle import DEFAULT_VALUES, MAX_SIDE, GridCell, Puzzle
+from kakuro.values import position_name
 
 NAME = "puzzlink"
 EXTENSIONS = (".puzzlink",)
@@ -234,7 +235,7 @@ def _unclued_run(grid: list[list[GridCell]]) -> tuple[tuple[int, int], str] | No
                     length += 1
                 total = None if cell == "#" else cell[half]  # type: ignore[index]
                 if length >= 2 and total is None:
-                    return (r, c), f"the {name} run of {length} cells after grid cell ({r}, {c})"
+                    return (r, c), f"the {name} run of {length} cells after grid cell {position_name((r, c))}"
     return None
 
 

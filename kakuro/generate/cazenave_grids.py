@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from kakuro.errors import KakuroError
+from kakuro.errors import UsageError
 from kakuro.generate.checks import check_count_and_seed
 from kakuro.puzzle import BLACK, MAX_VALUE, Puzzle
 from kakuro.values import is_integer, is_number
@@ -34,7 +34,7 @@ def cazenave(size: int, values: int, holes: float, count: int = 1, seed: int = 0
     The k-th puzzle depends only on (size, values, holes, seed, k), never on global random
     state, and the first k puzzles of a larger `count` are the same. Each puzzle's `meta` holds
     the generator's parameters and `solution` (the hidden full grid, JSON-lines layout).
-    Raises KakuroError on parameters that cannot make a puzzle.
+    Raises UsageError (a KakuroError) on parameters that cannot make a puzzle.
     """
     _check_parameters(size, values, holes, count, seed, unsatisfiable)
     rng = random.Random(seed)
@@ -179,12 +179,12 @@ def _try_fill(size: int, values: int, rng: random.Random) -> list[list[int]] | N
 
 def _check_parameters(size: int, values: int, holes: float, count: int, seed: int, unsatisfiable: bool) -> None:
     if not is_integer(size) or size < 1:
-        raise KakuroError(f"size must be a positive integer, not {size!r}")
+        raise UsageError(f"size must be a positive integer, not {size!r}")
     if not is_integer(values) or not size <= values <= MAX_VALUE:
-        raise KakuroError(f"values must be an integer from the size ({size}) to {MAX_VALUE}, not {values!r}")
+        raise UsageError(f"values must be an integer from the size ({size}) to {MAX_VALUE}, not {values!r}")
     if not is_number(holes) or not 0 <= holes <= 100:
-        raise KakuroError(f"holes must be a percentage from 0 to 100, not {holes!r}")
+        raise UsageError(f"holes must be a percentage from 0 to 100, not {holes!r}")
     check_count_and_seed(count, seed)
     if unsatisfiable and (size < 2 or values != size + 1):
-        raise KakuroError(f"an unsatisfiable grid needs size >= 2 and values = size + 1 (each line then leaves out one "
-                          f"value), not size {size} and values {values}")
+        raise UsageError(f"an unsatisfiable grid needs size >= 2 and values = size + 1 (each line then leaves out one "
+                         f"value), not size {size} and values {values}")

@@ -28,7 +28,7 @@ from kakuro.clock import Deadline
 from kakuro.deduction import STOPPED
 from kakuro.deduction.deduce import explanation_of
 from kakuro.engine import compile
-from kakuro.errors import KakuroError
+from kakuro.errors import KakuroError, LimitReachedError, UsageError
 from kakuro.generate.checks import check_count_and_seed
 from kakuro.generate.grade import grade as grade_of
 from kakuro.generate.unique import unique_filling
@@ -87,9 +87,9 @@ def classic(
     `grade` is given (one of TARGET_GRADES), that difficulty grade; when `rating` is given (a
     level of TARGET_RATINGS), a human rating of that level (`kakuro.explain`). `time_limit` (seconds per
     puzzle, None = none) bounds everything that makes one (layout, filling, uniqueness, grade and
-    rating: each loop looks at the deadline), and KakuroError ("... within the time limit") is
-    raised when it runs out.
-    The k-th puzzle depends only on the parameters and k. Raises KakuroError on parameters that
+    rating: each loop looks at the deadline), and LimitReachedError ("... within the time limit")
+    is raised when it runs out.
+    The k-th puzzle depends only on the parameters and k. Raises UsageError on parameters that
     cannot make a puzzle.
     """
     _check_parameters(rows, cols, density, count, seed, longest, time_limit, unique, grade, rating)
@@ -126,7 +126,8 @@ def _make(height: int, width: int, density: float, longest: int, rng: random.Ran
     while True:
         attempts += 1
         if deadline.expired():
-            raise KakuroError(f"{name}: no {what if unique else 'puzzle'} within the time limit ({attempts - 1} attempts)")
+            raise LimitReachedError(f"{name}: no {what if unique else 'puzzle'} within the time limit ({attempts - 1} "
+                                    "attempts)")
         try:
             black = layout(height, width, density, longest, rng, deadline)
             filling = random_filling(black, rng, deadline)
@@ -397,23 +398,23 @@ def _check_parameters(rows: int, cols: int, density: float, count: int, seed: in
                       time_limit: float | None, unique: bool, grade: str | None, rating: int | None) -> None:
     for name, side in (("rows", rows), ("cols", cols)):
         if not is_integer(side) or not MIN_SIDE <= side <= MAX_SIDE:
-            raise KakuroError(f"{name} must be an integer from {MIN_SIDE} to {MAX_SIDE}, not {side!r}")
+            raise UsageError(f"{name} must be an integer from {MIN_SIDE} to {MAX_SIDE}, not {side!r}")
     if not is_number(density) or not 0.1 <= density <= 0.6:
-        raise KakuroError(f"density must be a black share from 0.1 to 0.6, not {density!r}")
+        raise UsageError(f"density must be a black share from 0.1 to 0.6, not {density!r}")
     if not is_integer(longest) or not MIN_LONGEST <= longest <= 9:
-        raise KakuroError(f"longest must be a run length from {MIN_LONGEST} to 9, not {longest!r}")
+        raise UsageError(f"longest must be a run length from {MIN_LONGEST} to 9, not {longest!r}")
     check_count_and_seed(count, seed)
     if time_limit is not None and (not is_number(time_limit) or not time_limit > 0 or math.isinf(time_limit)):
-        raise KakuroError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+        raise UsageError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
     if grade is not None and grade not in TARGET_GRADES:
-        raise KakuroError(f"grade must be one of {', '.join(TARGET_GRADES)}, not {grade!r}")
+        raise UsageError(f"grade must be one of {', '.join(TARGET_GRADES)}, not {grade!r}")
     if grade is not None and not unique:
-        raise KakuroError("a grade needs a unique puzzle (unique=True; on the command line, not --no-unique)")
+        raise UsageError("a grade needs a unique puzzle (unique=True; on the command line, not --no-unique)")
     if rating is not None:
         if not is_integer(rating) or rating not in TARGET_RATINGS:
-            raise KakuroError(f"rating must be a level from {TARGET_RATINGS[0]} to {TARGET_RATINGS[-1]}, not {rating!r}")
+            raise UsageError(f"rating must be a level from {TARGET_RATINGS[0]} to {TARGET_RATINGS[-1]}, not {rating!r}")
         if not unique:
-            raise KakuroError("a rating needs a unique puzzle (unique=True; on the command line, not --no-unique)")
+            raise UsageError("a rating needs a unique puzzle (unique=True; on the command line, not --no-unique)")
         if grade is not None and not LEVELS_OF_GRADE[grade][0] <= rating <= LEVELS_OF_GRADE[grade][1]:
             low, high = LEVELS_OF_GRADE[grade]
-            raise KakuroError(f"a puzzle of grade {grade} rates {low} to {high}, never {rating}")
+            raise UsageError(f"a puzzle of grade {grade} rates {low} to {high}, never {rating}")

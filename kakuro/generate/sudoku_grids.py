@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from kakuro.errors import KakuroError
+from kakuro.errors import KakuroError, UsageError
 from kakuro.puzzle import MAX_VALUE, Position, Puzzle
 from kakuro.values import is_integer
 
@@ -43,7 +43,7 @@ def emptied(grid: list[list[int]], share: float, seed: int = 0, box: tuple[int, 
     """The Sudoku of full `grid` with round(`share` x cells) of its cells emptied at random
     (`share` in 0..1; the paper's 0.5 and 0.66)."""
     if not isinstance(share, (int, float)) or not 0 <= share <= 1:
-        raise KakuroError(f"share must be a fraction 0..1 of the cells to empty, not {share!r}")
+        raise UsageError(f"share must be a fraction 0..1 of the cells to empty, not {share!r}")
     n = len(grid)
     rng = random.Random(f"emptied {seed}")
     holes = rng.sample(range(n * n), round(share * n * n))
@@ -63,7 +63,7 @@ def killer(size: int = 9, seed: int = 0, largest: int = MAX_CAGE, box: tuple[int
     grown at random over `full_grid(size, box, seed)`, no digit twice in a cage, each with the
     sum of its digits."""
     if not is_integer(largest) or not 1 <= largest <= size:
-        raise KakuroError(f"largest must be a cage size 1..{size}, not {largest!r}")
+        raise UsageError(f"largest must be a cage size 1..{size}, not {largest!r}")
     grid = full_grid(size, box, seed)
     rng = random.Random(f"killer {seed}")
     n = size
@@ -94,7 +94,7 @@ def killer(size: int = 9, seed: int = 0, largest: int = MAX_CAGE, box: tuple[int
 
 def _box(size: int, box: tuple[int, int] | None) -> tuple[int, int]:
     if not is_integer(size) or not 1 <= size <= MAX_VALUE:
-        raise KakuroError(f"size must be an integer 1..{MAX_VALUE}, not {size!r}")
+        raise UsageError(f"size must be an integer 1..{MAX_VALUE}, not {size!r}")
     shape = Puzzle.sudoku([[0] * size for _ in range(size)], box).box  # validates the box
     if shape is None:
         raise KakuroError("a Sudoku always has a box shape")

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kakuro.clock import Deadline
-from kakuro.errors import KakuroError
+from kakuro.errors import KakuroError, LimitReachedError, UsageError
 from kakuro.generate.sudoku_grids import MAX_CAGE, full_grid, killer
 from kakuro.outcome import Count
 from kakuro.puzzle import Position, Puzzle
@@ -46,9 +46,10 @@ def unique_sudoku(size: int = 9, seed: int = 0, empty: float | None = None, box:
     empties as many as uniqueness allows (a minimal puzzle). `time_limit` (seconds, None for
     none) bounds the whole pass: when it runs out the puzzle made so far is returned if it
     reaches `empty` (or `empty` is None). Raises KakuroError when the pass ends short of
-    `empty`: a unique Sudoku needs givens (a 9x9 at least 17)."""
+    `empty` (LimitReachedError when the time limit ended it): a unique Sudoku needs givens (a
+    9x9 at least 17)."""
     if empty is not None and (not is_number(empty) or not 0 <= empty <= 1):
-        raise KakuroError(f"empty must be a share 0..1 of the cells, not {empty!r}")
+        raise UsageError(f"empty must be a share 0..1 of the cells, not {empty!r}")
     deadline = Deadline.after(time_limit)
     counter = _counter(backend)
     grid = full_grid(size, box, seed)
@@ -73,8 +74,9 @@ def unique_sudoku(size: int = 9, seed: int = 0, empty: float | None = None, box:
             puzzle[r][c] = digit
     if emptied < target and empty is not None:
         why = "the time limit ran out" if not finished else "every given left is needed"
-        raise KakuroError(f"no unique {n}x{n} Sudoku with {empty:.0%} of its cells empty from seed {seed}: "
-                          f"{why} at {emptied} empty ({emptied / (n * n):.0%}); ask for fewer or try another seed")
+        raise (KakuroError if finished else LimitReachedError)(
+            f"no unique {n}x{n} Sudoku with {empty:.0%} of its cells empty from seed {seed}: {why} at {emptied} empty "
+            f"({emptied / (n * n):.0%}); ask for fewer or try another seed")
     meta: dict[str, Any] = {"generator": "sudoku-unique", "seed": str(seed), "empty": f"{emptied / (n * n):.4g}",
                             "givens": str(n * n - emptied), "counts": str(counts),
                             "minimal": "yes" if empty is None and finished else "no"}
@@ -87,8 +89,8 @@ def unique_killer(size: int = 9, seed: int = 0, largest: int | None = None, box:
     of `killer(size, seed, largest, box)` split until unique, then neighbouring cages merged
     (at most `largest` cells, default the smaller of MAX_CAGE and `size`; no digit twice) while
     it stays unique. `time_limit` (seconds,
-    None for none) bounds both; the merging stops when it runs out, and KakuroError is raised
-    when it runs out before the puzzle is unique."""
+    None for none) bounds both; the merging stops when it runs out, and LimitReachedError is
+    raised when it runs out before the puzzle is unique."""
     if largest is None:
         largest = min(MAX_CAGE, size) if isinstance(size, int) else MAX_CAGE
     deadline = Deadline.after(time_limit)
@@ -100,7 +102,7 @@ def unique_killer(size: int = 9, seed: int = 0, largest: int | None = None, box:
     splits, merges, counts = 0, 0, 0
     while True:
         if deadline.expired():
-            raise KakuroError(f"no unique {size}x{size} Killer Sudoku from seed {seed} within the time limit "
+            raise LimitReachedError(f"no unique {size}x{size} Killer Sudoku from seed {seed} within the time limit "
                               f"({splits} cages split)")
         counts += 1
         count = counter.count_solutions(_killer(grid, cages, box), limit=2, time_limit=deadline.remaining())

@@ -7,21 +7,21 @@ puzzles they all ran; repeats are aggregated per (puzzle, backend).
 
 Modules: runs (which records count, per time limit), aggregate (repeats), comparison (sections),
 summary (PAR-2 rows), per_puzzle, tables (table data), text (Markdown, CSV, terminal), latex,
-html, plots, about (campaign facts), files, cli. Of the campaign machinery this package imports
-only `kakuro.records` (the results record and the verdict rules), never `kakuro.compare`.
+html, plots, about (campaign facts), files; the command line is `kakuro.cli.report`. Of the
+campaign machinery this package imports only `kakuro.records` (the results record and the
+verdict rules), never `kakuro.compare`.
 """
 
 from __future__ import annotations
 
 from kakuro.report.aggregate import PuzzleResult, aggregate
-from kakuro.report.cli import main
 from kakuro.report.comparison import Section, sections
 from kakuro.report.runs import by_time_limit, effective
 from kakuro.report.summary import ALL, Row, ranking, summarize
 from kakuro.report.text import print_summary
 
 __all__ = [
-    "ALL", "PuzzleResult", "Row", "Section", "aggregate", "by_time_limit", "effective", "main", "print_summary",
+    "ALL", "PuzzleResult", "Row", "Section", "aggregate", "by_time_limit", "effective", "print_summary",
     "ranking", "sections", "summarize",
 ]
 

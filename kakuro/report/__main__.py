@@ -1,7 +1,8 @@
-"""`python -m kakuro.report`: the same program as `kakuro report`."""
+"""`python -m kakuro.report`: the same program as `kakuro report` (an entry point: the command
+line is `kakuro.cli.report`)."""
 
 import sys
 
-from kakuro.cli.campaigns import report_main
+from kakuro.cli.report import main
 
-sys.exit(report_main(prog="python -m kakuro.report"))
+sys.exit(main())

@@ -1,8 +1,11 @@
-"""`python -m kakuro.report FILE...`: tables, PAR-2, per-puzzle tables, LaTeX, HTML and plots
-from compare results files. Returns 0; 1 for unreadable input, a silent mix of time limits,
-an output file that exists (never overwritten unless --force; checked before anything is
-printed) or an output that cannot be written (then none is written); 2 when the backends ran
-no puzzle in common, so there is nothing to compare."""
+"""`kakuro report FILE...` (and `python -m kakuro.report`): tables, PAR-2, per-puzzle tables,
+LaTeX, HTML and plots from compare results files (the renderers are `kakuro.report`, imported
+when the command runs).
+
+Exit codes (`kakuro.cli.exits`): 0 done; 1 for unreadable input, a silent mix of time limits,
+backends that ran no puzzle in common (nothing to compare), an output file that exists (never
+overwritten unless --force; checked before anything is printed) or an output that cannot be
+written (then none is written); 2 for a usage error."""
 
 from __future__ import annotations
 
@@ -11,44 +14,59 @@ import sys
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kakuro.arguments import positive_seconds, run_command
-from kakuro.errors import KakuroError
+from kakuro.cli.arguments import CommandParser, positive_seconds
+from kakuro.cli.exits import EXIT_ERROR, EXIT_OK
+from kakuro.errors import KakuroError, UsageError, did_you_mean
 from kakuro.files import refuse_existing, write_all
-from kakuro.records.files import read_results
-from kakuro.records.record import Record
-from kakuro.report.about import about
-from kakuro.report.comparison import Section, sections
-from kakuro.report.html import html_report
-from kakuro.report.latex import per_puzzle_latex, summary_latex
-from kakuro.report.plots import FORMATS, cactus, render, safe_name, scatter
-from kakuro.report.summary import GROUPINGS, ranking
-from kakuro.report.tables import puzzle_table
-from kakuro.report.text import markdown, markdown_report, per_puzzle_csv, print_sections, summary_csv
+
+if TYPE_CHECKING:
+    from kakuro.records.record import Record
+    from kakuro.report.comparison import Section
 
 PER_PUZZLE_FORMATS = (".csv", ".md", ".tex")
-EXIT_NOTHING_TO_COMPARE = 2
-"""The exit status when the backends ran no puzzle in common."""
+GROUPINGS = ("source", "size")
+"""How the summary's rows are grouped: `kakuro.report.summary.GROUPINGS`, written here so that
+the parser is built without importing the report (a test checks they are the same)."""
+PLOT_FORMATS = ("png", "pdf", "svg")
+"""The plots' file formats: `kakuro.report.plots.FORMATS`, likewise."""
 Output = tuple[Path, Callable[[], str | bytes]]
 """A file asked for: its path, and how to make its content."""
 
-
 PROG = "python -m kakuro.report"
-"""The program's name in usage lines unless `main` is given another."""
+"""The program's name in usage lines of `python -m kakuro.report`."""
+HELP = "tables, PAR-2, LaTeX, HTML and plots from compare results files (kakuro report --help)"
+DESCRIPTION = "Tables, PAR-2, per-puzzle tables, LaTeX, HTML and plots from kakuro.compare results files (JSON lines)."
+EPILOG = (
+    "Backends are compared on the puzzles they all ran; repeats are aggregated per (puzzle, backend): median "
+    "time, solved by majority, WRONG if any run is. PAR-2: mean over puzzles of the time when answered (SOLVED/UNSAT), "
+    "else 2x the time limit. Every output file is checked before anything is printed, and they are written all or "
+    f"none. Exit codes as kakuro --help lists them: {EXIT_OK} done; {EXIT_ERROR} unreadable input, mixed time "
+    "limits, backends that ran no puzzle in common (nothing to compare), an output that exists or cannot be written."
+)
+
+
+def add_commands(commands: Any) -> None:
+    """Add `report` to the `kakuro` parser's subparsers."""
+    _declare(commands.add_parser("report", help=HELP, description=DESCRIPTION, epilog=EPILOG))
 
 
 def parser(prog: str = PROG) -> argparse.ArgumentParser:
-    """The argument parser of `python -m kakuro.report` (named `prog` in its usage)."""
-    p = argparse.ArgumentParser(
-        prog=prog,
-        description="Tables, PAR-2, per-puzzle tables, LaTeX, HTML and plots from kakuro.compare results files (JSON lines).",
-        epilog="Backends are compared on the puzzles they all ran; repeats are aggregated per (puzzle, backend): median "
-        "time, solved by majority, WRONG if any run is. PAR-2: mean over puzzles of the time when answered (SOLVED/UNSAT), "
-        "else 2x the time limit. Every output file is checked before anything is printed, and they are written all or "
-        "none. Exit status: 0 done; 1 unreadable input, mixed time limits, an output that exists or cannot be "
-        f"written; {EXIT_NOTHING_TO_COMPARE} the backends ran no puzzle in common (nothing to compare).",
-    )
+    """The parser of `python -m kakuro.report` (named `prog` in its usage): the arguments of
+    `kakuro report`."""
+    return _declare(CommandParser(prog=prog, description=DESCRIPTION, epilog=EPILOG))
+
+
+def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
+    """`python -m kakuro.report ARGV` (default: sys.argv[1:]); returns the exit code."""
+    from kakuro.cli import run_program
+
+    return run_program(lambda: parser(prog), argv)
+
+
+def _declare(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The arguments of a report, on `p`."""
     p.add_argument("results", nargs="+", metavar="FILE", help="results files; records of several files are merged")
     p.add_argument("--group", choices=GROUPINGS, default="source", help="group by puzzle file (default) or grid size")
     p.add_argument("--time-limit", type=positive_seconds, default=None, metavar="S",
@@ -66,44 +84,38 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
                    ".csv, .md or .tex (booktabs longtable), by the file's extension")
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML report (sortable tables, plots, campaign facts)")
     p.add_argument("--plot", metavar="DIR", help="write the cactus plot and scatter plots into DIR, one column wide")
-    p.add_argument("--plot-format", choices=FORMATS, default="png",
+    p.add_argument("--plot-format", choices=PLOT_FORMATS, default="png",
                    help="the plots' file format (default png, 300 dpi; pdf and svg are vector graphics)")
     p.add_argument("--scatter", nargs=2, metavar=("A", "B"),
                    help="the two backends of the scatter plot (default: the best against the next ones)")
     p.add_argument("--force", action="store_true", help="replace existing output files")
     p.add_argument("--overwrite", dest="force", action="store_true", help=argparse.SUPPRESS)  # its old name
+    p.set_defaults(run=_run_report)
     return p
 
 
-def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
-    """`python -m kakuro.report ARGV`; returns the exit status (see the module docstring).
-    `prog` names the program in usage lines (`kakuro report`)."""
-    args = parser(prog).parse_args(argv)
-    return run_command("kakuro.report", lambda: _report(args))
+def _run_report(args: argparse.Namespace) -> int:
+    """Read the results files, print the sections, write every output asked for."""
+    from kakuro.records.files import read_results
+    from kakuro.report.comparison import sections
+    from kakuro.report.text import print_sections
 
-
-def _report(args: argparse.Namespace) -> int:
     warn = lambda text: print(f"warning: {text}", file=sys.stderr)  # noqa: E731
-    try:
-        if args.per_puzzle and Path(args.per_puzzle).suffix.lower() not in PER_PUZZLE_FORMATS:
-            raise KakuroError(f"--per-puzzle {args.per_puzzle}: use a file ending in {', '.join(PER_PUZZLE_FORMATS)}")
-        records: list[Record] = [r for path in args.results for r in read_results(path, warn=warn)]
-        title = args.title or ", ".join(Path(path).stem for path in args.results)
-        parts = sections(records, time_limit=args.time_limit, by_limit=args.by_limit, scope=args.puzzles)
-        empty = [section for section in parts if section.empty]
-        if empty:
-            print(f"error: {_nothing_to_compare(empty, args.results)}", file=sys.stderr)
-            return EXIT_NOTHING_TO_COMPARE
-        pairs = _pairs(parts, args.scatter)
-        outputs = _outputs(args, records, parts, title, pairs)
-        refuse_existing([path for path, _ in outputs], args.force)  # before anything is printed
-        print_sections(parts, group_by=args.group, title=title)
-        for path in write_all([(path, make()) for path, make in outputs], overwrite=args.force):
-            print(f"wrote {path}")
-    except KakuroError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    if args.per_puzzle and Path(args.per_puzzle).suffix.lower() not in PER_PUZZLE_FORMATS:
+        raise UsageError(f"--per-puzzle {args.per_puzzle}: use a file ending in {', '.join(PER_PUZZLE_FORMATS)}")
+    records: list[Record] = [r for path in args.results for r in read_results(path, warn=warn)]
+    title = args.title or ", ".join(Path(path).stem for path in args.results)
+    parts = sections(records, time_limit=args.time_limit, by_limit=args.by_limit, scope=args.puzzles)
+    empty = [section for section in parts if section.empty]
+    if empty:
+        raise KakuroError(_nothing_to_compare(empty, args.results))
+    pairs = _pairs(parts, args.scatter)
+    outputs = _outputs(args, records, parts, title, pairs)
+    refuse_existing([path for path, _ in outputs], args.force)  # before anything is printed
+    print_sections(parts, group_by=args.group, title=title)
+    for path in write_all([(path, make()) for path, make in outputs], overwrite=args.force):
+        print(f"wrote {path}")
+    return EXIT_OK
 
 
 def _nothing_to_compare(empty: Sequence[Section], files: Sequence[str]) -> str:
@@ -122,8 +134,8 @@ def _pairs(parts: Sequence[Section], chosen: Sequence[str] | None) -> list[tuple
     for section in parts:
         missing = [name for name in chosen if name not in section.backends]
         if missing:
-            raise KakuroError(f"--scatter: no results for {', '.join(missing)} (time limit {section.time_limit:g} s); "
-                              f"backends: {', '.join(section.backends)}")
+            raise UsageError(f"--scatter: no results for {', '.join(missing)} (time limit {section.time_limit:g} s)"
+                             f"{did_you_mean(missing[0], section.backends)} (backends: {', '.join(section.backends)})")
     return [(chosen[0], chosen[1])]
 
 
@@ -133,6 +145,14 @@ def _outputs(
 ) -> list[Output]:
     """Every file asked for, as (path, how to make it): the paths are known before any
     content is made."""
+    from kakuro.report.about import about
+    from kakuro.report.html import html_report
+    from kakuro.report.latex import per_puzzle_latex, summary_latex
+    from kakuro.report.plots import cactus, safe_name, scatter
+    from kakuro.report.summary import ranking
+    from kakuro.report.tables import puzzle_table
+    from kakuro.report.text import markdown, markdown_report, per_puzzle_csv, summary_csv
+
     out: list[Output] = []
     group = args.group
     if args.csv:
@@ -169,4 +189,6 @@ def _outputs(
 
 def _plot(draw: Callable[..., Any], *args: Any, kind: str) -> bytes:
     """`draw(*args)` rendered as `kind` (png, pdf, svg)."""
+    from kakuro.report.plots import render
+
     return render(draw(*args), kind)

@@ -1,14 +1,13 @@
-"""`python -m kakuro.compare`: run backends head to head and record every job.
+"""`kakuro compare` (and `python -m kakuro.compare`): run backends head to head, record every
+job, and print the report's summary of the results file at the end.
 
-    python -m kakuro.compare instances/ -b cpsat -b fc --time-limit 10 -j 2
+    kakuro compare instances/ -b cpsat -b fc --time-limit 10 -j 2
 
-Exit status: 0 when every job ran, 1 for bad input (or a results file it will not touch),
-2 for a usage error, 3 when any result is WRONG, 130 when interrupted.
-
-This module never imports `kakuro.report`: the summary printed at the end is the `summary`
-given to `main` (`kakuro compare` and `python -m kakuro.compare` give the report's
-`print_summary`, see `kakuro.cli.campaigns`), else the short per-backend count of
-`kakuro.records.tally`.
+Exit codes (`kakuro.cli.exits`): 0 when every job ran, 1 for bad input (or a results file it
+will not touch), 2 for a usage error, 3 when any result is WRONG, 128 + N when signal N stopped
+the campaign (the records kept, the command that resumes it printed). The harness is
+`kakuro.compare`, the summary `kakuro.report`: this is where they meet (neither imports the
+other).
 """
 
 from __future__ import annotations
@@ -19,59 +18,52 @@ import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Any
 
-from kakuro.arguments import (
-    at_least,
-    non_negative_seconds,
-    run_command,
-    seconds_or_none,
-)
+from kakuro.cli.arguments import CommandParser, at_least, non_negative_seconds, seconds_or_none
+from kakuro.cli.exits import EXIT_OK, EXIT_WRONG
+from kakuro.cli.report import GROUPINGS
 from kakuro.clock import MAX_TIME_LIMIT
-from kakuro.compare.campaign import Campaign, run_campaign
-from kakuro.compare.jobs import (
-    DEFAULT_BACKENDS,
-    DEFAULT_GRACE,
-    DEFAULT_TIME_LIMIT,
-    Backend,
-    Instance,
-    Job,
-    Limits,
-    collect,
-    keep_names,
-    make_jobs,
-    resolve_backends,
-)
-from kakuro.compare.worker import WorkerConfig
-from kakuro.errors import KakuroError
-from kakuro.records.files import ResultsFile, default_results_path, read_results
-from kakuro.records.record import FINAL, JobStatus, Record, latest
-from kakuro.records.tally import print_tally
-from kakuro.records.verdict import Witnesses, overrule
-from kakuro.registry import get_solver, import_plugins
+from kakuro.errors import KakuroError, UsageError
+
+if TYPE_CHECKING:
+    from kakuro.compare.campaign import Campaign
+    from kakuro.compare.jobs import Backend, Instance, Job
+    from kakuro.records.files import ResultsFile
 
 PROG = "python -m kakuro.compare"
-"""The program's name in usage lines and messages unless `main` is given another."""
+"""The program's name in usage lines and in the resume line of `python -m kakuro.compare`."""
+HELP = "run backends head to head on puzzle files, every answer verified (kakuro compare --help)"
+DESCRIPTION = ("Run backends head to head on puzzle files and folders; every answer is verified by puzzle.check "
+               "and each finished job is appended to a JSON-lines results file.")
+EPILOG = ("Statuses: SOLVED, UNSAT, TIMEOUT, MEMOUT, CRASH, ERROR, WRONG. Exit codes as kakuro --help lists them: "
+          f"{EXIT_OK} done, {EXIT_WRONG} when some result is WRONG, 128 + the signal when stopped by one (130 Ctrl-C), "
+          "the records kept and the command that resumes the campaign printed. Tables, plots, HTML and LaTeX from a "
+          "results file: kakuro report FILE")
 
 
-class SummaryPrinter(Protocol):
-    """Prints the summary of a campaign's records (`kakuro.report.print_summary` is one):
-    rows grouped by `group_by` (source or size), under `title` (the results file)."""
-
-    def __call__(self, records: Sequence[Record], *, group_by: str, title: str) -> object: ...
+def add_commands(commands: Any) -> None:
+    """Add `compare` to the `kakuro` parser's subparsers."""
+    _declare(commands.add_parser("compare", help=HELP, description=DESCRIPTION, epilog=EPILOG))
 
 
 def parser(prog: str = PROG) -> argparse.ArgumentParser:
-    """The argument parser of `python -m kakuro.compare` (named `prog` in its usage)."""
-    p = argparse.ArgumentParser(
-        prog=prog,
-        description="Run backends head to head on puzzle files and folders; every answer is verified by "
-        "puzzle.check and each finished job is appended to a JSON-lines results file.",
-        epilog="Statuses: SOLVED, UNSAT, TIMEOUT, MEMOUT, CRASH, ERROR, WRONG. Exit status: 0 done, 1 bad input, "
-        "2 usage error, 3 some result is WRONG, 128 + the signal when interrupted "
-        "(130 Ctrl-C). Tables, plots, HTML and LaTeX from a results file: "
-        "python -m kakuro.report FILE",
-    )
+    """The parser of `python -m kakuro.compare` (named `prog` in its usage): the arguments of
+    `kakuro compare`."""
+    return _declare(CommandParser(prog=prog, description=DESCRIPTION, epilog=EPILOG))
+
+
+def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
+    """`python -m kakuro.compare ARGV` (default: sys.argv[1:]); returns the exit code."""
+    from kakuro.cli import run_program
+
+    return run_program(lambda: parser(prog), argv)
+
+
+def _declare(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The arguments of a campaign, on `p`."""
+    from kakuro.compare.jobs import DEFAULT_BACKENDS, DEFAULT_GRACE, DEFAULT_TIME_LIMIT
+
     p.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files, or folders walked recursively for puzzle files")
     p.add_argument("-b", "--backend", action="append", default=[], metavar="SPEC",
                    help="backend spec such as cpsat or nmcs:level=2 (repeatable), named in the results as written; "
@@ -111,66 +103,60 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
                       help="run the jobs on a Dask cluster: a scheduler address such as tcp://host:8786, or 'local'")
     dask.add_argument("--scheduler-file", default=None, metavar="FILE",
                       help="run the jobs on the Dask cluster whose scheduler wrote FILE (dask scheduler --scheduler-file FILE)")
-    p.add_argument("--group", choices=("source", "size"), default="source", help="group rows of the summary by file or grid size")
+    p.add_argument("--group", choices=GROUPINGS, default="source", help="group rows of the summary by file or grid size")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a terminal anyway)")
+    p.set_defaults(run=_run_compare)
     return p
-
-
-def main(argv: Sequence[str] | None = None, *, prog: str = PROG, summary: SummaryPrinter | None = None) -> int:
-    """`python -m kakuro.compare ARGV`; returns the exit status (see the module docstring).
-    `summary` prints the records at the end (default: `kakuro.records.tally.print_tally`);
-    `prog` names the program in usage lines and in the command that resumes a campaign."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    args = parser(prog).parse_args(argv)
-    return run_command("kakuro.compare", lambda: _compare(args, argv, prog, summary or print_tally))
 
 
 def _say(text: str) -> None:
     print(text, file=sys.stderr)
 
 
-def _compare(args: argparse.Namespace, argv: list[str], prog: str, summary: SummaryPrinter) -> int:
-    try:
-        if args.resume and args.out is None:
-            raise KakuroError("--resume needs -o FILE, the results file to continue")
-        import_plugins(args.imports)  # the workers import them too (WorkerConfig)
-        backends = resolve_backends(args.backend, warn=_say)
-        args.time_limit = _time_limit(args.time_limit, backends)
-        instances = collect(args.paths, skip_bad=args.skip_bad, warn=_say)
-        out = Path(args.out) if args.out else default_results_path()
-        _refuse_input_as_output(out, args.paths, instances)
-        results = ResultsFile(out, resume=args.resume, warn=_say)  # locked from here on: one writer at a time
-    except KakuroError as exc:
-        _say(f"error: {exc}")
-        return 1
-    with results:
+def _run_compare(args: argparse.Namespace) -> int:
+    """Run the campaign `args` ask for and print the summary of its results file."""
+    from kakuro.compare.jobs import collect, resolve_backends
+    from kakuro.records.files import ResultsFile, default_results_path, read_results
+    from kakuro.records.record import JobStatus, latest
+    from kakuro.records.verdict import overrule
+    from kakuro.report import print_summary
+
+    if args.resume and args.out is None:
+        raise UsageError("--resume needs -o FILE, the results file to continue")
+    backends = resolve_backends(args.backend, warn=_say)
+    args.time_limit = _time_limit(args.time_limit, backends)
+    instances = collect(args.paths, skip_bad=args.skip_bad, warn=_say)
+    out = Path(args.out) if args.out else default_results_path()
+    _refuse_input_as_output(out, args.paths, instances)
+    with ResultsFile(out, resume=args.resume, warn=_say) as results:  # locked: one writer at a time
         try:
             campaign, todo = _run(args, out, results, backends, instances)
-        except KakuroError as exc:
-            _say(f"error: {exc}")
+        except KakuroError:
             results.remove_if_unused()  # made by this run and nothing in it: it goes
-            return 1
+            raise
     records = read_results(out, warn=_say)
-    summary(records, group_by=args.group, title=str(out))
+    print_summary(records, group_by=args.group, title=str(out))
     print(f"results: {out}")
     if campaign.interrupted:
-        again = [a for a in argv if a != "--resume"] + ["--resume"] + ([] if args.out else ["-o", str(out)])
+        again = [a for a in args.argv if a != "--resume"] + ["--resume"] + ([] if args.out else ["-o", str(out)])
         _say(f"interrupted: {campaign.recorded} of {len(todo)} jobs finished and recorded in {out}; "
-             f"continue with: {prog} {shlex.join(again)}")
+             f"continue with: {args.program} {shlex.join(again)}")
         return campaign.exit_status  # 128 + the signal that stopped it
     wrong = any(r.status is JobStatus.WRONG for r in overrule(latest(records)))
-    return 3 if wrong else 0
+    return EXIT_WRONG if wrong else EXIT_OK
 
 
 def _time_limit(asked: float | None, backends: Sequence[Backend]) -> float:
     """Seconds per job: `asked`, or for `--time-limit none` the longest limit (`MAX_TIME_LIMIT`,
-    which the library also takes for no limit); KakuroError when then some backend is
+    which the library also takes for no limit); UsageError when then some backend is
     incomplete (a search that restarts until it finds a solution never ends on its own)."""
+    from kakuro.registry import get_solver
+
     if asked is not None:
         return asked
     endless = [b.label for b in backends if not get_solver(b.spec).complete]
     if endless:
-        raise KakuroError(f"--time-limit none: {', '.join(endless)} could search forever (incomplete); "
+        raise UsageError(f"--time-limit none: {', '.join(endless)} could search forever (incomplete); "
                           "give seconds, e.g. --time-limit 3600")
     return MAX_TIME_LIMIT
 
@@ -198,6 +184,12 @@ def _run(
     args: argparse.Namespace, out: Path, results: ResultsFile, backends: list[Backend], instances: list[Instance]
 ) -> tuple[Campaign, list[Job]]:
     """Read what `out` already holds (when resuming), run the jobs left, append their records."""
+    from kakuro.compare.campaign import run_campaign
+    from kakuro.compare.jobs import Limits, keep_names, make_jobs
+    from kakuro.compare.worker import WorkerConfig
+    from kakuro.records.record import FINAL, latest
+    from kakuro.records.verdict import Witnesses
+
     existing = results.existing
     other_limits = sorted({r.time_limit for r in existing} - {args.time_limit})
     if other_limits:
