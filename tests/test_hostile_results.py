@@ -27,11 +27,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kakuro
+from kakuro.cli import compare as cli
 from kakuro.cli import main as kakuro_main
-from kakuro.compare import cli
+from kakuro.cli import report as report_cli
 from kakuro.records.files import read_results
 from kakuro.records.record import Record
-from kakuro.report import cli as report_cli
 from kakuro.report.about import about, describe_machine
 from kakuro.report.comparison import sections
 from kakuro.report.latex import escape as latex_escape
@@ -151,7 +151,7 @@ def said_in_lines(code: int, err: str, allowed: set[int]) -> None:
     assert code in allowed, (code, err[-3000:])
     assert "Traceback" not in err, err
     if code == 1:
-        assert err.strip().splitlines()[-1].startswith("error: "), err[-3000:]
+        assert err.strip().splitlines()[-1].startswith("kakuro: "), err[-3000:]
 
 
 REPORT_BASE = [template(backend, index, status) for backend in ("a", "b") for index, status in
@@ -215,12 +215,10 @@ def test_compare_resumes_any_results_file_in_lines(work: Path) -> None:  # noqa:
 
 def compare_in(cwd: Path, argv: list[str]) -> int:
     """`kakuro compare ARGV` in this process, from `cwd` (the full summary, as `kakuro compare`)."""
-    from kakuro.report.text import print_summary
-
     old = os.getcwd()
     os.chdir(cwd)
     try:
-        return cli.main(["--import", BACKENDS_FILE, "-j", "1", "--no-progress", *argv], summary=print_summary)
+        return cli.main(["--import", BACKENDS_FILE, "-j", "1", "--no-progress", *argv])
     finally:
         os.chdir(old)
 

@@ -360,12 +360,12 @@ def test_a_foreign_file_is_one_line_naming_file_and_line(work: Path, tmp_path: P
     foreign.write_bytes(data)
     capsys.readouterr()
     assert report_cli.main([str(foreign)]) == 1
-    assert capsys.readouterr().err == f"error: {foreign}:{line}: {reason}" + (
+    assert capsys.readouterr().err == f"kakuro: {foreign}:{line}: {reason}" + (
         ", not a results file (JSON text, a record a line)\n" if "binary" in reason else
         ", which no results file holds (kakuro writes none); not a results file\n")
     assert compare([str(work / "set" / "p.jsonl"), "-b", "cpsat", "-o", str(foreign), "--resume"], tmp_path) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"error: {foreign}:{line}: {reason}") and len(err.splitlines()) == 1
+    assert err.startswith(f"kakuro: {foreign}:{line}: {reason}") and len(err.splitlines()) == 1
     assert foreign.read_bytes() == data
 
 
@@ -373,7 +373,7 @@ def test_a_file_of_text_and_no_record_is_one_line(tmp_path: Path, capsys) -> Non
     notes = tmp_path / "notes.md"
     notes.write_text("# Notes\n\nnot results\n")
     assert report_cli.main([str(notes)]) == 1
-    assert capsys.readouterr().err == (f"error: {notes}:1: not JSON (Expecting value, column 1); "
+    assert capsys.readouterr().err == (f"kakuro: {notes}:1: not JSON (Expecting value, column 1); "
                                        f"{notes} holds no results records\n")
 
 
@@ -464,7 +464,7 @@ def test_a_campaign_whose_file_is_replaced_stops_in_one_line_and_loses_no_record
     err = capsys.readouterr().err
     rescued = tmp_path / "results-rescued.jsonl"
     assert err.splitlines()[-1] == (
-        f"error: {out} was replaced by another file while the campaign ran; to lose nothing, no more is written to it: "
+        f"kakuro: {out} was replaced by another file while the campaign ran; to lose nothing, no more is written to it: "
         f"the records of the file this run opened and of the job that just ended are in {rescued}; "
         f"continue the campaign with --resume -o {rescued}")
     assert out.read_bytes() == saved[0] + b"# a note\n"  # the editor's file, as it saved it
