@@ -140,8 +140,8 @@ def test_without_a_solver_on_path_it_is_listed_unavailable_saying_why(monkeypatc
     monkeypatch.setenv("PATH", "/nonexistent")
     info = kakuro.backend_info("dimacs")[0]
     assert not info.available
-    assert info.reason == ("none of kissat, cadical, cryptominisat5, lingeling, picosat is on PATH; install one "
-                           "(apt-get install kissat) or name a program with dimacs:cmd=PATH")
+    assert info.reason.startswith("none of kissat, cadical, cryptominisat5, lingeling, picosat is on PATH; install one")
+    assert "install kissat" in info.reason and info.reason.endswith("or name a program with dimacs:cmd=PATH")
     # a program named explicitly still runs, from the spec or as an option of the call
     assert kakuro.solve(cazenave, fake(), time_limit=60).solved
     assert kakuro.solve(cazenave, "dimacs", cmd=f"{sys.executable} {FAKE}", time_limit=60).solved
