@@ -48,10 +48,13 @@ from kakuro.records.record import MAX_MESSAGE, JobStatus, Record
 from kakuro.report.cli import main as report_main
 from tests.conftest import AVAILABLE, EXAMPLES, ROOT, TWO_SOLUTIONS, UNSATISFIABLE
 from tests.test_compare import BACKENDS_FILE, restore_registry, run  # noqa: F401 (restore_registry: a fixture)
-from tests.timing import timed
+from tests.timing import slowdown, timed
 
 LIMIT, GRACE = 3.0, 0.5
-"""The harness campaign's limits: long enough for CP-SAT on a loaded machine."""
+"""The harness campaign's limits on an idle core: long enough for CP-SAT, and for a hog to add
+MEMORY_MB (0.75 s of CPU here, most of it first-touch page faults). The campaign's time limit is
+LIMIT times the machine's slowdown when it starts (`tests.timing`): at load 5 the first hog took
+4 s to reach 300 MiB and was killed at the limit, not at the memory bound under test."""
 MEMORY_MB = 300
 """Below a worker's footprint with every engine loaded: only what a job adds may count."""
 SEED = 2**31 - 1
@@ -89,7 +92,8 @@ def harness(tmp_path_factory: pytest.TempPathFactory) -> SimpleNamespace:
         *(["choco"] if HAS_CHOCO else []),
     ]
     out = folder / "results.jsonl"
-    argv = [str(puzzle_file), "--import", BACKENDS_FILE, "--time-limit", str(LIMIT), "--grace", str(GRACE),
+    limit = round(LIMIT * slowdown(), 1)
+    argv = [str(puzzle_file), "--import", BACKENDS_FILE, "--time-limit", str(limit), "--grace", str(GRACE),
             "--memory", str(MEMORY_MB), "--seed", str(SEED), "--repeat", "2", "-j", "2", "--no-progress", "-o", str(out)]
     for spec in specs:
         argv += ["-b", spec]
