@@ -55,6 +55,8 @@ OUTPUTS = SVGS + PLOTS + SCREENSHOTS
 """Every picture the script makes, relative to the output folder (docs/ by default)."""
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+INSTALL = "on Debian or Ubuntu: apt-get install -y chromium"
+"""How to get a browser (said, never done: the tests that need one skip with this)."""
 REPORT_WINDOW = (1200, 1500)
 PAGE_WINDOW = (900, 720)
 COMMAND_SECONDS = 900
@@ -86,7 +88,7 @@ def find_browser(named: str | None) -> str | None:
 
 def no_browser_message() -> str:
     return (f"no headless browser found (looked for {', '.join(BROWSERS)} on the PATH; --browser PATH or "
-            f"KAKURO_BROWSER names one; on Debian or Ubuntu: apt-get install -y chromium), so "
+            f"KAKURO_BROWSER names one; {INSTALL}), so "
             f"{' and '.join(Path(name).name for name in SCREENSHOTS)} were not made")
 
 

@@ -8,7 +8,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -17,6 +16,7 @@ from kakuro import Puzzle, Status
 from kakuro.generate import cazenave, classic
 from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_data_or_skip, tree_env
 from tests.random_puzzles import random_puzzles
+from tests.timing import timed
 
 
 def generated_puzzles() -> list[Puzzle]:
@@ -86,15 +86,14 @@ def counts_agree_with_gac(spec: str, puzzles: str = "generated") -> list[kakuro.
     return counts
 
 
-def limit_is_honoured(spec: str, limit: float = 0.4, bound: float = 1.2) -> None:
+def limit_is_honoured(spec: str, limit: float = 0.4, overrun: float = 0.8) -> None:
     """`solve` and `count_solutions` with `spec` on `hard_for_gac(12)` stop UNKNOWN at `limit`
-    seconds, within `bound` seconds of wall time."""
+    seconds, within `overrun` seconds past it as on an idle core (`tests.timing`)."""
     hard = hard_for_gac(12)
     for call in (kakuro.solve, kakuro.count_solutions):
-        start = time.perf_counter()
-        result = call(hard, spec, time_limit=limit)
-        elapsed = time.perf_counter() - start
-        assert result.status is Status.UNKNOWN and elapsed < bound, (call.__name__, elapsed)
+        with timed() as t:
+            result = call(hard, spec, time_limit=limit)
+        assert result.status is Status.UNKNOWN and t.quiet(t.wall - limit) < overrun, (call.__name__, t)
 
 
 def unavailable_without(monkeypatch: pytest.MonkeyPatch, module: str, backend: str) -> kakuro.BackendInfo:

@@ -1,7 +1,7 @@
 """Headless Chromium for the HTML report tests, driven through the DevTools protocol.
 
-`chromium_or_skip()` finds Debian's chromium, installs it with apt-get when it is missing (as
-root, within a few minutes), or skips the test saying why. `Page` opens a file in a fresh
+`chromium_or_skip()` finds Chromium or Chrome (as docs/make_images.py does), or skips the test
+saying how to install one: the suite never installs anything. `Page` opens a file in a fresh
 headless browser and records what a reader would see go wrong: console errors, uncaught
 exceptions, log errors (a blocked resource, a violated content security policy) and every
 request that is not to the file itself or a data URI.
@@ -14,7 +14,6 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import tempfile
@@ -25,43 +24,26 @@ from typing import Any
 
 import pytest
 
-NAMES = ("chromium", "chromium-browser")
-INSTALL_TIMEOUT = 600
+from tests.conftest import DOCS, load_module
+
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync")
 """What Chromium needs here (a container, no display, no network of its own)."""
 
 
-def _found() -> str | None:
-    return next((path for path in map(shutil.which, NAMES) if path), None)
-
-
 def chromium_or_skip() -> str:
-    """The chromium executable; installs Debian's package if needed, else skips the test."""
-    found = _found()
-    if found:
-        return found
-    if shutil.which("apt-get") is None:
-        pytest.skip("chromium is not installed and there is no apt-get to install it")
-    if os.geteuid() != 0:
-        pytest.skip("chromium is not installed and installing it with apt-get needs root")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    problem = ""
-    for commands in ([["apt-get", "install", "-y", "-q", "chromium"]],
-                     [["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", "chromium"]]):
-        for command in commands:
-            try:
-                done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
-            except (OSError, subprocess.TimeoutExpired) as exc:
-                problem = f"{' '.join(command)}: {exc}"
-                break
-            if done.returncode != 0:
-                problem = f"{' '.join(command)} failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}"
-                break
-        else:
-            if _found():
-                return str(_found())
-    pytest.skip(f"chromium is not installed and could not be installed: {problem}")
+    """The browser's executable (docs/make_images.py's search: KAKURO_BROWSER, else Chromium or
+    Chrome on the PATH), or the test skips saying how to get one. Nothing is ever installed: the
+    suite changes nothing outside its temporary folders."""
+    images = load_module(DOCS / "make_images.py")
+    try:
+        found: str | None = images.find_browser(None)
+    except images.Failure as exc:
+        pytest.skip(f"{exc}; unset KAKURO_BROWSER to use one on the PATH")
+    if found is None:
+        pytest.skip(f"no headless browser found (looked for {', '.join(images.BROWSERS)} on the PATH, or "
+                    f"KAKURO_BROWSER); to run this test, install one ({images.INSTALL})")
+    return found
 
 
 class Page:

@@ -142,7 +142,8 @@ SERIAL = "serial"
 TIMED = "timed"
 """The marker of the tests that bound a wall time in one process and its solver child: each
 file's are an xdist group `timed:FILE`, run once the parallel tests are done, at most one per
-worker (so beside at most one other timed test, each with a core of its own)."""
+worker (so beside at most one other timed test, each with a core of its own). Their bounds are
+stated as on an idle core (`tests.timing`), so they hold on a machine busy with other work too."""
 
 
 def phase(scope: str) -> int:

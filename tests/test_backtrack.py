@@ -9,6 +9,7 @@ import kakuro
 from kakuro import Puzzle, Status
 from kakuro.solvers.backtrack import VARIANTS, descending_for
 from tests.random_puzzles import random_puzzles
+from tests.timing import timed
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -78,5 +79,6 @@ def test_givens_that_break_a_run_are_unsatisfiable() -> None:
 @pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_time_limit_is_honoured(variant: str, hard: Puzzle) -> None:
-    result = kakuro.solve(hard, f"backtrack:variant={variant}", time_limit=0.2)
-    assert result.status is Status.UNKNOWN and result.time < 1.0
+    with timed() as t:
+        result = kakuro.solve(hard, f"backtrack:variant={variant}", time_limit=0.2)
+    assert result.status is Status.UNKNOWN and t.quiet(result.time - 0.2) < 0.8, (result.time, t)

@@ -41,11 +41,13 @@ from kakuro.records.verdict import Witnesses, judge
 from kakuro.registry import registry_restored
 from kakuro.report import effective
 from tests.conftest import EXAMPLES, ROOT, TWO_SOLUTIONS, UNSATISFIABLE
+from tests.timing import slowdown
 
 BACKENDS_FILE = str(ROOT / "tests" / "compare_backends.py")
 LIMIT, GRACE = 0.5, 0.5
 SLACK = 1.0
-"""Seconds of scheduling noise allowed on a loaded 2-core machine."""
+"""Seconds a job killed at its limit and grace may take to be recorded, as on an idle core
+(`tests.timing`: divided by the machine's slowdown)."""
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -133,8 +135,9 @@ def test_a_sleeper_is_killed_within_the_grace(campaign) -> None:
     assert len(starts) == 3
     assert len({pid for pid, _ in starts}) == 3  # each killed worker was replaced by a new one
     ends = sorted(dt.datetime.fromisoformat(r.finished).timestamp() for r in records if r.backend.startswith("test-sleep"))
+    load = slowdown()  # just after the campaign (the module's fixture, built for this serial test)
     for start, end in zip(sorted(float(start) for _, start in starts), ends, strict=True):  # first in, first out
-        assert LIMIT <= end - start <= LIMIT + GRACE + SLACK, end - start
+        assert end - start >= LIMIT and (end - start - LIMIT - GRACE) / load <= SLACK, (end - start, load)
     for pid, _ in starts:
         assert not psutil.pid_exists(int(pid)) or psutil.Process(int(pid)).status() == psutil.STATUS_ZOMBIE
 

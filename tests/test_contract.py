@@ -8,8 +8,6 @@ time limit and never claim a wrong answer.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 import kakuro
@@ -17,9 +15,11 @@ from kakuro import Puzzle, Status, UnsupportedOperationError
 from kakuro.solver import is_shipped
 from tests.conftest import AVAILABLE
 from tests.test_solver import puzzle_state
+from tests.timing import timed
 
 TIME_SLACK = 1.0
-"""Seconds a backend may overrun its limit in these tests (process start-up noise included)."""
+"""Seconds a backend may overrun its limit in these tests (process start-up noise included), as on
+an idle core (`tests.timing`: divided by the machine's slowdown)."""
 
 
 def solver_class(name: str):
@@ -80,15 +80,15 @@ def test_same_seed_same_answer(name: str, two_solutions: Puzzle, cazenave: Puzzl
 @pytest.mark.parametrize("name", AVAILABLE)
 def test_unsatisfiable_puzzle(name: str, unsatisfiable: Puzzle) -> None:
     cls = solver_class(name)
-    start = time.perf_counter()
-    result = kakuro.solve(unsatisfiable, name, time_limit=1.0, seed=1)
-    elapsed = time.perf_counter() - start
+    kakuro.get_solver(name).ensure_warm()  # imports and compiled kernels are no part of the limit
+    with timed() as t:
+        result = kakuro.solve(unsatisfiable, name, time_limit=1.0, seed=1)
     if cls.complete:
         assert result.status is Status.UNSATISFIABLE, result.message
     else:
         assert result.status in (Status.UNKNOWN, Status.UNSATISFIABLE), result.message
     assert result.solution is None
-    assert elapsed < 1.0 + TIME_SLACK
+    assert t.quiet(t.wall - 1.0) < TIME_SLACK, t
 
 
 @pytest.mark.serial  # a bound on wall time: another worker's load would break it
@@ -97,9 +97,10 @@ def test_time_limit_is_honoured_on_a_hard_puzzle(name: str, hard: Puzzle) -> Non
     cls = solver_class(name)
     if not cls.supports_time_limit:
         pytest.skip(f"{name} does not take a time limit")
-    start = time.perf_counter()
-    result = kakuro.solve(hard, name, time_limit=0.3, seed=1)
-    assert time.perf_counter() - start < 0.3 + TIME_SLACK
+    kakuro.get_solver(name).ensure_warm()
+    with timed() as t:
+        result = kakuro.solve(hard, name, time_limit=0.3, seed=1)
+    assert t.quiet(t.wall - 0.3) < TIME_SLACK, t
     assert result.status in (Status.SOLVED, Status.UNKNOWN, Status.UNSATISFIABLE)
     if result.solved:
         assert hard.check(result.solution) == []

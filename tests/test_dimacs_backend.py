@@ -25,6 +25,7 @@ from kakuro.options import spec_value
 from kakuro.solvers import dimacs
 from tests.backend_checks import as_from_a_terminal, counts_agree_with_gac, kinds_of_puzzles, one_line, run_cli
 from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_data_or_skip, tree_env
+from tests.timing import timed
 
 FAKE = ROOT / "tests" / "solvers" / "fake_sat.py"
 REAL = next((name for name in dimacs.DEFAULT_SOLVERS if shutil.which(name)), None)
@@ -64,8 +65,9 @@ def test_a_real_solver_on_path_is_the_default_and_counts_like_gac() -> None:
 @pytest.mark.timed  # a bound on wall time
 def test_the_time_limit_holds_on_a_hard_instance() -> None:
     hard = kakuro.read(ROOT / "instances" / "hard" / "empty-16x16-v17.jsonl")[0]
-    result = kakuro.solve(hard, "dimacs", time_limit=0.5)
-    assert result.status in (Status.UNKNOWN, Status.SOLVED) and result.time < 1.5
+    with timed() as t:
+        result = kakuro.solve(hard, "dimacs", time_limit=0.5)
+    assert result.status in (Status.UNKNOWN, Status.SOLVED) and t.quiet(result.time - 0.5) < 1.0, (result.time, t)
     if result.status is Status.UNKNOWN:
         assert result.message == "time limit reached"
 
@@ -107,10 +109,10 @@ def test_a_flood_of_answer_lines_is_cut_and_an_error(cazenave: Puzzle, monkeypat
 @pytest.mark.timed  # a bound on wall time
 def test_a_hanging_program_is_killed_at_the_limit_with_what_it_started(cazenave: Puzzle, tmp_path: Path) -> None:
     pidfile = tmp_path / "pids"
-    start = time.perf_counter()
-    result = kakuro.solve(cazenave, fake("hang-family", f"--pidfile={pidfile}"), time_limit=1)
+    with timed() as t:
+        result = kakuro.solve(cazenave, fake("hang-family", f"--pidfile={pidfile}"), time_limit=1)
     assert result.status is Status.UNKNOWN and result.message == "time limit reached"
-    assert time.perf_counter() - start < 2.5
+    assert t.quiet(t.wall - 1) < 1.5, t
     assert_gone(pidfile)
 
 
@@ -140,8 +142,8 @@ def test_without_a_solver_on_path_it_is_listed_unavailable_saying_why(monkeypatc
     monkeypatch.setenv("PATH", "/nonexistent")
     info = kakuro.backend_info("dimacs")[0]
     assert not info.available
-    assert info.reason == ("none of kissat, cadical, cryptominisat5, lingeling, picosat is on PATH; install one "
-                           "(apt-get install kissat) or name a program with dimacs:cmd=PATH")
+    assert info.reason.startswith("none of kissat, cadical, cryptominisat5, lingeling, picosat is on PATH; install one")
+    assert "install kissat" in info.reason and info.reason.endswith("or name a program with dimacs:cmd=PATH")
     # a program named explicitly still runs, from the spec or as an option of the call
     assert kakuro.solve(cazenave, fake(), time_limit=60).solved
     assert kakuro.solve(cazenave, "dimacs", cmd=f"{sys.executable} {FAKE}", time_limit=60).solved

@@ -3,7 +3,7 @@
 The script runs once into a temporary folder (about 35 s here once the engines are compiled):
 each picture must come out non-trivial (an SVG that parses, a PNG of a real size). The two
 browser screenshots are skipped, with the reason, when no Chromium or Chrome is installed
-(`apt-get install -y chromium`). Every picture a page shows must be one the script makes, so a
+(`make_images.INSTALL` says how to get one). Every picture a page shows must be one the script makes, so a
 new picture cannot be added by hand and then rot.
 """
 
@@ -107,7 +107,7 @@ def test_no_browser_is_said_clearly(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     monkeypatch.delenv("KAKURO_BROWSER", raising=False)
     assert make_images.find_browser(None) is None
     message = make_images.no_browser_message()
-    assert "chromium" in message and "apt-get install -y chromium" in message
+    assert "chromium" in message and make_images.INSTALL in message and "install -y chromium" in message
     assert "compare-report.png" in message and "explain-page.png" in message
 
 

@@ -31,6 +31,7 @@ from tests.conftest import (
     shared_data_or_skip,
 )
 from tests.reference import gac_fixpoint, initial_domains
+from tests.timing import timed
 
 set_value = callable_from_python(state.set_value)
 undo = callable_from_python(state.undo)
@@ -202,10 +203,9 @@ def test_combinations_are_counted_without_listing_them() -> None:
 @pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_gac_refuses_huge_tables_and_fc_takes_any_range() -> None:
     wide = Puzzle.all_white([200] * 8, [200] * 8, values=(1, 62))
-    start = time.perf_counter()
-    with pytest.raises(KakuroError, match="consistency=fc"):
+    with timed() as t, pytest.raises(KakuroError, match="consistency=fc"):
         state.build_state(wide, "gac")
-    assert time.perf_counter() - start < 1.0  # refused before listing a million combinations
+    assert t.quiet(t.wall) < 1.0, t  # refused before listing a million combinations
     st = fresh(wide, "fc")
     assert propagate.root_propagate(st)
     assert int(st.dom[0]) == range_mask((1, 62))
@@ -338,7 +338,8 @@ def test_random_values_are_uniform_and_seeded() -> None:
 def test_kernel_clock_is_the_perf_counter_clock() -> None:
     offset = state.kernel_clock_offset()
     assert abs(offset) < 0.005  # CLOCK_MONOTONIC on Linux: the same clock
-    assert abs(state.clock_ns() * 1e-9 + offset - time.perf_counter()) < 0.005
+    # read back to back: the closest of a few readings (a busy machine may preempt between two)
+    assert min(abs(state.clock_ns() * 1e-9 + offset - time.perf_counter()) for _ in range(5)) < 0.005
 
 
 @pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
@@ -349,17 +350,18 @@ def test_deadline_stops_every_kernel_within_50_ms(search: str, consistency: str,
     st = state.build_state(puzzle, consistency)
     state.arm(st, Deadline.after(10).end, 1)
     assert propagate.root_propagate(st)
-    deadline = Deadline.after(0.2)
-    state.arm(st, deadline.end, 1)
-    if search == "depth_first":
-        code, _ = tree.run_depth_first(st, "random", 1)
-    elif search == "sampling":
-        code = montecarlo.run(st, "sampling")
-    else:
-        code = montecarlo.run(st, "nested", level=int(search[-1]))
-    late = time.perf_counter() - deadline.end
+    with timed() as t:
+        deadline = Deadline.after(0.2)
+        state.arm(st, deadline.end, 1)
+        if search == "depth_first":
+            code, _ = tree.run_depth_first(st, "random", 1)
+        elif search == "sampling":
+            code = montecarlo.run(st, "sampling")
+        else:
+            code = montecarlo.run(st, "nested", level=int(search[-1]))
+        late = time.perf_counter() - deadline.end
     assert code == state.STOPPED
-    assert late < 0.05 + 0.1  # 50 ms, plus slack for a loaded machine only
+    assert t.quiet(late) < 0.05 + 0.1, (late, t)  # 50 ms, plus slack for scheduling
 
 
 @pytest.fixture(scope="module")

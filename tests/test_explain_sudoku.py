@@ -33,6 +33,7 @@ from kakuro.deduction.trace import explanation_from_dict
 from kakuro.engine.propagate import root_domains
 from kakuro.generate.sudoku_grids import full_grid, killer, sudoku
 from kakuro.render import CAGE, to_svg
+from tests.conftest import EXAMPLES
 
 HARD_LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 """A 9x9 from Norvig's essay ("hardest" list); it has one solution."""
@@ -331,6 +332,31 @@ def test_hints_on_a_sudoku() -> None:
     solved = kakuro.solve(puzzle, "gac").solution
     assert solved is not None and hint(puzzle, solved).kind == HINT_SOLVED
     assert hint_to_dict(puzzle, found)["step"]["runs"][0]["group"] in ("row", "column", "box")
+
+
+@pytest.mark.parametrize("puzzle", [sudoku(9, 0.6, seed=3), killer(9, seed=1), kakuro.read(EXAMPLES / "puzzlink-6x5.txt")[0]],
+                         ids=["sudoku", "killer", "kakuro"])
+def test_following_the_hints_solves_and_no_hint_is_about_a_digit_the_grid_has(puzzle: Puzzle) -> None:
+    """A hint used to be the deduction's step on a given: "r6c4 holds 1, so no other cell of row 6,
+    column 4 and box 5 can be 1, which places 5 in r5c4" (look at r6c4, a given), after 21 such
+    steps. The grid's digits are what a player sees: a cell they leave with one candidate is a
+    naked single at that cell, and no step of a hint is a digit the grid already has."""
+    grid = puzzle.to_grid()
+    for move in range(puzzle.size + 1):
+        found = hint(puzzle, grid)
+        if found.kind == HINT_SOLVED:
+            break
+        assert found.kind == STEP and found.step is not None and found.cell is not None and found.value is not None
+        filled = {c for c, (r, col) in enumerate(puzzle.cells) if grid[r][col]}
+        assert found.cell not in filled and found.cell in found.cells
+        for step in (*found.reasons, found.step):
+            assert not (step.technique == "naked-single" and step.cells[0] in filled), step.sentence
+        if move == 0 and puzzle.kind == "sudoku":  # r5c4: its row, column and box hold every other digit
+            assert found.reasons == () and found.cells[0] == found.cell == puzzle.cells.index((4, 3))
+            assert found.step.sentence == "r5c4 can only be 5: row 5, column 4 and box 5 hold every other digit."
+        r, col = puzzle.cells[found.cell]
+        grid[r][col] = found.value
+    assert found.kind == HINT_SOLVED
 
 
 def test_a_cage_that_cannot_reach_its_sum_is_a_mistake() -> None:

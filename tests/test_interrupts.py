@@ -14,6 +14,7 @@ import pytest
 import kakuro
 from tests.conftest import AVAILABLE, hard_for_gac, tree_env
 from tests.doc_runner import WarmChild
+from tests.timing import timed
 
 # Timed: SIGINT to a child mid-search, the seconds to its exit bounded: the parallel tests' load would break it.
 pytestmark = pytest.mark.timed
@@ -26,17 +27,18 @@ SEARCH_SECONDS = 0.5
 def interrupt(script: str) -> tuple[float, subprocess.CompletedProcess[str]]:
     """Run `script` in a child forked from this worker's warm interpreter (`tests.doc_runner`:
     `kakuro` imported, the common kernels loaded) with Python's own SIGINT handler, wait for its
-    "go" line, let it search SEARCH_SECONDS, send SIGINT; (seconds from the signal to its exit,
-    its output)."""
+    "go" line, let it search SEARCH_SECONDS, send SIGINT; (seconds from the signal to its exit
+    as on an idle core, `tests.timing`: what the child does then is work, slower on a busy
+    machine; its output)."""
     prologue = "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
     child = WarmChild(prologue + script, ROOT, tree_env())
     assert child.readline().strip() == "go", child.communicate(60)
     time.sleep(SEARCH_SECONDS)
     assert child.poll() is None, "the search ended before the interrupt"
-    sent = time.perf_counter()
-    child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=60)
-    return time.perf_counter() - sent, subprocess.CompletedProcess(script, child.returncode or 0, out, err)
+    with timed() as t:
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    return t.quiet(t.wall), subprocess.CompletedProcess(script, child.returncode or 0, out, err)
 
 
 @pytest.fixture(scope="module")

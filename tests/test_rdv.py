@@ -10,6 +10,7 @@ from kakuro import Puzzle, Status
 from kakuro.reasoning.rdv import reduce_domains, run_intersections
 from tests.conftest import shared_data_or_skip
 from tests.random_puzzles import random_puzzles
+from tests.timing import timed
 
 COMPLETE = ["rdv", "rdv:consistency=gac"]
 
@@ -74,5 +75,6 @@ def test_the_reduction_alone_solves_some_krazydad_puzzles() -> None:
 
 @pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_time_limit_is_honoured_by_the_search(hard: Puzzle) -> None:
-    result = kakuro.solve(hard, "rdv", time_limit=0.2)
-    assert result.status in (Status.UNKNOWN, Status.UNSATISFIABLE) and result.time < 1.0
+    with timed() as t:
+        result = kakuro.solve(hard, "rdv", time_limit=0.2)
+    assert result.status in (Status.UNKNOWN, Status.UNSATISFIABLE) and t.quiet(result.time - 0.2) < 0.8, (result.time, t)

@@ -7,12 +7,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-import kakuro
 from kakuro.cli.arguments import seconds_or_none
 from kakuro.errors import UsageError
 from kakuro.files import refuse_existing
+from kakuro.formats import read_lazily
 from kakuro.puzzle import Puzzle
 from kakuro.solver import Solver
 
@@ -29,32 +30,30 @@ def add_time_limit(command: argparse.ArgumentParser, default: float, what: str) 
                          help=f"{what} (default: %(default)g; 'none' for no limit)")
 
 
-def read_puzzles(source: str, format: str | None = None) -> list[Puzzle]:
-    """The puzzles of a FILE argument: a path, or a puzz.link URL given on the command line."""
-    if "?kakuro/" in source and not os.path.exists(source):
-        return kakuro.read(source, format=format)
-    return kakuro.read(Path(source), format=format)
+def read_puzzles(source: str, format: str | None = None) -> Sequence[Puzzle]:
+    """The puzzles of a FILE argument (a path, or a puzz.link URL given on the command line),
+    each built when it is reached (`kakuro.formats.read_lazily`)."""
+    return read_lazily(source if "?kakuro/" in source and not os.path.exists(source) else Path(source), format=format)
 
 
-def pick(puzzles: list[Puzzle], index: int, source: str) -> Puzzle:
+def pick(puzzles: Sequence[Puzzle], index: int, source: str) -> Puzzle:
     """The `index`-th (1-based) puzzle of a file."""
     if index > len(puzzles):
         raise UsageError(f"{source} holds {len(puzzles)} puzzle(s); there is no puzzle {index}")
     return puzzles[index - 1]
 
 
-def pick_puzzles(args: argparse.Namespace, puzzles: list[Puzzle]) -> list[tuple[str, Puzzle]]:
+def pick_puzzles(args: argparse.Namespace, puzzles: Sequence[Puzzle]) -> Iterator[tuple[str, Puzzle]]:
     """(name, puzzle) of the puzzles of `args.file` that `--all` / `--index K` choose: all, or
-    the K-th (default the first, with a note on stderr when the file holds more). A puzzle's
-    name is its id, or `FILE#K` (K 1-based) when it has none."""
+    the K-th (default the first, with a note on stderr when the file holds more), each built
+    when it is reached. A puzzle's name is its id, or `FILE#K` (K 1-based) when it has none."""
     every = args.all
     if not every and args.index is None and len(puzzles) > 1:
         print(f"kakuro: puzzle 1 of {len(puzzles)} in {args.file}; --all for every puzzle or --index K",
               file=sys.stderr)
-    numbers = range(1, len(puzzles) + 1) if every else [args.index or 1]
-    if not every:
-        pick(puzzles, numbers[0], args.file)  # refuses an index past the end
-    return [(puzzles[k - 1].id or f"{args.file}#{k}", puzzles[k - 1]) for k in numbers]
+    index = args.index or 1
+    chosen = enumerate(puzzles, start=1) if every else iter([(index, pick(puzzles, index, args.file))])
+    return ((puzzle.id or f"{args.file}#{k}", puzzle) for k, puzzle in chosen)
 
 
 def warm(solver: Solver) -> Solver:

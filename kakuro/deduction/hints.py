@@ -5,7 +5,10 @@ filled digits already break (a digit repeated in a run, a run whose filled digit
 or already pass its clue); a digit that no solution shares with the digits before it (in
 reading order: the first prefix of the filled digits that no solution completes). Without a
 mistake, the hint is the next digit the deduction places from the filled grid, with the earlier
-steps that step builds on. A hint holds all it knows (technique, cells, digit); how much of it
+steps that step builds on. The deduction starts from what the grid shows a player: each filled
+digit already ruled out of the other cells of its groups, so a hint is never about a digit the
+player has (a cell those digits leave with one candidate is the hint itself: a naked single
+there). A hint holds all it knows (technique, cells, digit); how much of it
 to show at once (graded help: the technique, then the cells, then the digit) is the caller's
 choice (`HINT_LEVELS`, `kakuro hint --level`).
 """
@@ -18,10 +21,10 @@ from typing import Any
 
 from kakuro.clock import Deadline
 from kakuro.deduction.assumptions import solutions
-from kakuro.deduction.board import Board, initial_candidates
+from kakuro.deduction.board import Board, and_list, initial_candidates, is_single, single_value
 from kakuro.deduction.deduce import Deduction
 from kakuro.deduction.names import cell_name, run_name
-from kakuro.deduction.trace import Step, step_to_dict
+from kakuro.deduction.trace import Placement, Removal, Step, step_to_dict
 from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle, Solution
 from kakuro.values import is_integer
@@ -89,18 +92,50 @@ def hint(puzzle: Puzzle, progress: Sequence[Sequence[Any]] | Solution | None = N
     if len(filled) == puzzle.size:
         return Hint(SOLVED, "every cell is filled and every rule holds", unique=unique)
     board = Board(puzzle, initial_candidates(puzzle, filled))
+    _rule_out_filled(board, filled)
+    single = _naked_single(board, filled)
+    if single is not None:
+        return _step_hint(board, single.placed[0], single, (), unique)
     taken: list[Step] = []
     deduction = Deduction(board, deadline=deadline)
     for step in deduction.steps():
         taken.append(step)
         new = [p for p in step.placed if p.cell not in filled]
         if new:
-            first = new[0]
-            message = f"{board.cell_name(first.cell)} is {first.value}"
-            return Hint(STEP, message, first.cell, step, _reasons(taken[:-1], step), first.value, unique)
+            return _step_hint(board, new[0], step, _reasons(taken[:-1], step), unique)
     if deduction.stopped:
         return Hint(STOPPED, stopped.message, unique=unique)
     return Hint(UNSOLVABLE, "no solution completes these digits", unique=unique)
+
+
+def _step_hint(board: Board, placed: Placement, step: Step, reasons: tuple[Step, ...], unique: bool) -> Hint:
+    return Hint(STEP, f"{board.cell_name(placed.cell)} is {placed.value}", placed.cell, step, reasons, placed.value, unique)
+
+
+def _rule_out_filled(board: Board, filled: dict[int, int]) -> None:
+    """Take each filled digit from the candidates of the other cells of its groups (no group
+    repeats a digit): what a player sees on the grid, before any technique."""
+    for cell, digit in filled.items():
+        for r in board.cell_runs[cell]:
+            for mate in board.run_cells[r]:
+                if mate != cell:
+                    board.cands[mate] &= ~(1 << digit)
+
+
+def _naked_single(board: Board, filled: dict[int, int]) -> Step | None:
+    """The first empty cell (reading order) that the filled digits of its groups leave with one
+    candidate, as a naked-single step at that cell (None when there is none)."""
+    for cell, mask in enumerate(board.cands):
+        if cell in filled or not is_single(mask):
+            continue
+        value = single_value(mask)
+        runs = tuple(board.cell_runs[cell])
+        holders = tuple(dict.fromkeys(m for r in runs for m in board.run_cells[r] if m in filled))
+        others = tuple(v for v in range(board.puzzle.values[0], board.puzzle.values[1] + 1) if v != value)
+        sentence = (f"{board.cell_name(cell)} can only be {value}: "
+                    f"{and_list([board.run_name(r) for r in runs])} hold every other digit.")
+        return Step("naked-single", sentence, (cell, *holders), runs, (Removal(cell, others),), (Placement(cell, value),))
+    return None
 
 
 def _first_mistake(puzzle: Puzzle, filled: dict[int, int], deadline: Deadline) -> tuple[bool, Hint | None]:

@@ -1,7 +1,9 @@
 """Reading and writing puzzle files: one module per format, detected by extension or content.
 
 `read(source)` takes a path or the text itself and returns every puzzle in it;
-`write(puzzles, path)` never replaces an existing file unless told to.
+`read_lazily(source)` the same as a sequence that builds each puzzle when it is reached (a file
+of 200,000 one-line Sudokus starts at once, in bounded memory); `write(puzzles, path)` never
+replaces an existing file unless told to.
 
 Detection when reading: a given `format=` wins; then an extension that belongs to one format
 (`.jsonl`, `.ecl`, `.puzzlink`, `.kakuro`, ...); for a generic extension (`.txt`, `.kak`,
@@ -14,9 +16,11 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from types import ModuleType
+from typing import BinaryIO
 
 from kakuro.errors import KakuroError, PuzzleFormatError
 from kakuro.files import refuse_existing, write_new
@@ -33,7 +37,7 @@ from kakuro.formats import (
     text,
     xcsp,
 )
-from kakuro.formats.base import BadPuzzle, line_column
+from kakuro.formats.base import BadPuzzle, LazyPuzzles, line_column
 from kakuro.puzzle import Puzzle
 
 FORMATS: dict[str, ModuleType] = {
@@ -72,9 +76,7 @@ def read(
     returns the others (possibly none); a callable instead receives each PuzzleFormatError.
     A file that cannot be read at all (missing, not UTF-8, an export format) still raises.
     """
-    name, data = load_source(source)
-    content = decode_text(data, name)
-    module = _choose(format, name, content)
+    name, content, module = _loaded(source, format)
     try:
         parsed: list[Puzzle] = module.parse(content, name, on_bad=_bad_handler(skip_bad))
         return parsed
@@ -82,6 +84,31 @@ def read(
         if format is None:
             _refuse_other_file(exc, module, name, content)
         raise
+
+
+def read_lazily(source: str | os.PathLike[str] | bytes, *, format: str | None = None) -> Sequence[Puzzle]:
+    """The puzzles of `read(source, format=format)` as a sequence that builds each one when it
+    is reached (iterated or indexed) and keeps none: formats of one puzzle per line (`sudoku`
+    `.sdm`, `jsonl`) are split into lines only; the others are read whole, as by `read`. The
+    input is bounded as for `read`; a bad puzzle raises its PuzzleFormatError when reached."""
+    name, content, module = _loaded(source, format)
+    try:
+        if getattr(module, "attempts", None) is None:
+            parsed: list[Puzzle] = module.parse(content, name)
+            return parsed
+        explain = None if format is not None else partial(_refuse_other_file, module=module, name=name, content=content)
+        return LazyPuzzles(module.attempts(content, name), file=name, empty=module.EMPTY, explain=explain)
+    except PuzzleFormatError as exc:
+        if format is None:
+            _refuse_other_file(exc, module, name, content)
+        raise
+
+
+def _loaded(source: str | os.PathLike[str] | bytes, format: str | None) -> tuple[str | None, str, ModuleType]:
+    """The name, text and format module of a source to read."""
+    name, data = load_source(source)
+    content = decode_text(data, name)
+    return name, content, _choose(format, name, content)
 
 
 RESULTS_KEYS = ("backend", "status", "digest")
@@ -216,7 +243,7 @@ def load_source(source: str | os.PathLike[str] | bytes) -> tuple[str | None, byt
         path = Path(source)
         try:
             with open(path, "rb") as stream:  # a device or a pipe has no size to look at first
-                data = stream.read(MAX_INPUT_BYTES + 1)
+                data = _read_bounded(stream)
             if len(data) > MAX_INPUT_BYTES:
                 raise PuzzleFormatError(f"the file holds more than {MAX_INPUT_BYTES} bytes; the limit is {MAX_INPUT_BYTES}",
                                         file=str(path))
@@ -230,6 +257,24 @@ def load_source(source: str | os.PathLike[str] | bytes) -> tuple[str | None, byt
     if isinstance(source, str):
         return None, source
     raise TypeError(f"read() takes a path, a text or bytes, not {type(source).__name__}")
+
+
+READ_PIECE = 1 << 20
+"""Bytes read at once: `read(MAX_INPUT_BYTES + 1)` would hold 64 MiB for a file of any size."""
+
+
+def _read_bounded(stream: BinaryIO) -> bytes:
+    """What `stream` holds, up to MAX_INPUT_BYTES + 1 bytes (one more than allowed: the caller
+    refuses it), read a piece at a time."""
+    pieces: list[bytes] = []
+    total = 0
+    while total <= MAX_INPUT_BYTES:
+        piece = stream.read(min(READ_PIECE, MAX_INPUT_BYTES + 1 - total))
+        if not piece:
+            break
+        pieces.append(piece)
+        total += len(piece)
+    return b"".join(pieces)
 
 
 def _looks_like_path(source: str) -> bool:

@@ -3,15 +3,17 @@
 A format module provides `NAME`, `EXTENSIONS`, `sniff(text) -> bool`,
 `parse(text, file, *, on_bad=None) -> list[Puzzle]` and `dumps(puzzles) -> str`. A reader
 that holds several puzzles reads each through `gather`, so that with `on_bad` one bad puzzle
-(a line, a block, a fact) is reported and skipped instead of failing the whole file.
+(a line, a block, a fact) is reported and skipped instead of failing the whole file. A format
+of one puzzle per line also provides `attempts(text, file)`, one maker per puzzle, which
+`LazyPuzzles` builds only when a puzzle is reached.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar, cast
+from typing import TypeVar, cast, overload
 
 from kakuro.errors import InvalidPuzzleError, PuzzleFormatError
 from kakuro.puzzle import DEFAULT_VALUES, GridCell, Puzzle
@@ -56,6 +58,44 @@ def gather(attempts: Iterable[Callable[[], Puzzle]], on_bad: BadPuzzle | None, *
     if not puzzles and not skipped:
         raise PuzzleFormatError(empty, file=file, line=1, column=1)
     return puzzles
+
+
+class LazyPuzzles(Sequence[Puzzle]):
+    """The puzzles of one file, each built when it is reached (indexed or iterated) and not
+    kept: a file of 200,000 Sudokus holds a maker per line here, not 200,000 puzzles. Its
+    length is the number of puzzles the file holds; a bad one raises its PuzzleFormatError
+    (file, line, column) when it is built."""
+
+    def __init__(self, attempts: Iterable[Callable[[], Puzzle]], *, file: str | None, empty: str,
+                 explain: BadPuzzle | None = None) -> None:
+        self._makers = list(attempts)
+        self._explain = explain
+        """Called with a puzzle's error before it is raised (it may raise a clearer one instead)."""
+        if not self._makers:
+            raise PuzzleFormatError(empty, file=file, line=1, column=1)
+
+    def __len__(self) -> int:
+        return len(self._makers)
+
+    @overload
+    def __getitem__(self, index: int) -> Puzzle: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Puzzle]: ...
+    def __getitem__(self, index: int | slice) -> Puzzle | list[Puzzle]:
+        if isinstance(index, slice):
+            return [self._built(make) for make in self._makers[index]]
+        return self._built(self._makers[index])
+
+    def __iter__(self) -> Iterator[Puzzle]:
+        return (self._built(make) for make in self._makers)
+
+    def _built(self, make: Callable[[], Puzzle]) -> Puzzle:
+        try:
+            return make()
+        except PuzzleFormatError as exc:
+            if self._explain is not None:
+                self._explain(exc)
+            raise
 
 
 def cell_token(cell: GridCell, *, black: str, empty: str, clue: Callable[[int | None, int | None], str]) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
@@ -25,6 +25,7 @@ NAME = "jsonl"
 EXTENSIONS = (".jsonl", ".ndjson")
 
 _KNOWN = {"id", "source", "rows", "cols", "grid", "solution", "values"}
+EMPTY = "no puzzle found (no JSON object)"
 
 
 def sniff(text: str) -> bool:
@@ -33,12 +34,13 @@ def sniff(text: str) -> bool:
 
 def parse(text: str, file: str | None = None, *, on_bad: BadPuzzle | None = None) -> list[Puzzle]:
     """Every line's puzzle; an error names its line (with `on_bad`, a bad line is skipped)."""
-    attempts = (
-        partial(_parse_line, line, number, file)
-        for number, line in enumerate(text.splitlines(), start=1)
-        if line.strip()
-    )
-    return gather(attempts, on_bad, file=file, empty="no puzzle found (no JSON object)")
+    return gather(attempts(text, file), on_bad, file=file, empty=EMPTY)
+
+
+def attempts(text: str, file: str | None = None) -> Iterator[Callable[[], Puzzle]]:
+    """One maker per line that is not blank, each building its puzzle when called."""
+    return (partial(_parse_line, line, number, file) for number, line in enumerate(text.splitlines(), start=1)
+            if line.strip())
 
 
 def _parse_line(line: str, number: int, file: str | None) -> Puzzle:

@@ -45,22 +45,28 @@ def sniff(text: str) -> bool:
     return False
 
 
+EMPTY = "no puzzle found (the text is empty)"
+
+
 def parse(text: str, file: str | None = None, *, on_bad: BadPuzzle | None = None) -> list[Puzzle]:
     """Every puzzle line of `text`; PuzzleFormatError names the line and column of a problem."""
+    return gather(attempts(text, file), on_bad, file=file, empty=EMPTY)
 
-    def attempts() -> Iterator[Callable[[], Puzzle]]:
-        header = Header()
-        for number, line in enumerate(text.splitlines(), start=1):
-            stripped = line.strip()
-            if not stripped:
-                continue
-            if stripped.startswith("#"):
-                header.take(stripped[1:], file=file, line=number, column=line.index("#") + 2)
-                continue
-            yield partial(_parse_line, line, number, file, header)
-            header = Header()
 
-    return gather(attempts(), on_bad, file=file, empty="no puzzle found (the text is empty)")
+def attempts(text: str, file: str | None = None) -> Iterator[Callable[[], Puzzle]]:
+    """One maker per puzzle line, in order, each building its puzzle when called (a line is not
+    looked at before); a malformed `# values:` comment raises here, naming its line."""
+    header: Header | None = None  # made only for a puzzle with comments: a maker per line stays small
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped.startswith("#"):
+            header = header or Header()
+            header.take(stripped[1:], file=file, line=number, column=line.index("#") + 2)
+            continue
+        yield partial(_parse_line, line, number, file, header)
+        header = None
 
 
 def _side(length: int) -> int | None:
@@ -68,7 +74,8 @@ def _side(length: int) -> int | None:
     return side if side * side == length and side >= 4 and math.isqrt(side) ** 2 == side else None
 
 
-def _parse_line(line: str, number: int, file: str | None, header: Header) -> Puzzle:
+def _parse_line(line: str, number: int, file: str | None, header: Header | None) -> Puzzle:
+    header = header or Header()
     start = len(line) - len(line.lstrip())
     match = _LINE.fullmatch(line.strip())
     if match is None:

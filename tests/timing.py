@@ -1,0 +1,57 @@
+"""Bounds on wall time that hold on a busy machine, as tight as before on an idle one.
+
+A promise such as "a solve stops within 50 ms of its time limit" is about work: what a backend
+does after its deadline before it returns. The deadline itself is on the wall clock and does
+not move with the load, but the work after it takes `slowdown` times longer when the process
+gets a share of a core (two CPU-bound processes beside two test workers on 2 cores: about
+twice as long). So a test times its block with `timed()` and states its bound as on an idle
+core: the wall seconds past what it waits for by design (a time limit, a grace), divided by the
+slowdown measured around the block (`Timing.quiet`). A block that ignores its limit still fails
+on any machine: its overrun grows with the work it does, not with the load. A wait that is wall
+time by design (a sleep, a grace, a limit) is never divided.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+SAMPLE_CPU = 0.05
+"""CPU seconds of the busy loop that measures the slowdown (about 0.1 s of wall on a busy machine)."""
+
+
+def slowdown() -> float:
+    """How many times longer CPU work takes in this process now than on an idle core (at least
+    1): the wall seconds of a busy loop over the SAMPLE_CPU seconds of CPU it got."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    while time.process_time() - cpu < SAMPLE_CPU:
+        pass
+    return max(1.0, (time.perf_counter() - wall) / (time.process_time() - cpu))
+
+
+@dataclass
+class Timing:
+    """A timed block: its wall seconds and the machine's slowdown around it."""
+
+    wall: float = 0.0
+    """Seconds the block took (perf_counter)."""
+    slowdown: float = 1.0
+    """The larger of `slowdown()` just before and just after the block."""
+
+    def quiet(self, seconds: float) -> float:
+        """`seconds` of work on this machine as on an idle core."""
+        return seconds / self.slowdown
+
+
+@contextmanager
+def timed() -> Iterator[Timing]:
+    """Time the block: `with timed() as t: ...`, then `t.wall`, `t.slowdown`, `t.quiet(...)`."""
+    timing = Timing(slowdown=slowdown())
+    start = time.perf_counter()
+    try:
+        yield timing
+    finally:
+        timing.wall = time.perf_counter() - start
+        timing.slowdown = max(timing.slowdown, slowdown())
