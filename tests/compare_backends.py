@@ -361,3 +361,38 @@ def _daemon() -> int:
         pid = int(stream.readline())
     os.waitpid(first, 0)
     return pid
+
+
+# --- campaigns that always finish (tests/test_campaign_faults.py) -----------------------------
+# - `test-fault`: does step number seed mod len(plan) of `plan` (a campaign's repeat r has seed r),
+#   then solves with CP-SAT: kill = SIGKILL its own worker, stop = SIGSTOP it, mute = wait for
+#   a forked solver child that stops itself (it never answers), solve = nothing
+
+
+FAULTS = ("kill", "stop", "mute", "solve")
+
+
+@register("test-fault")
+class Fault(CpSat):
+    description = "test only: kills or stops its own worker (by seed), else CP-SAT"
+    options = {**CpSat.options, "plan": Option("kill/stop/solve", "steps separated by /: " + ", ".join(FAULTS))}
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        import signal
+
+        plan = opts["plan"].split("/")
+        step = plan[seed % len(plan)]
+        if step in ("kill", "stop"):
+            os.kill(os.getpid(), signal.SIGKILL if step == "kill" else signal.SIGSTOP)
+        if step == "mute":
+            from kakuro.isolation import call_with_deadline
+
+            call_with_deadline(_stop_self, deadline=Deadline.after(3600))
+        return super()._solve(puzzle, opts, deadline, seed)
+
+
+def _stop_self() -> None:
+    """In a solver child: stop this process (SIGSTOP), so that it never answers."""
+    import signal
+
+    os.kill(os.getpid(), signal.SIGSTOP)
