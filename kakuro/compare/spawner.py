@@ -216,9 +216,12 @@ def _spawner_main(config: WorkerConfig, sock: socket.socket, unused: tuple[socke
         select.select([sock], [], [], LOOK_EVERY)
         for _ in range(_requests(sock)):
             workers.add(_fork_worker(sock))
-        if _reap(workers, sock) or time.monotonic() - swept > 1.0:
-            _kill_strays(workers)
+        ended = _reap(workers)
+        if ended or time.monotonic() - swept > 1.0:
+            _kill_strays(workers)  # before the owner hears of the end: its orphans are gone then
             swept = time.monotonic()
+        for pid, exitcode in ended:
+            _tell(sock, ("exited", pid, exitcode))
 
 
 def _fork_worker(sock: socket.socket) -> int:
@@ -316,10 +319,10 @@ def _lead_own_group() -> None:
         os.setpgid(0, 0)
 
 
-def _reap(workers: set[int], sock: socket.socket) -> bool:
-    """Reap every child that has ended; tell the owner the exit status of each worker among
-    them. True when any child ended."""
-    ended = False
+def _reap(workers: set[int]) -> list[tuple[int, int]]:
+    """Reap every child that has ended; the workers among them, with their exit status (no
+    longer in `workers`)."""
+    ended: list[tuple[int, int]] = []
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
@@ -327,10 +330,9 @@ def _reap(workers: set[int], sock: socket.socket) -> bool:
             return ended
         if pid == 0:
             return ended
-        ended = True
         if pid in workers:
             workers.discard(pid)
-            _tell(sock, ("exited", pid, os.waitstatus_to_exitcode(status)))
+            ended.append((pid, os.waitstatus_to_exitcode(status)))
 
 
 def _kill_strays(workers: set[int]) -> None:
