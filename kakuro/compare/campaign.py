@@ -80,17 +80,19 @@ class _Stalled(Exception):
 
 
 class _Watchdog:
-    """Raises `_Stalled` once nothing has happened for `limit` seconds: no job ended (`touch`)
-    and `progress()` (`time.monotonic()` of the runner's last sign of life) is older."""
+    """`check` raises what `stop.check` raises, then `_Stalled` once nothing has happened for
+    `limit` seconds: no job ended (`touch`) and `progress()` (`time.monotonic()` of the
+    runner's last sign of life) is older."""
 
-    def __init__(self, limit: float, progress: Callable[[], float]) -> None:
-        self.limit, self._progress = limit, progress
+    def __init__(self, limit: float, progress: Callable[[], float], stop: _StopFlag) -> None:
+        self.limit, self._progress, self._stop = limit, progress, stop
         self._last = time.monotonic()
 
     def touch(self) -> None:
         self._last = time.monotonic()
 
     def check(self) -> None:
+        self._stop.check()
         idle = time.monotonic() - max(self._last, self._progress())
         if idle > self.limit:
             raise _Stalled(f"stalled: no job ended for {idle:.0f} s (the watchdog stops a campaign after {WATCHDOG:g} s "
@@ -189,19 +191,16 @@ def run_campaign(
     `witnesses` (who holds a verified solution of which puzzle) grows as solutions come in.
     Runs on a local pool of `workers` processes, or on Dask: `dask` is a scheduler address or
     "local" (a cluster of `workers` workers here), or `scheduler_file` names a scheduler.
-    With `certify`, every UNSAT answer is certified (`kakuro.records.verdict.certification`,
-    once per puzzle; see the module docstring): one that fails is WRONG.
-    Stops early (interrupted=True) on SIGINT/SIGTERM/SIGHUP, and (`stalled` set) when nothing
-    happened for `stall_after` seconds (default: the watchdog's, see the module docstring);
-    nothing half-written stays behind. Raises KakuroError if the cluster cannot be reached or
-    cannot start its job processes, or when the runner ended without a record for every job."""
+    With `certify`, every UNSAT answer is certified (see the module docstring): one that fails
+    is WRONG. Stops early on SIGINT/SIGTERM/SIGHUP (`interrupted`), and when nothing happened
+    for `stall_after` seconds (`stalled`; default: the watchdog's); nothing half-written stays
+    behind. Raises KakuroError if the cluster cannot be reached or cannot start its job
+    processes, or when the runner ended without a record for every job."""
     witnesses = Witnesses() if witnesses is None else witnesses
     campaign = Campaign(len(jobs) + skipped, skipped)
     if not jobs:
         return campaign
     fallback = Fallback.here(config)
-    if stall_after is None:
-        stall_after = WATCHDOG + 2 * max(job.limits.kill_after for job in jobs)
     with contextlib.ExitStack() as stack:
         try:
             attempts, slots, progressed = _runner(stack, jobs, config, workers, dask, scheduler_file, isolate)
@@ -209,12 +208,8 @@ def run_campaign(
             campaign.interrupted = True
             return campaign
         stop = stack.enter_context(_StopFlag())
-        watchdog = _Watchdog(stall_after, progressed)
-
-        def check_stop() -> None:
-            stop.check()
-            watchdog.check()
-
+        watchdog = _Watchdog(stall_after or WATCHDOG + 2 * max(job.limits.kill_after for job in jobs), progressed, stop)
+        check_stop = watchdog.check
         certifier = _Certifier(stack, config, check_stop) if certify else None
         bar = stack.enter_context(ProgressBar.shown(jobs, slots, enabled=progress))
         try:
