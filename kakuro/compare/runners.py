@@ -122,6 +122,7 @@ class JobPool:
         self._failed: dict[str, Ending] = {}
         self._requested: deque[float] = deque()
         self._workers: dict[int, _Worker] = {}
+        self._ended: list[tuple[_Task, Ending]] = []
         self._sampled = 0.0
         self._watch = threading.Thread(target=self._keep_watch, name="kakuro-job-pool", daemon=True)
         self._watch.start()
@@ -184,6 +185,7 @@ class JobPool:
             while not self._finished():
                 self._keep_spawner(time.monotonic())
                 self._dispatch(time.monotonic())
+                self._settle()  # after the next jobs went out: a waiting caller takes the GIL from here
                 self._wait(self._pause(time.monotonic()))
                 self._check(time.monotonic())
         except BaseException as exc:  # a fault of the harness itself: the jobs still open say so
@@ -192,6 +194,8 @@ class JobPool:
             self._shut_down()
 
     def _finished(self) -> bool:
+        if self._ended:
+            return False
         with self._lock:
             if self._closing == "kill":
                 return True
@@ -400,10 +404,16 @@ class JobPool:
         self._drop(worker)
 
     def _end(self, worker: _Worker, ending: Ending) -> None:
+        """`worker`'s job has ended so; its caller hears of it at the next `_settle`."""
         task, worker.task = worker.task, None
         if task is not None:
-            task.future.set_result(ending)
+            self._ended.append((task, ending))
             self.last_progress = time.monotonic()
+
+    def _settle(self) -> None:
+        ended, self._ended = self._ended, []
+        for task, ending in ended:
+            task.future.set_result(ending)
 
     def _drop(self, worker: _Worker) -> None:
         """Kill `worker` and everything below it (if it still runs), and forget it."""
@@ -416,6 +426,7 @@ class JobPool:
     def _end_all(self, ending: Ending) -> None:
         for worker in list(self._workers.values()):
             self._end(worker, ending)
+        self._settle()
         with self._lock:
             queued, self._queue = list(self._queue), deque()
         for task in queued:
