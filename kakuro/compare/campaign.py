@@ -298,8 +298,8 @@ def _runner(
     dask: str | None, scheduler_file: str | None, isolate: bool,
 ) -> tuple[Runner, int, Callable[[], float]]:
     """The runner the arguments ask for, how many jobs it runs at once, and when it last
-    showed progress beyond jobs ending (`time.monotonic()`; the local pool's warm-ups and job
-    starts, nothing for Dask)."""
+    showed progress beyond jobs ending (`time.monotonic()`: the local pool's warm-ups and job
+    starts; Dask's workers warm, its tasks ending)."""
     if dask is None and scheduler_file is None:
         pool = JobPool(config, workers, isolate=isolate)
 
@@ -311,8 +311,13 @@ def _runner(
     from kakuro.compare import cluster
 
     client = stack.enter_context(cluster.connect(dask, scheduler_file=scheduler_file, workers=workers))
+    last = [0.0]
+
+    def progressed() -> None:
+        last[0] = time.monotonic()
 
     def remote(check_stop: Callable[[], None]) -> Iterator[tuple[Job, Attempt]]:
-        return stack.enter_context(contextlib.closing(cluster.run_dask(jobs, config, client, check_stop, isolate=isolate)))
+        return stack.enter_context(contextlib.closing(cluster.run_dask(
+            jobs, config, client, check_stop, isolate=isolate, progressed=progressed)))
 
-    return remote, cluster.slots(client), lambda: 0.0
+    return remote, cluster.slots(client), lambda: last[0]

@@ -115,6 +115,7 @@ class JobPool:
         os.set_blocking(self._wake_write, False)
         self.last_progress = time.monotonic()
         """`time.monotonic()` of the last sign of progress: a warm-up step, a job started or ended."""
+        self._warm = threading.Event()
         # the watch's own (touched by its thread only)
         self._spawner: Spawner | None = None
         self._ready = False
@@ -149,6 +150,11 @@ class JobPool:
             self._queue.append(task)
         self._wake()
         return task.future
+
+    def wait_warm(self) -> None:
+        """Wait until the backends are warmed up (or given up: see the module docstring)."""
+        while not self._warm.wait(0.1) and self._watch.is_alive():
+            pass
 
     def result(self, future: Future[Ending]) -> Attempt:
         """Wait for a submitted job and say how it ended (never raises)."""
@@ -234,6 +240,8 @@ class JobPool:
                 f"{_warming_text(spec)} ended the process that tried it; no job of {spec or 'any backend'} ran"))
             for failed in ([spec] if spec else ["", *self._config.backends]):
                 self._failed[failed] = ending
+            if not spec:
+                self._warm.set()  # nothing will be warm
             return
         for worker in list(self._workers.values()):
             self._worker_ended(worker, None, f"the pool's spawner process ended ({how}), and its workers with it")
@@ -311,6 +319,7 @@ class JobPool:
                 self._warming, self.last_progress = (message[1], now), now
             elif kind == "ready":
                 self._ready, self.last_progress = True, now
+                self._warm.set()
             elif kind == "spawned":
                 if self._requested:
                     self._requested.popleft()

@@ -212,8 +212,10 @@ def _spawner_main(config: WorkerConfig, sock: socket.socket, unused: tuple[socke
     sock.setblocking(False)
     workers: set[int] = set()
     swept = 0.0
+    requests = select.poll()  # not select(): the socket may be numbered past FD_SETSIZE
+    requests.register(sock, select.POLLIN)
     while os.getppid() == owner:
-        select.select([sock], [], [], LOOK_EVERY)
+        requests.poll(LOOK_EVERY * 1000)
         for _ in range(_requests(sock)):
             workers.add(_fork_worker(sock))
         ended = _reap(workers)
@@ -306,12 +308,14 @@ def _requests(sock: socket.socket) -> int:
 def _tell(sock: socket.socket, message: tuple[Any, ...]) -> None:
     """Send one message to the owner, waiting while its socket is full."""
     data = pickle.dumps(message)
+    room = select.poll()
+    room.register(sock, select.POLLOUT)
     while True:
         try:
             sock.send(data)
             return
         except BlockingIOError:
-            select.select([], [sock], [], LOOK_EVERY)
+            room.poll(LOOK_EVERY * 1000)
 
 
 def _lead_own_group() -> None:
