@@ -406,9 +406,12 @@ class JobPool:
             self._queue.appendleft(task)
 
     def _worker_ended(self, worker: _Worker, exitcode: int | None, why: str = "") -> None:
-        """`worker` has ended: its job, unless it had answered (read now), `died`."""
+        """`worker` has ended: its job, unless it had answered (read now), `died`; a job it
+        had not started yet goes to another worker."""
         self._hear(worker, time.monotonic())
-        if worker.task is not None:
+        if worker.task is not None and worker.started is None:
+            self._resend(worker)
+        elif worker.task is not None:
             self._end(worker, Ending("died", exitcode=exitcode, memory_mb=worker.used_mb, message=why))
         self._drop(worker)
 
