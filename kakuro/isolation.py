@@ -1,7 +1,8 @@
 """The one place that forks, limits and kills a solver's child process: a function run in a
-child that is killed at a deadline (or when the parent is interrupted or dies); and, for an
-engine in-process that holds its thread, a call that Ctrl-C and a deadline still stop
-(`call_interruptibly`).
+child that is killed at a deadline (or when the parent is interrupted or dies); for an engine
+in-process that holds its thread, a call that Ctrl-C and a deadline still stop
+(`call_interruptibly`); and killing a whole process tree (`kill_tree`, `kill_descendants`),
+frozen first so that nothing escapes, with subreapers (`become_subreaper`) keeping orphans in it.
 
 Some engines ignore every polite way of stopping them (PySAT's `interrupt()` is ignored by
 CaDiCaL; python-constraint has no limit at all), so a backend with a time limit runs its
@@ -250,6 +251,112 @@ def reap(pid: int) -> None:
             os.waitpid(pid, 0)
     except ChildProcessError:
         pass  # already reaped
+
+
+MAX_ROUNDS = 100
+"""Looks for processes that appear while a tree is being killed (each round freezes what it finds)."""
+
+
+def fork_process(main: Callable[[], object]) -> int:
+    """Fork a child that runs `main()` and then exits (status 0; 1 when `main` raised), and
+    dies with this thread (`die_with_parent`); returns its pid. The caller reaps it."""
+    parent = os.getpid()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        code = 0
+        try:
+            die_with_parent(parent)
+            main()
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    return pid
+
+
+def kill_tree(root: Any) -> None:
+    """SIGKILL `root` (a psutil.Process), its process group when it leads one, and every
+    process below it. All are frozen (SIGSTOP) first, again and again until no new one
+    appears, so that none forks meanwhile; a process that left the tree before (a daemon whose
+    parent exited) is below it only when `root` or a process in between is a subreaper
+    (`become_subreaper`). A `root` that has ended already only has its group killed."""
+    import psutil
+
+    frozen: dict[int, Any] = {}
+    for _ in range(MAX_ROUNDS):
+        try:
+            found = [root, *root.children(recursive=True)]
+        except psutil.Error:
+            found = []
+        new = [proc for proc in found if proc.pid not in frozen and running(proc)]
+        if not new:
+            break
+        for proc in new:
+            frozen[proc.pid] = proc
+            with contextlib.suppress(psutil.Error):
+                proc.suspend()  # psutil checks it is still the process recorded (no reused pid)
+    try:  # the root itself, or gone: not a new process that reuses the number (a live group keeps it reserved)
+        ours = root.is_running() or not psutil.pid_exists(root.pid)
+    except psutil.Error:
+        ours = False
+    if ours:
+        with contextlib.suppress(OSError):
+            os.killpg(root.pid, signal.SIGKILL)
+    _freeze_and_kill([root, *frozen.values()])
+
+
+def kill_descendants() -> None:
+    """SIGKILL every process below this one (frozen first, so that none forks meanwhile), and
+    reap those that were its children. Descendants that were orphaned are found too when this
+    process is a subreaper (`become_subreaper`)."""
+    import psutil
+
+    try:
+        me = psutil.Process()
+    except psutil.Error:
+        return
+    for _ in range(MAX_ROUNDS):
+        _reap_children()
+        try:
+            below = [p for p in me.children(recursive=True) if running(p)]
+        except psutil.Error:
+            below = []
+        if not below:
+            return
+        _freeze_and_kill(below)
+        time.sleep(0.001)
+
+
+def running(proc: Any) -> bool:
+    """True for a psutil.Process that runs (a zombie does not) and is still the one recorded."""
+    import psutil
+
+    try:
+        return bool(proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE)
+    except psutil.Error:
+        return False
+
+
+def _freeze_and_kill(procs: list[Any]) -> None:
+    import psutil
+
+    for proc in procs:
+        with contextlib.suppress(psutil.Error):
+            proc.suspend()
+    for proc in procs:
+        with contextlib.suppress(psutil.Error):
+            proc.kill()
+
+
+def _reap_children() -> None:
+    """Wait for every child of this process that has ended (no zombie stays)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
 
 
 def _died(pid: int) -> ChildProcessFailed:

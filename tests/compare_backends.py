@@ -291,8 +291,10 @@ class Mutate(CpSat):
 # - `test-exit0`: ends its worker with os._exit(0) in the middle of the job
 # - `test-warmexit`: its warm-up ends the process with os._exit(0)
 # - `test-leave`: starts a child that outlives the job (`how`: session = in a session of its
-#   own, daemon = double-forked, its parent gone), appends its pid to `pidfile`; first appends
-#   to `seen` each pid of `pidfile` still running (a child an earlier job left behind)
+#   own, daemon = double-forked, its parent gone, grandchild = a child with a child of its own in
+#   a session of its own, all = the three), appends their pids to `pidfile`; first appends to
+#   `seen` each pid of `pidfile` still running (a child an earlier job left behind); `then`
+#   return = answers UNKNOWN, kill = SIGKILLs its own worker, hang = sleeps past any limit
 
 
 @register("test-exit0")
@@ -320,9 +322,12 @@ class Leave(Solver):
     description = "test only: leaves a child running after the job"
     options = {"pidfile": Option("", "file to append the child's pid to"),
                "seen": Option("", "file to append the pids of earlier children still running to"),
-               "how": Option("session", "session or daemon")}
+               "how": Option("session", "session, daemon, grandchild or all"),
+               "then": Option("return", "return, kill (its worker) or hang")}
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        import signal
+
         import psutil
 
         pidfile = opts["pidfile"]
@@ -335,14 +340,34 @@ class Leave(Solver):
             if running:
                 with open(opts["seen"], "a") as stream:
                     stream.write(f"{pid}\n")
-        if opts["how"] == "session":
-            child = subprocess.Popen(["sleep", "300"], start_new_session=True)
-            pid = child.pid
-        else:
-            pid = _daemon()
+        how, pids = opts["how"], []
+        if how in ("session", "all"):
+            pids.append(subprocess.Popen(["sleep", "300"], start_new_session=True).pid)
+        if how in ("daemon", "all"):
+            pids.append(_daemon())
+        if how in ("grandchild", "all"):
+            pids += _grandchild()
         with open(pidfile, "a") as stream:
-            stream.write(f"{pid}\n")
+            stream.write("".join(f"{pid}\n" for pid in pids))
+        if opts["then"] == "kill":
+            os.kill(os.getpid(), signal.SIGKILL)
+        if opts["then"] == "hang":
+            time.sleep(3600)
         return Outcome(Status.UNKNOWN, message="left a child behind")
+
+
+def _grandchild() -> list[int]:
+    """Fork a child that starts `sleep 300` in a session of its own, then becomes `sleep 300`
+    itself; their pids."""
+    read_fd, write_fd = os.pipe()
+    child = os.fork()
+    if child == 0:
+        grandchild = subprocess.Popen(["sleep", "300"], start_new_session=True)
+        os.write(write_fd, f"{grandchild.pid}\n".encode())
+        os.execvp("sleep", ["sleep", "300"])
+    os.close(write_fd)
+    with os.fdopen(read_fd) as stream:
+        return [child, int(stream.readline())]
 
 
 def _daemon() -> int:
@@ -361,3 +386,76 @@ def _daemon() -> int:
         pid = int(stream.readline())
     os.waitpid(first, 0)
     return pid
+
+
+# --- campaigns that always finish (tests/test_campaign_faults.py) -----------------------------
+# - `test-fault`: does step number seed mod len(plan) of `plan` (a campaign's repeat r has seed r),
+#   then solves with CP-SAT: kill = SIGKILL its own worker, stop = SIGSTOP it, mute = wait for
+#   a forked solver child that stops itself (it never answers), solve = nothing
+
+
+FAULTS = ("kill", "stop", "mute", "solve")
+
+
+@register("test-fault")
+class Fault(CpSat):
+    description = "test only: kills or stops its own worker (by seed), else CP-SAT"
+    options = {**CpSat.options, "plan": Option("kill/stop/solve", "steps separated by /: " + ", ".join(FAULTS))}
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        import signal
+
+        plan = opts["plan"].split("/")
+        step = plan[seed % len(plan)]
+        if step in ("kill", "stop"):
+            os.kill(os.getpid(), signal.SIGKILL if step == "kill" else signal.SIGSTOP)
+        if step == "mute":
+            from kakuro.isolation import call_with_deadline
+
+            call_with_deadline(_stop_self, deadline=Deadline.after(3600))
+        return super()._solve(puzzle, opts, deadline, seed)
+
+
+def _stop_self() -> None:
+    """In a solver child: stop this process (SIGSTOP), so that it never answers."""
+    import signal
+
+    os.kill(os.getpid(), signal.SIGSTOP)
+
+
+# - `test-signal`: sends `signal` (INT, TERM or HUP) `to` its parent process or its parent's
+#   process group, waits 0.2 s, then solves with CP-SAT
+# - `test-warmhang`: its warm-up sleeps an hour (first appending a line to the file named by
+#   the environment variable KAKURO_TEST_WARM_UPS, when set)
+
+
+@register("test-signal")
+class SignalParent(CpSat):
+    description = "test only: signals its parent (or its parent's group), then CP-SAT"
+    options = {**CpSat.options, "signal": Option("TERM", "INT, TERM or HUP"), "to": Option("parent", "parent or group")}
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        import signal
+
+        signum = getattr(signal, f"SIG{opts['signal']}")
+        if opts["to"] == "group":
+            os.killpg(os.getpgid(os.getppid()), signum)
+        else:
+            os.kill(os.getppid(), signum)
+        time.sleep(0.2)
+        return super()._solve(puzzle, opts, deadline, seed)
+
+
+@register("test-warmhang")
+class WarmHang(Solver):
+    description = "test only: its warm-up hangs"
+
+    @classmethod
+    def warm_up(cls) -> None:
+        if os.environ.get("KAKURO_TEST_WARM_UPS"):
+            with open(os.environ["KAKURO_TEST_WARM_UPS"], "a") as stream:
+                stream.write("warm-up\n")
+        time.sleep(3600)
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+        return Outcome(Status.UNKNOWN, message="ran although its warm-up hangs")

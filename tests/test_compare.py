@@ -414,6 +414,25 @@ def test_dask_runs_give_the_local_statuses(puzzles: Path, campaign, tmp_path: Pa
     assert _kakuro_plugins(dask_cluster) == [[]]  # the campaign's job processes went with it
 
 
+@pytest.mark.serial  # job processes killed and stopped: another worker's load would make a stop look like a hang
+def test_dask_job_processes_that_die_or_stop_end_their_job_and_are_replaced(puzzles: Path, tmp_path: Path,
+                                                                           dask_cluster) -> None:
+    """Issue 40: a job process that is SIGKILLed or SIGSTOPped on a Dask worker is a CRASH
+    within seconds (a stopped one was a TIMEOUT at the limit), and the Dask worker goes on."""
+    out = tmp_path / "faults.jsonl"
+    plan = ["kill", "stop", "solve"]
+    argv = [str(puzzles / "caz.txt"), "--import", BACKENDS_FILE, "-b", f"test-fault:plan={'/'.join(plan)}",
+            "--repeat", "9", "--time-limit", "60", "-o", str(out), "--dask", dask_cluster.scheduler_address]
+    started = time.monotonic()
+    assert run(argv) == 0
+    assert time.monotonic() - started < 40  # no job waited for its limit
+    records = read_results(out)
+    assert sorted(r.seed for r in records) == list(range(9))
+    due = {"kill": "CRASH", "stop": "CRASH", "solve": "SOLVED"}
+    assert [r.status.value for r in records] == [due[plan[r.seed % 3]] for r in records], [r.message for r in records]
+    assert {r.message for r in records if plan[r.seed % 3] == "kill"} == {"the worker died of SIGKILL"}
+
+
 def test_dask_jobs_run_on_warm_long_lived_processes(puzzles: Path, tmp_path: Path, dask_cluster) -> None:
     pidfile = tmp_path / "pids.txt"
     argv = [str(puzzles), "--import", BACKENDS_FILE, "-b", f"test-pid:pidfile={pidfile}", "--repeat", "3",

@@ -17,6 +17,7 @@ from kakuro.isolation import (
     call_with_deadline,
     collect,
     fork_child,
+    kill_tree,
     stream_with_deadline,
 )
 from tests.timing import timed
@@ -212,3 +213,61 @@ def test_an_engine_call_after_a_dropped_ctrl_c_is_stopped(how: str, printed: str
     assert lines.startswith(printed), (done.stdout, done.stderr)
     if how == "solver":
         assert float(lines.split()[-1]) < 2.0, lines  # not after the engine's 5 s
+
+
+TREE = """
+import os, subprocess, time
+from kakuro.isolation import become_subreaper
+become_subreaper()
+subprocess.Popen(["sleep", "300"], start_new_session=True)
+subprocess.Popen(["sh", "-c", "sleep 300 & sleep 300"])
+first = os.fork()
+if first == 0:  # a daemon: its own session, its parent gone
+    os.setsid()
+    if os.fork() == 0:
+        os.execvp("sleep", ["sleep", "300"])
+    os._exit(0)
+os.waitpid(first, 0)
+print("ready", flush=True)
+time.sleep(300)
+"""
+
+
+def test_kill_tree_kills_a_whole_tree_even_a_daemon_below_a_subreaper() -> None:
+    """The one primitive that kills what a job or a program started (`kill_tree`): a child in
+    a session of its own, a grandchild, and a daemon whose parent exited (kept in the tree by a
+    subreaper above it) all die with the root."""
+    import subprocess
+    import sys
+
+    import psutil
+
+    from tests.conftest import ROOT, tree_env
+
+    root = subprocess.Popen([sys.executable, "-c", TREE], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+                            start_new_session=True, env=tree_env())
+    below: list[int] = []
+    try:
+        assert root.stdout is not None and root.stdout.readline() == "ready\n"
+        tree = psutil.Process(root.pid)
+        below = [p.pid for p in tree.children(recursive=True)]
+        assert len(below) >= 5  # sleep, sh with its two sleeps, the daemon (a child of the root now)
+        kill_tree(tree)
+        root.wait(timeout=10)
+        end = time.monotonic() + 5
+        while time.monotonic() < end and any(_alive(pid) for pid in below):
+            time.sleep(0.05)
+        assert [pid for pid in below if _alive(pid)] == []
+    finally:
+        for pid in [root.pid, *below]:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False

@@ -137,11 +137,11 @@ def _run_compare(args: argparse.Namespace) -> int:
     records = read_results(out, warn=_say)
     print_summary(records, group_by=args.group, title=str(out))
     print(f"results: {out}")
-    if campaign.interrupted:
+    if campaign.interrupted or campaign.stalled:
         again = [a for a in args.argv if a != "--resume"] + ["--resume"] + ([] if args.out else ["-o", str(out)])
-        _say(f"interrupted: {campaign.recorded} of {len(todo)} jobs finished and recorded in {out}; "
-             f"continue with: {args.program} {shlex.join(again)}")
-        return campaign.exit_status  # 128 + the signal that stopped it
+        _say(f"{campaign.stalled or 'interrupted'}: {campaign.recorded} of {len(todo)} jobs finished and recorded in "
+             f"{out}; continue with: {args.program} {shlex.join(again)}")
+        return campaign.exit_status  # 128 + the signal that stopped it, or 1 (the watchdog)
     wrong = any(r.status is JobStatus.WRONG for r in overrule(latest(records)))
     return EXIT_WRONG if wrong else EXIT_OK
 

@@ -9,9 +9,11 @@ Dask cluster whose workers keep warm job processes of their own.
 Modules, bottom up:
 
     jobs      Instance, Backend (name as asked + full spec), Limits, Job; collect, make_jobs
-    worker    WorkerConfig, Reply; the worker process's set-up and run_job
+    worker    WorkerConfig, Reply; what a worker does: prepare (imports, warm-ups) and run_job
+    watch     what the pool measures of its workers: a job's memory, a stopped worker
+    spawner   the pool's processes: a spawner that warms up once and forks warm workers
     attempt   Attempt: how a job ended as its runner saw it
-    runners   JobPool (pebble: per-job limits, kill on timeout), run_local
+    runners   JobPool (per-job limits, workers watched, killed and replaced), run_local
     cluster   the Dask runner: a JobPool per Dask worker (imported only with --dask)
     progress  the progress bar and its ETA
     campaign  run_campaign: run, judge, record

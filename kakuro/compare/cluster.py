@@ -71,6 +71,7 @@ class JobPoolPlugin(WorkerPlugin):
         if multiprocessing.current_process().daemon:
             raise KakuroError(DAEMON_HELP)
         self.pool = JobPool(self.config, worker.state.nthreads, isolate=self.isolate)
+        self.pool.wait_warm()  # the client's register_plugin returns once every worker is warm
 
     def teardown(self, worker: Any) -> None:
         if self.pool is not None:
@@ -139,12 +140,13 @@ def slots(client: Client) -> int:
 
 def run_dask(
     jobs: Sequence[Job], config: WorkerConfig, client: Client, check_stop: Callable[[], None], *,
-    isolate: bool = False, budget: float = CHUNK_SECONDS,
+    isolate: bool = False, budget: float = CHUNK_SECONDS, progressed: Callable[[], None] = lambda: None,
 ) -> Generator[tuple[Job, Attempt]]:
     """Run jobs on the cluster of `client`; yield each with its attempt as it ends (a task's
     jobs come back together, about `budget` seconds after the first of them started at most,
     unless one job takes longer). `check_stop` raises to stop early; the workers' job
-    processes are stopped either way."""
+    processes are stopped either way. `progressed()` is called once the workers are warm and
+    whenever a task ends (a campaign's watchdog)."""
     name = f"kakuro-compare-{uuid.uuid4().hex}"
     chunks: dict[Any, list[tuple[Job, bytes]]] = {}
     try:
@@ -152,6 +154,7 @@ def run_dask(
             client.register_plugin(JobPoolPlugin(config, isolate), name=name)
         except Exception as exc:
             raise KakuroError(f"the Dask workers could not start their job processes: {exc}") from None
+        progressed()
         finished = as_completed()
 
         def submit(chunk: list[tuple[Job, bytes]]) -> None:
@@ -171,6 +174,7 @@ def run_dask(
             if not batch:
                 time.sleep(POLL_EVERY)
                 continue
+            progressed()
             done = [future for future in batch if future.status == "finished"]
             for future, attempts in zip(done, client.gather(done) if done else []):
                 chunk = chunks.pop(future)

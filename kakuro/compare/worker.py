@@ -1,10 +1,9 @@
-"""The worker side of the harness: a process that is set up once (`start_worker`) and then
-runs jobs one at a time (`run_job`), answering each with a typed `Reply`.
-
-Set-up makes SIGTERM immediate, leads a process group (so a kill takes the backend's own
-children too), sends stdout to /dev/null, imports the `--import` modules and warms up every
-backend once (JIT compilation, engine import: paid before any clock starts). The memory limit
-is enforced from outside (`kakuro.compare.watch`); a worker only says when a job starts and ends.
+"""The worker side of the harness: what a process does to run jobs, set up once (`prepare`:
+the `--import` modules imported and every backend warmed up, JIT compilation and engine
+import paid before any clock starts) and then job after job (`run_job`), answering each with a
+typed `Reply`. The processes themselves (the spawner that prepares once and forks warm
+workers, their signals and process groups) are `kakuro.compare.spawner`'s; limits are enforced
+from outside, by the pool (`kakuro.compare.runners`).
 
 A job always ends with a `Reply`, whatever the backend does: any exception, even one that is
 not an `Exception` (SystemExit, KeyboardInterrupt), is that job's ERROR; a reported time that is
@@ -21,25 +20,15 @@ import numbers
 import os
 import pickle
 import platform
-import signal
 import socket
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from typing import Any
 
 from kakuro.compare.jobs import Job
-from kakuro.compare.watch import report_job, set_worker_reports
 from kakuro.errors import KakuroError
-from kakuro.isolation import (
-    ChildProcessFailed,
-    become_subreaper,
-    die_with_parent,
-    fork_child,
-    iterate_child,
-)
 from kakuro.outcome import Result, Stat, Status
 from kakuro.puzzle import shown
 from kakuro.records.record import clipped, is_non_negative
@@ -64,6 +53,9 @@ class WorkerConfig:
     """Resident memory a job may add to its worker, in MiB (`kakuro.compare.watch`)."""
     sys_path: tuple[str, ...] = ()
     """Folders put in front of sys.path before the imports (the parent's working folder)."""
+    warm_up_limit: float = 300.0
+    """Seconds the imports, and each backend's warm-up, may take in the pool's spawner; one
+    that takes longer is stopped, and each job of that backend ends at once saying so."""
 
 
 @dataclass(frozen=True)
@@ -116,70 +108,21 @@ def load_imports(config: WorkerConfig) -> str:
     return ""
 
 
-def warm_up(config: WorkerConfig) -> dict[str, int]:
-    """Import and warm up every backend in this process, ignoring failures (the workers
-    report them with their jobs). A process that forks its workers calls this first, so each
-    worker, and each replacement of a killed one, starts with the engines loaded and compiled.
-
-    A backend's warm-up may end the process it runs in (`os._exit`, an abort in C): each is
-    first tried in a forked child (where fork exists), one step ahead of this process, and a
-    backend whose warm-up ended the child is not warmed up here. Returns those backends'
-    specs with the child's exit code (minus the signal that killed it)."""
-    if load_imports(config):
-        return {}
-    if not hasattr(os, "fork"):
-        for spec in config.backends:
-            _warm(spec)
-        return {}
-    ended: dict[str, int] = {}
-    left = list(config.backends)
-    while left:
-        passed = 0
-        try:  # the child warms a backend up while this process warms up the one the child survived
-            for spec in iterate_child(fork_child(_warm_each, (tuple(left),), stream=True)):
-                passed += 1
-                _warm(spec)
-            break
-        except ChildProcessFailed as exc:
-            ended[left[passed]] = exc.exitcode if exc.exitcode is not None else -signal.SIGKILL
-            left = left[passed + 1:]
-    return ended
-
-
-def _warm(spec: str) -> None:
-    with contextlib.suppress(Exception, SystemExit):  # Ctrl-C still stops the parent
-        get_solver(spec).ensure_warm()
-
-
-def _warm_each(specs: tuple[str, ...]) -> Iterator[str]:
-    """In a probing child: warm each backend up, then name it (it did not end the process)."""
-    for spec in specs:
-        _warm(spec)
-        yield spec
-
-
-def start_worker(config: WorkerConfig, reports: Connection | None = None, parent: int | None = None) -> None:
-    """Pool initializer: set up this process to run jobs (see the module docstring);
-    `reports` is the pipe to the pool's watch (`kakuro.compare.watch`), `parent` the pid of
-    the pool's owner: this worker dies with it (Linux)."""
+def prepare(config: WorkerConfig, warming: Callable[[str], None] = lambda spec: None) -> None:
+    """Set this process up to run jobs (`run_job`): import the `--import` modules, then import
+    and warm up every backend once, calling `warming(spec)` before each ("" before the
+    imports). A backend whose warm-up raises (even SystemExit) is kept with its reason: each of
+    its jobs is an ERROR saying it. The pool's spawner (`kakuro.compare.spawner`) calls this,
+    and the workers it forks inherit what it did."""
     global _state
-    die_with_parent(parent)
-    become_subreaper()  # what a job leaves behind stays below this worker, to be killed
-    set_worker_reports(reports)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    with contextlib.suppress(OSError, AttributeError):
-        os.setpgid(0, 0)
-    with contextlib.suppress(OSError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.close(devnull)
     state = _WorkerState(config, machine=machine_info())
+    warming("")
     import_failure = load_imports(config)
     for spec in config.backends:
         if import_failure:
             state.failures[spec] = import_failure
             continue
+        warming(spec)
         try:
             solver = get_solver(spec)
             solver.ensure_warm()
@@ -187,9 +130,6 @@ def start_worker(config: WorkerConfig, reports: Connection | None = None, parent
             state.versions[spec] = versions(spec)
         except BaseException as exc:  # a backend may even raise SystemExit while warming up
             state.failures[spec] = clipped(f"warm-up failed: {described(exc)}")
-    if resource is not None:
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crash must not dump GBs
     _state = state
 
 
@@ -198,7 +138,7 @@ def run_job(job: Job) -> Reply:
     backend does (see the module docstring)."""
     state = _state
     if state is None:
-        raise KakuroError("run_job runs in a worker set up by start_worker; use a runner of kakuro.compare.runners")
+        raise KakuroError("run_job runs in a worker set up by prepare; use a runner of kakuro.compare.runners")
     start = time.perf_counter()
     spec = job.backend.spec
     solver = state.solvers.get(spec)
@@ -207,11 +147,7 @@ def run_job(job: Job) -> Reply:
         message = state.failures.get(spec, f"backend {job.backend.label!r} was not warmed up in this worker")
         return Reply(Status.ERROR, message=message, wall=time.perf_counter() - start, **common)
     _reset_peak_rss()
-    report_job(started=True)
-    try:
-        outcome = _outcome(lambda: solver.solve(job.instance.puzzle, time_limit=job.limits.time_limit, seed=job.seed))
-    finally:
-        report_job(started=False)
+    outcome = _outcome(lambda: solver.solve(job.instance.puzzle, time_limit=job.limits.time_limit, seed=job.seed))
     return Reply(**outcome, wall=time.perf_counter() - start, peak_rss_mb=_peak_rss_mb(), **common)
 
 
