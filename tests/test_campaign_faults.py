@@ -178,7 +178,8 @@ def test_a_backend_that_signals_its_parent_cannot_stop_the_campaign(puzzle_file:
 WATCHDOG_SCRIPT = """
 import sys
 from concurrent.futures import Future
-from kakuro.compare import campaign, cli, runners
+from kakuro.cli import compare as cli
+from kakuro.compare import campaign, runners
 submit = runners.JobPool.submit
 runners.JobPool.submit = lambda pool, job: Future() if job.repeat == 1 else submit(pool, job)  # a job lost
 campaign.WATCHDOG = 2.0
