@@ -338,10 +338,12 @@ class Program(Engine):
         argv = self.command()
         if not self.version_args:
             return shlex.join(argv)
-        return _version(tuple(argv), self.version_args, _stamp(argv[0]))
+        return _version(tuple(argv), self.version_args, modified(argv[0]))
 
 
-def _stamp(path: str) -> float:
+def modified(path: str) -> float:
+    """The modification time of the program at `path` (0 when it cannot be read): what a cache
+    of its answers is keyed on, so that an upgrade is noticed."""
     try:
         return os.stat(path).st_mtime
     except OSError:
@@ -368,5 +370,5 @@ def parse_version(lines: Sequence[str]) -> str:
     return next((line.strip() for line in lines if line.strip()), "unknown")[:80]
 
 
-VERSION_SECONDS = 10.0
+VERSION_SECONDS = 5.0
 """How long a program may take to print its version."""
