@@ -84,7 +84,7 @@ def test_ctrl_c_stops_a_solve_without_a_limit() -> None:
 
 
 GROUNDING = 60
-"""`hard_for_gac(60)`: an empty 60x60 grid over 1..61, whose program clingo grounds in about 6 s
+"""`hard_for_gac(60)`: an empty 60x60 grid over 1..61, whose program clingo grounds in about 5.5 s of CPU
 (one call that neither a deadline nor Ctrl-C stops)."""
 
 
