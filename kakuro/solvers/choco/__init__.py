@@ -97,6 +97,7 @@ SEARCHES: Mapping[str, str] = {
 }
 """Option value -> the pychoco backend function that installs the strategy."""
 
+
 # --------------------------------------------------------------------- solving
 def _configure(solver: Any, built: Built, opts: Mapping[str, Any], seed: int) -> None:
     from pychoco import backend
