@@ -438,6 +438,22 @@ def subset_automaton(
 
 
 MAX_AUTOMATON_STATES = 1 << 18
+
+
+@cache
+def automaton_bounds(length: int, total: int, allowed: int) -> tuple[int, int]:
+    """Upper bounds on the states and transitions of the run automaton (`subset_automaton`) of
+    `length` cells summing to `total` over the values of the bitmask `allowed`, counted without
+    building it (a dynamic programme and binomials): every state is a subset of a combination
+    (at most combinations x 2^length; at most the sets of up to `length` values) and a state of k
+    values has k transitions into it. Exact for a run with one combination."""
+    combos = count_combinations_within(length, total, allowed)
+    if not combos:
+        return 1, 0
+    n = allowed.bit_count()
+    states = min(combos << length, sum(math.comb(n, k) for k in range(length + 1)))
+    transitions = min((combos * length << length) >> 1, sum(k * math.comb(n, k) for k in range(1, length + 1)))
+    return states, transitions
 """Largest automaton (bound on the states for one run) the regular and mdd models build."""
 
 

@@ -214,12 +214,12 @@ def _portable(exc: BaseException) -> BaseException:
         return RuntimeError(f"{type(exc).__name__} in the solver process: {exc}\n{text}")
 
 
-def die_with_parent(parent: int | None = None) -> None:
-    """Ask Linux to SIGKILL this process when its parent dies (best effort, a no-op
-    elsewhere). Linux counts the thread that forked this process as its parent: fork from a
-    thread that lives as long as the parent process. With `parent` (the pid this process was
+def die_with_parent(parent: int | None = None, signum: int = signal.SIGKILL) -> None:
+    """Ask Linux to SIGKILL this process (or send it `signum`) when its parent dies (best effort,
+    a no-op elsewhere). Linux counts the thread that forked this process as its parent: fork from
+    a thread that lives as long as the parent process. With `parent` (the pid this process was
     forked from), a parent that died before the request was made ends this process at once."""
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    _prctl(_PR_SET_PDEATHSIG, signum)
     if parent is not None and os.getppid() != parent:
         os._exit(1)  # orphaned already: the signal will never come
 

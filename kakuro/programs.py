@@ -3,15 +3,21 @@ is that of a command rather than of a Python package) and running one under a de
 (`run_program`), for the backends that hand a file to an external solver (`dimacs`,
 `minizinc`).
 
-`run_program` starts the program in a session of its own (so a terminal's Ctrl-C reaches only
-kakuro, which then kills it; and everything it starts is in its process group), asks Linux to
-kill it if kakuro dies (`kakuro.isolation.die_with_parent`), reads its stdout and stderr as
-they come and kills its whole process group, and every descendant, at the deadline, on Ctrl-C (KeyboardInterrupt
-while it waits) or on any other exception, and once it has exited (a helper it left behind
-goes too). Its output is bounded: stdout lines that the caller wants (`keep`, decided on the
-the first bytes of the line) are kept up to `KEEP_BYTES`; of the rest, and of stderr, only the
-last `TAIL_BYTES` are kept, for the error message. A solver that prints megabytes of chatter
-costs no memory.
+`run_program` runs the program under a supervisor (`supervise`): a small forked child of
+kakuro in a session of its own (a terminal's Ctrl-C reaches kakuro only, which then stops it), a
+child subreaper (every process the program starts stays below it, even one that starts a
+session of its own or daemonises) that Linux signals when kakuro dies, however it dies. The
+supervisor waits for the program and then kills everything it left (`kill_descendants`: a
+daemon it started goes too, at the end of a normal run); kakuro stops it (and so the whole tree)
+at the deadline, on Ctrl-C (KeyboardInterrupt while it waits) or on any other exception, and
+SIGTERM, SIGHUP or SIGKILL of kakuro ends the tree the same way. kakuro reads the program's
+stdout and stderr as they come. Its output is bounded: stdout lines that the caller wants
+(`keep`, decided on the first bytes of the line) are kept up to `KEEP_BYTES`; of the rest, and
+of stderr, only the last `TAIL_BYTES` are kept, for the error message. A solver that prints
+megabytes of chatter costs no memory. (Before issue 40, a program's children outlived a
+`timeout`, SIGTERM, SIGHUP or SIGKILL of kakuro, and daemonised ones even a normal solve.)
+wt-pool's `kakuro.isolation` kills a compare job's tree with the same means (a subreaper that
+sweeps its descendants).
 """
 
 from __future__ import annotations
@@ -28,11 +34,12 @@ import subprocess
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 
 from kakuro.clock import Deadline
 from kakuro.engines import Engine
 from kakuro.errors import BackendUnavailableError
-from kakuro.isolation import die_with_parent
+from kakuro.isolation import become_subreaper, collect, die_with_parent, discard, fork_child
 
 KEEP_BYTES = 64 << 20
 """Most bytes of wanted stdout lines kept (a model's `v` lines, MiniZinc's JSON messages):
@@ -43,7 +50,8 @@ TAIL_BYTES = 4096
 PREFIX_BYTES = 64
 """A line is kept or not on its first bytes (or all of it when shorter)."""
 LINGER = 0.5
-"""Seconds the pipes are still read after the program exited (a helper it left may hold them)."""
+"""Seconds the pipes are still read after the program and its descendants were killed (one the
+supervisor could not kill may hold them)."""
 CHUNK = 1 << 16
 
 
@@ -183,96 +191,171 @@ class _Stream:
 
 def run_program(argv: Sequence[str], deadline: Deadline, *, keep: tuple[bytes, ...] = (),
                 keep_bytes: int = KEEP_BYTES) -> ProgramRun:
-    """Run `argv` until it exits or `deadline` passes (it is killed then: `timed_out`), its
-    stdout lines that start with one of `keep` kept (up to `keep_bytes` in all), the ends of
-    the rest. Raises BackendUnavailableError when it cannot be started. On any exception here
-    (KeyboardInterrupt included) its process group is killed before the exception goes on."""
+    """Run `argv` under a `supervise` child until it exits or `deadline` passes (it is killed
+    then: `timed_out`), its stdout lines that start with one of `keep` kept (up to `keep_bytes`
+    in all), the ends of the rest. Raises BackendUnavailableError when it cannot be started. It
+    ends with every descendant it started killed; on any exception here (KeyboardInterrupt
+    included) they are all killed before the exception goes on."""
+    import psutil  # noqa: F401  (imported once here, not in every supervisor)
+
     argv = list(argv)
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
     try:
-        process = subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, preexec_fn=die_with_parent,  # preexec_fn: the kill on kakuro.s death
-        )
-    except OSError as exc:
-        raise BackendUnavailableError(f"cannot run {shlex.join(argv)}: {exc.strerror or exc}") from None
+        supervisor = fork_child(supervise, (argv, out_w, err_w, (out_r, err_r)))
+    except BaseException:
+        os.close(out_r)
+        os.close(err_r)
+        raise
+    finally:
+        os.close(out_w)
+        os.close(err_w)
     budget = [keep_bytes]
     out, err = _Stream(keep, budget), _Stream((), budget)
-    timed_out = False
+    collected, code = False, None
     try:
-        timed_out = not _pump(process, {process.stdout: out, process.stderr: err}, deadline)
+        if _pump(supervisor[0], {out_r: out, err_r: err}, deadline):
+            collected = True  # collect reaps it, whatever it finds
+            _, code = collect(supervisor, Deadline.after(STOP_SECONDS))
     finally:
-        _kill_group(process.pid)
-        for pipe in (process.stdout, process.stderr):
-            if pipe is not None:
-                pipe.close()
-        process.wait()
+        if not collected:
+            stop_supervisor(supervisor)
+        os.close(out_r)
+        os.close(err_r)
     out.close()
     err.close()
     return ProgramRun(
-        argv, None if timed_out else process.returncode,
+        argv, code,
         [line.decode("utf-8", "replace").rstrip("\r") for line in out.kept],
         out.tail.decode("utf-8", "replace"), err.tail.decode("utf-8", "replace"),
-        timed_out, out.overflow,
+        not collected, out.overflow,
     )
 
 
-def _pump(process: subprocess.Popen[bytes], streams: dict[object, _Stream], deadline: Deadline) -> bool:
-    """Read both pipes into their streams until they close (or `LINGER` seconds after the
-    program exited) and it has exited: True; False when `deadline` passes first."""
+def _pump(receiver: Connection, streams: dict[int, _Stream], deadline: Deadline) -> bool:
+    """Read both pipes into their streams until the supervisor has answered (the program ended
+    and everything it started is dead) and the pipes are closed, or `LINGER` seconds after the
+    answer: True; False when `deadline` passes before the answer."""
     selector = selectors.DefaultSelector()
+    answered: float | None = None
     try:
-        for pipe in streams:
-            selector.register(pipe, selectors.EVENT_READ)  # type: ignore[arg-type]
-        exited_at: float | None = None
+        for fd in streams:
+            selector.register(fd, selectors.EVENT_READ)
+        selector.register(receiver, selectors.EVENT_READ)
         while selector.get_map():
             remaining = deadline.remaining()
-            if remaining is not None and remaining <= 0:
+            if answered is None and remaining is not None and remaining <= 0:
                 return False
-            wait = 0.25 if remaining is None else min(remaining, 0.25)
+            if answered is not None and time.perf_counter() - answered > LINGER:
+                break  # something the supervisor could not kill holds a pipe
+            wait = 0.25 if remaining is None or answered is not None else min(remaining, 0.25)
             for key, _ in selector.select(wait):
+                if key.fileobj is receiver:
+                    selector.unregister(receiver)
+                    answered = time.perf_counter()
+                    continue
                 data = os.read(key.fd, CHUNK)
                 if data:
-                    streams[key.fileobj].feed(data)
+                    streams[key.fd].feed(data)
                 else:
                     selector.unregister(key.fileobj)
-            if exited_at is None and _has_exited(process.pid):
-                exited_at = time.perf_counter()
-            if exited_at is not None and time.perf_counter() - exited_at > LINGER:
-                break
-        remaining = deadline.remaining()
-        try:
-            process.wait(remaining)
-        except subprocess.TimeoutExpired:
-            return False
         return True
     finally:
         selector.close()
 
 
-def _has_exited(pid: int) -> bool:
-    """True when the program has exited (it stays unreaped: its group cannot be reused)."""
+# ----------------------------------------------------------------------- a program's whole tree
+STOP_SECONDS = 2.0
+"""How long kakuro waits for a supervisor told to stop (it kills the tree and exits in
+milliseconds) before it kills the supervisor itself."""
+
+
+class _Stop(BaseException):
+    """Raised in a supervisor by SIGTERM or SIGHUP: kakuro stopped it, or died."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stop
+
+
+def supervise(argv: list[str], stdout: int, stderr: int, close: tuple[int, ...]) -> int:
+    """The supervisor of one program run, in a forked child of kakuro (`fork_child`): in a
+    session of its own (a terminal's Ctrl-C reaches kakuro only, which stops it), a child
+    subreaper (every descendant of the program stays below it, even one that starts a session of
+    its own or daemonises), sent SIGTERM by Linux when kakuro dies, however it dies (SIGKILL
+    included). Runs `argv` with `stdout` and `stderr` as its outputs (`close`: kakuro's ends of
+    the pipes), waits for it, and returns its exit code (minus the signal that ended it) once
+    `kill_descendants` has killed everything it left; on SIGTERM or SIGHUP (kakuro stopped it,
+    or died) kills them all and ends. BackendUnavailableError when the program cannot start."""
+    parent = os.getppid()
+    for fd in close:
+        os.close(fd)
+    os.setsid()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _stop)
+    die_with_parent(parent, signal.SIGTERM)
+    become_subreaper()
     try:
-        info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-    except ChildProcessError:
-        return True
-    return info is not None
+        try:
+            program = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
+                                       preexec_fn=die_with_parent)  # the program dies with this supervisor
+        except OSError as exc:
+            raise BackendUnavailableError(f"cannot run {shlex.join(argv)}: {exc.strerror or exc}") from None
+        os.close(stdout)
+        os.close(stderr)
+        while True:  # orphans come here too: reaped as they end
+            pid, status = os.waitpid(-1, 0)
+            if pid == program.pid:
+                program.returncode = os.waitstatus_to_exitcode(status)
+                return program.returncode
+    finally:
+        kill_descendants()
 
 
-def _kill_group(pgid: int) -> None:
-    """Kill the program's process group and every descendant it has (MiniZinc starts its solver
-    in a process group of its own), while the program is still unreaped, so its children can
-    be found from it."""
-    try:
-        import psutil
+def kill_descendants() -> None:
+    """Kill every descendant of this process and reap them, until none is left: the sweep of a
+    subreaper (`supervise`), whose descendants all stay below it (one that forks meanwhile
+    leaves its child to this process, which the next round finds). Signals that would stop the
+    sweep are ignored from here on."""
+    import psutil
 
-        family = psutil.Process(pgid).children(recursive=True)
-    except Exception:  # psutil absent, or the program gone: the group is all there is
-        family = []
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
-    for process in family:
-        with contextlib.suppress(Exception):
-            process.kill()
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_IGN)
+    me = psutil.Process()
+    while True:
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0]:
+                continue  # one more reaped
+        except ChildProcessError:
+            return  # no child, so no descendant: none is left (the program's usual end)
+        try:
+            family = me.children(recursive=True)
+        except psutil.Error:
+            family = []
+        for process in family:
+            with contextlib.suppress(psutil.Error):
+                process.kill()
+        try:
+            ended, _ = os.waitpid(-1, 0 if family else os.WNOHANG)  # one ended: look again
+        except ChildProcessError:
+            return  # none is left
+        if not ended:
+            time.sleep(0.01)  # a child not listed yet (it was being made): list again
+
+
+def stop_supervisor(supervisor: tuple[Connection, int]) -> None:
+    """Stop a `supervise` child (SIGTERM: it kills the program and every descendant, then ends),
+    wait for it up to STOP_SECONDS, kill it if it is still there, and reap it. Nothing when it
+    has already been collected."""
+    receiver, pid = supervisor
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    end = time.perf_counter() + STOP_SECONDS
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(pid, os.WNOHANG)[0] == 0 and time.perf_counter() < end:
+            time.sleep(0.005)
+    discard(supervisor)
 
 
 # ----------------------------------------------------------------------- finding programs
@@ -338,10 +421,12 @@ class Program(Engine):
         argv = self.command()
         if not self.version_args:
             return shlex.join(argv)
-        return _version(tuple(argv), self.version_args, _stamp(argv[0]))
+        return _version(tuple(argv), self.version_args, modified(argv[0]))
 
 
-def _stamp(path: str) -> float:
+def modified(path: str) -> float:
+    """The modification time of the program at `path` (0 when it cannot be read): what a cache
+    of its answers is keyed on, so that an upgrade is noticed."""
     try:
         return os.stat(path).st_mtime
     except OSError:
@@ -368,5 +453,5 @@ def parse_version(lines: Sequence[str]) -> str:
     return next((line.strip() for line in lines if line.strip()), "unknown")[:80]
 
 
-VERSION_SECONDS = 10.0
+VERSION_SECONDS = 5.0
 """How long a program may take to print its version."""

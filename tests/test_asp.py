@@ -5,6 +5,10 @@ clingo is not installed (`pip install clingo`, or the `test` extra)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 try:
@@ -24,6 +28,7 @@ from tests.backend_checks import (
     unavailable_without,
     wide_range_puzzle,
 )
+from tests.conftest import hard_for_gac
 
 SPECS = [f"asp:model={m}" for m in MODELS]
 
@@ -76,6 +81,50 @@ def test_ctrl_c_stops_a_solve_without_a_limit() -> None:
     seconds, done = interrupted_after("asp")
     assert done.stdout.strip() == "interrupted", done.stderr[-1500:]
     assert seconds < 1.5  # the interrupt, and the interpreter exit (about 0.5 s with Z3 or clingo loaded)
+
+
+GROUNDING = 60
+"""`hard_for_gac(60)`: an empty 60x60 grid over 1..61, whose program clingo grounds in about 5.5 s of CPU
+(one call that neither a deadline nor Ctrl-C stops)."""
+
+
+@pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
+@pytest.mark.parametrize("call", [kakuro.solve, kakuro.count_solutions])
+def test_time_limit_stops_a_long_grounding(call: Callable[..., Any]) -> None:
+    """Issue 40: grounding ignored the limit (13 s for 1 s): it runs in a child killed at the
+    limit, and this process does none of it."""
+    puzzle = hard_for_gac(GROUNDING)
+    kakuro.get_solver("asp").ensure_warm()
+    assert build_program(puzzle, "combinations") is not None  # its runs' tables counted once, off the clock
+    started, cpu = time.perf_counter(), time.process_time()
+    result = call(puzzle, "asp", time_limit=1)
+    assert result.status is Status.UNKNOWN
+    assert call is kakuro.count_solutions or result.message == "time limit reached while grounding"
+    assert time.process_time() - cpu < 0.5  # writing the program only; the child grounds
+    assert time.perf_counter() - started < 1 + 0.5 + 1.0  # the limit, the grace, slack for a loaded machine
+
+
+@pytest.mark.timed  # SIGINT to a child mid-grounding, the seconds to its exit bounded
+def test_ctrl_c_stops_a_long_grounding() -> None:
+    """Issue 40: Ctrl-C waited for the grounding to end (9 s)."""
+    seconds, done = interrupted_after("asp", GROUNDING)
+    assert done.stdout.strip() == "interrupted", done.stderr[-1500:]
+    assert seconds < 1.5
+
+
+def test_a_small_program_is_grounded_here_and_answer_sets_stream_from_a_child(monkeypatch: pytest.MonkeyPatch,
+                                                                               two_solutions: Puzzle) -> None:
+    """Both ways give the same answer: in this process (a small program) and in a child (the
+    estimate forced over the bound), every answer set found kept."""
+    import kakuro.solvers.asp as asp
+
+    built = build_program(two_solutions, "combinations")
+    assert built is not None and asp.grounding_seconds(two_solutions, built[0]) < asp.IN_PROCESS_GROUNDING
+    here = kakuro.count_solutions(two_solutions, "asp", limit=5, time_limit=30)
+    monkeypatch.setattr(asp, "IN_PROCESS_GROUNDING", -1.0)
+    there = kakuro.count_solutions(two_solutions, "asp", limit=5, time_limit=30)
+    assert (here.count, here.exhausted, set(here.solutions)) == (there.count, there.exhausted, set(there.solutions))
+    assert there.count == 2 and there.exhausted and {"build_time", "decisions", "num_vars"} <= set(there.stats)
 
 
 def test_listed_as_unavailable_without_clingo(monkeypatch: pytest.MonkeyPatch) -> None:

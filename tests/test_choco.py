@@ -5,6 +5,9 @@ CP-SAT, time limits, options and stats. Skipped as a whole when pychoco is not i
 from __future__ import annotations
 
 import itertools
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -15,11 +18,11 @@ except ImportError:
 
 import kakuro
 from kakuro import KakuroError, Puzzle, Status
-from kakuro.combos import permutation_table, run_automaton
+from kakuro.combos import combinations, permutation_table, run_automaton
 from kakuro.errors import BackendOptionError
-from kakuro.solvers.choco import MODELS, SEARCHES, precompile
+from kakuro.solvers.choco import MODELS, SEARCHES, build_model, model_size, precompile
 from tests.backend_checks import unavailable_without
-from tests.conftest import shared_data_or_skip
+from tests.conftest import ROOT, shared_data_or_skip, tree_env
 from tests.timing import timed
 
 SPECS = [f"choco:model={m}" for m in MODELS]
@@ -164,7 +167,7 @@ def test_str2_table_algorithm(cazenave: Puzzle, two_solutions: Puzzle) -> None:
 
 def test_oversized_runs_are_refused_with_a_clear_error() -> None:
     wide = Puzzle.all_white([55], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], values=(1, 10))  # a 10-cell row: 10! orderings
-    with pytest.raises(KakuroError, match="permutations, more than"):
+    with pytest.raises(KakuroError, match="has 3,628,800 orderings, more than the 2,000,000 a table holds; use model=mdd"):
         kakuro.solve(wide, "choco:model=table")
     assert kakuro.solve(wide, "choco:model=regular", time_limit=20).solved
 
@@ -179,12 +182,112 @@ def test_listed_as_unavailable_without_pychoco(monkeypatch: pytest.MonkeyPatch) 
     assert not info.available and "pip install pychoco" in info.reason
 
 
+# --------------------------------------------------------------------- models too large (issue 40)
+LIBRARY_CALL = """
+import resource, sys, time
+import kakuro
+from kakuro.generate import cazenave
+size, values, spec = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+puzzle = cazenave(size, values, 100, count=1, seed=0)[0]
+kakuro.get_solver(spec).ensure_warm()
+started = time.process_time()
+try:
+    result = kakuro.solve(puzzle, spec, time_limit=1)
+    said = f"{result.status.name} {result.message}"
+except kakuro.KakuroError as exc:
+    said = f"refused: {exc}"
+grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10
+print(f"RESULT {time.process_time() - started:.2f} {grown} {said}", flush=True)
+"""
+
+
+@pytest.mark.timed  # a bound on CPU time, with a wall-clock timeout on the child
+@pytest.mark.parametrize(("size", "values", "spec", "instead"), [
+    (15, 16, "choco:model=regular", "use model=mdd or model=decomposition"),
+    (16, 17, "choco:model=regular", "use model=decomposition"),
+    (16, 17, "choco", "use model=decomposition"),
+    (15, 16, "choco:model=table", "use model=mdd or model=decomposition"),
+])
+def test_a_model_too_large_for_choco_is_refused_at_once_and_the_caller_lives(
+        size: int, values: int, spec: str, instead: str) -> None:
+    """Issue 40: `regular` on an empty 15x15 grid over 1..16 ran 40 s and 4.6 GB with a 1 s
+    limit, and on the 16x16 over 1..17 Java's OutOfMemoryError ended the calling process (exit
+    99); the mdd model listed automata for seconds before refusing. The library call runs in a
+    child process, which must live and print its result: a refusal in one line, naming the model
+    to use, after milliseconds of CPU and no model built."""
+    done = subprocess.run([sys.executable, "-c", LIBRARY_CALL, str(size), str(values), spec], cwd=ROOT,
+                          env=tree_env(), capture_output=True, text=True, timeout=600)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+    assert done.returncode == 0 and len(lines) == 1, (done.returncode, done.stderr[-2000:])
+    _, cpu, peak, said = lines[0].split(" ", 3)
+    assert said.startswith("refused: choco's") and said.endswith(instead), said
+    assert float(cpu) < 0.5 and int(peak) < 1024, lines[0]  # CPU seconds, MB: nothing was built
+
+
 @pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
-def test_a_diagram_too_large_to_build_within_a_limit_is_refused_at_once() -> None:
-    """Choco builds an MDD in one call that no time limit stops: 16-cell runs over 1..17 (an
-    empty 16x16 Cazenave grid) would take minutes, so the mdd model refuses them and names
-    the models that work."""
-    puzzle = kakuro.read("instances/hard/empty-16x16-v17.jsonl")[0]
-    with timed() as t, pytest.raises(KakuroError, match="model=regular or model=decomposition"):
-        kakuro.solve(puzzle, "choco", time_limit=10)
-    assert t.quiet(t.wall) < 10, t
+def test_a_model_too_large_to_build_here_is_built_in_a_child_killed_at_the_limit() -> None:
+    """The mdd model of an empty 15x15 grid over 1..16 fits Choco but compiles diagrams of
+    245,760 transitions each, in calls no limit stops (about 2 s a run): built in a child, the
+    solve stops at the limit and this process does none of the work."""
+    from kakuro.generate import cazenave
+
+    puzzle = cazenave(15, 16, 100, count=1, seed=0)[0]
+    assert not model_size(puzzle, "mdd").in_process
+    kakuro.get_solver("choco").ensure_warm()
+    cpu = time.process_time()
+    with timed() as t:
+        result = kakuro.solve(puzzle, "choco", time_limit=1)
+    assert result.status is Status.UNKNOWN and "time limit" in result.message
+    assert time.process_time() - cpu < 0.5  # the child built it
+    assert t.quiet(t.wall - 1 - 0.5) < 1.0, t  # past the limit and the grace: slack, as on an idle core
+
+
+DIES = """
+import os, sys
+import kakuro, kakuro.solvers.choco as choco
+from kakuro.generate import cazenave
+def dies(*args, **kwargs):
+    os._exit(99)  # as Java's OutOfMemoryError ends the process it is in
+choco.build_model = dies
+puzzle = cazenave(15, 16, 100, count=1, seed=0)[0]
+print("RESULT", kakuro.solve(puzzle, "choco", time_limit=30).message, flush=True)
+count = kakuro.count_solutions(puzzle, "choco", time_limit=30)
+print("RESULT", count.status.name, count.message, flush=True)
+"""
+
+
+def test_java_dying_while_building_a_large_model_leaves_the_caller_alive() -> None:
+    """A model estimated too large to build here is built in a child: Java ending the process it
+    is in (out of memory: exit 99, injected) ends the child; the caller gets an ERROR in one line."""
+    done = subprocess.run([sys.executable, "-c", DIES], cwd=ROOT, env=tree_env(), capture_output=True, text=True,
+                          timeout=300)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+    assert done.returncode == 0 and len(lines) == 2, (done.returncode, done.stderr[-2000:])
+    for line in lines:
+        assert "exit code 99" in line and "Java may have run out of memory" in line and "\n" not in line, line
+    assert lines[1].startswith("RESULT ERROR")
+
+
+def test_model_sizes_match_what_choco_builds() -> None:
+    """The estimate's bounds hold what the builders make: the automata's states and transitions,
+    and the tables' rows (with givens, only their orderings)."""
+    from kakuro.combos import automaton_bounds, range_mask
+
+    for values in ((1, 9), (1, 12)):
+        for length in range(1, 8):
+            for total in range(length, length * values[1] + 1):
+                spec = run_automaton(length, total, values)
+                states, transitions = automaton_bounds(length, total, range_mask(values))
+                assert len(spec.states) <= states and len(spec.transitions) <= transitions, (length, total)
+                if len(combinations(length, total, values)) == 1:
+                    assert (len(spec.states), len(spec.transitions)) == (states, transitions)
+    for puzzle in (kakuro.read("instances/examples/puzzlink-6x5.txt")[0], *kakuro.read("instances/classic/unique-10x10.jsonl")):
+        size = model_size(puzzle, "table")
+        assert size.in_process and not size.refused
+        built = build_model(puzzle, "table")
+        assert built is not None
+        built.close()
+    wide = kakuro.read("instances/cazenave/10x10-v11-h50.jsonl")[0]  # 10-cell runs over 1..11: 10! orderings
+    assert "3,628,800 orderings" in model_size(wide, "table").refused
+    with pytest.raises(KakuroError, match="permutations, more than"):
+        build_model(wide, "table")

@@ -183,3 +183,41 @@ def test_ctrl_c_on_kakuro_solve_kills_the_program_and_its_children(tmp_path: Pat
     _, err = child.communicate(timeout=30)
     assert child.returncode == 130 and err.strip() == "kakuro: interrupted"
     assert_gone(pidfile)
+
+
+# ------------------------------------------------------------------------- a program's whole tree (issue 40)
+def test_a_daemon_the_program_started_is_killed_when_it_ends(cazenave: Puzzle, tmp_path: Path) -> None:
+    """Issue 40: a daemonised child of a `dimacs:cmd` program (double fork, a session of its
+    own) outlived even a normal solve."""
+    pidfile = tmp_path / "pids"
+    result = kakuro.solve(cazenave, fake("ok", f"--pidfile={pidfile}", "--daemon=yes"), time_limit=60)
+    assert result.solved and len(pidfile.read_text().split()) == 2
+    assert_gone(pidfile)
+
+
+@pytest.mark.serial  # signals to a process tree
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGHUP", "SIGKILL", "timeout"])
+def test_killing_kakuro_kills_the_program_and_everything_it_started(tmp_path: Path, how: str) -> None:
+    """Issue 40: the children of a `dimacs:cmd` program (a plain one and a daemon) outlived
+    `timeout`, SIGTERM, SIGHUP and SIGKILL of kakuro (the program alone died with it)."""
+    puzzle_file = tmp_path / "hard.jsonl"
+    kakuro.write(hard_for_gac(), puzzle_file)
+    pidfile = tmp_path / "pids"
+    command = [sys.executable, "-m", "kakuro", "solve", str(puzzle_file), "-b",
+               fake("hang-family", f"--pidfile={pidfile}", "--daemon=yes"), "--time-limit", "600"]
+    if how == "timeout":
+        command = ["timeout", "8", *command]
+    child = subprocess.Popen(command, cwd=ROOT, env=tree_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not (pidfile.exists() and len(pidfile.read_text().split()) == 3):
+        assert time.monotonic() < deadline and child.poll() is None, "the program never started its family"
+        time.sleep(0.05)
+    family = [psutil.Process(int(pid)) for pid in pidfile.read_text().split()]
+    if how != "timeout":
+        child.send_signal(getattr(signal, how))
+    child.wait(timeout=60)
+    for process in family:
+        end = time.monotonic() + 10
+        while process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+            assert time.monotonic() < end, f"process {process.pid} outlived kakuro ({how})"
+            time.sleep(0.05)

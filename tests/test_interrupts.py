@@ -30,15 +30,33 @@ def interrupt(script: str) -> tuple[float, subprocess.CompletedProcess[str]]:
     "go" line, let it search SEARCH_SECONDS, send SIGINT; (seconds from the signal to its exit
     as on an idle core, `tests.timing`: what the child does then is work, slower on a busy
     machine; its output)."""
-    prologue = "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+    _, seconds, done = interrupt_timed(script)
+    return seconds, done
+
+
+def interrupt_timed(script: str) -> tuple[float, float, subprocess.CompletedProcess[str]]:
+    """`interrupt`, and the seconds from the signal to the moment the script printed
+    `stopped_at()` (a line "stopped <perf_counter>": the clock is the system's, the same in every
+    process), before the interpreter's exit (0.5 to 1 s with the command line's and the engines'
+    modules loaded): (seconds to that line, seconds to the exit, its output; "stopped ..." lines
+    taken off its stdout), both as on an idle core (`tests.timing`). NaN when it printed none."""
+    prologue = "import signal, sys, time; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
     child = WarmChild(prologue + script, ROOT, tree_env())
     assert child.readline().strip() == "go", child.communicate(60)
     time.sleep(SEARCH_SECONDS)
     assert child.poll() is None, "the search ended before the interrupt"
     with timed() as t:
+        sent = time.perf_counter()
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=60)
-    return t.quiet(t.wall), subprocess.CompletedProcess(script, child.returncode or 0, out, err)
+    stops = [t.quiet(float(line.split()[1]) - sent) for line in out.splitlines() if line.startswith("stopped ")]
+    out = "".join(line + "\n" for line in out.splitlines() if not line.startswith("stopped "))
+    return (stops[0] if stops else float("nan")), t.quiet(t.wall), subprocess.CompletedProcess(
+        script, child.returncode or 0, out, err)
+
+
+STOPPED_AT = "print('stopped', time.perf_counter(), flush=True)"
+"""The line a script of `interrupt_timed` runs where the interrupt has stopped it."""
 
 
 @pytest.fixture(scope="module")

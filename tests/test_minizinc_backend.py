@@ -5,6 +5,7 @@ solver it started. Skipped, saying so, where the executable is absent."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -46,8 +47,8 @@ def test_counting_by_blocking_agrees_too(monkeypatch: pytest.MonkeyPatch, two_so
 
     listed = minizinc.find_solver
 
-    def without_n(argv: object, name: str) -> dict[str, object]:
-        config = dict(listed(argv, name))  # type: ignore[arg-type]
+    def without_n(argv: object, name: str, deadline: object) -> dict[str, object]:
+        config = dict(listed(argv, name, deadline))  # type: ignore[arg-type]
         config["stdFlags"] = [f for f in config.get("stdFlags", []) if f != "-n"]  # type: ignore[attr-defined]
         return config
 
@@ -94,6 +95,56 @@ def test_a_listed_solver_that_cannot_start_is_an_error_in_one_line(cazenave: Puz
     if result.status is Status.SOLVED:
         pytest.skip("SCIP is installed here")
     assert result.status is Status.ERROR and "minizinc failed" in one_line(result.message)
+
+
+def fake_minizinc(folder: Path, solvers_json: str) -> Path:
+    """A `minizinc` in `folder` that runs the real one but answers `--solvers-json` with the
+    shell commands `solvers_json`; `folder` is put first on PATH by the caller."""
+    import shutil
+
+    real = shutil.which("minizinc")
+    assert real is not None
+    path = folder / "minizinc"
+    path.write_text(f'#!/bin/sh\nif [ "$1" = --solvers-json ]; then {solvers_json}; fi\nexec {real} "$@"\n')
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.timed  # a bound on wall time
+def test_a_hanging_solver_listing_honours_the_time_limit_and_its_own(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cazenave: Puzzle) -> None:
+    """Issue 40: a `minizinc --solvers-json` that hangs cost 31 s whatever the limit, then a
+    traceback. The probe stops at the caller's limit (UNKNOWN) or at its own (unavailable)."""
+    from kakuro.errors import BackendUnavailableError
+    from kakuro.solvers import minizinc
+
+    fake_minizinc(tmp_path, "sleep 600")
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    started = time.perf_counter()
+    result = kakuro.solve(cazenave, "minizinc", time_limit=1)
+    assert result.status is Status.UNKNOWN and "asking MiniZinc for its solvers" in result.message
+    assert time.perf_counter() - started < 1 + 1.0  # the limit, slack for a loaded machine
+    monkeypatch.setattr(minizinc, "PROBE_SECONDS", 0.5)
+    started = time.perf_counter()
+    with pytest.raises(BackendUnavailableError, match=r"^minizinc is unavailable: .*--solvers-json did not answer "
+                                                      r"within 0.5 s$"):
+        kakuro.solve(cazenave, "minizinc", time_limit=30)
+    assert time.perf_counter() - started < 0.5 + 1.0
+
+
+@pytest.mark.parametrize(("answer", "said"), [
+    ("echo 'cannot read the solver configurations' >&2; exit 3", "failed (exit code 3): cannot read the solver"),
+    ("echo 'not json'; exit 0", "failed (exit code 0): its output is not a JSON list"),
+    ("kill -SEGV $$", "failed (killed by signal SIGSEGV)"),
+])
+def test_a_failing_solver_listing_is_unavailable_in_one_line(tmp_path: Path, answer: str, said: str) -> None:
+    """Issue 40: a failing `minizinc --solvers-json` ended `kakuro solve` with a traceback."""
+    fake_minizinc(tmp_path, answer)
+    done = subprocess.run([sys.executable, "-m", "kakuro", "solve", str(EXAMPLES / "cazenave-2010-table1.txt"), "-b",
+                           "minizinc"], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                          env={**tree_env(), "PATH": f"{tmp_path}:{os.environ['PATH']}"})
+    line = one_line(done.stderr)
+    assert done.returncode != 0 and line.startswith("kakuro: minizinc is unavailable: ") and said in line, line
 
 
 @pytest.mark.serial  # signals to a process tree

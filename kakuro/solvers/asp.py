@@ -21,9 +21,12 @@ atoms are functions of `x`, so distinct answer sets are distinct fillings.
 Time limits and Ctrl-C: the solve runs asynchronously (`solve(async_=True)`) and the caller's thread
 waits on it in slices of `WAIT_SLICE`, cancelling it at the deadline or when the caller's SIGINT
 handler raises (clingo stops within milliseconds); a cancelled search is UNKNOWN, never
-UNSATISFIABLE. Writing the facts checks the deadline every `BUILD_CHECK_EVERY` runs; grounding is
-one call that cannot be stopped, and is checked after it returns (it takes well under a second on
-the largest shared and hard puzzles).
+UNSATISFIABLE. Writing the facts checks the deadline every `BUILD_CHECK_EVERY` runs. Grounding is
+one call that neither a deadline nor Ctrl-C stops: a program estimated to ground in more than
+`IN_PROCESS_GROUNDING` seconds (`grounding_seconds`, from its length and its runs' cells and
+values) is grounded and solved in a forked child (`kakuro.isolation`) that streams back what it
+finds and is killed `GRACE` after the deadline or on Ctrl-C. Measured before: a loose 100x100 grid
+grounded for 3 s past a 1 s limit, ignoring Ctrl-C meanwhile.
 
 Stats: `num_vars` and `num_constraints` are the atoms and rules of the ground program (clingo's
 `problem.lp` statistics), `decisions` and `conflicts` clasp's choices and conflicts, `build_time`
@@ -33,12 +36,13 @@ writing and grounding the program, and `sum_runs` (combinations model) the runs 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from kakuro.clock import Deadline
 from kakuro.combos import run_combinations_up_to, values_of
 from kakuro.engines import Engine
+from kakuro.isolation import stream_with_deadline
 from kakuro.options import Option, seed_below
 from kakuro.outcome import Enumeration, Stat
 from kakuro.puzzle import Puzzle
@@ -126,24 +130,59 @@ def _statistics(ctl: Any) -> dict[str, Stat]:
     return stats
 
 
+GROUND_SECONDS_PER_CHARACTER, GROUND_SECONDS_PER_CELL_VALUE = 1e-6, 15e-6
+"""clingo's grounding time, per character of the program and per cell and value of each run
+(measured: a loose 100x100 grid, 1.7 million characters and 124,000 cells and values of runs,
+3.0-3.5 s; an empty 30x30 grid over 1..31, 49,000 and 56,000, 0.8-1.2 s; a janko puzzle 8 ms)."""
+IN_PROCESS_GROUNDING = 0.25
+"""A program estimated to ground in longer than this many seconds is grounded and solved in a
+forked child: clingo's `ground` is one call that neither a deadline nor Ctrl-C stops."""
+GRACE = 0.5
+"""Seconds past the deadline the parent waits for such a child (clingo cancels its own search at
+the deadline) before it kills it."""
+
+
+def grounding_seconds(puzzle: Puzzle, program: str) -> float:
+    """An estimate of the seconds clingo takes to ground `program`, the program of `puzzle`."""
+    lo, hi = puzzle.values
+    cell_values = sum(len(run) for run in puzzle.runs) * (hi - lo + 1)
+    return len(program) * GROUND_SECONDS_PER_CHARACTER + cell_values * GROUND_SECONDS_PER_CELL_VALUE
+
+
 def enumerate_answer_sets(puzzle: Puzzle, model: str, limit: int, deadline: Deadline, seed: int) -> Enumeration:
     """Up to `limit` solutions of `puzzle` under the ASP `model`, clingo enumerating its answer
-    sets; cancelled at `deadline` or when the caller's SIGINT handler raises."""
-    import clingo
-
+    sets; cancelled at `deadline` or when the caller's SIGINT handler raises. A program too large
+    to ground within `IN_PROCESS_GROUNDING` is grounded and solved in a child, killed `GRACE`
+    after `deadline` or on Ctrl-C (the answer sets it found are kept)."""
     started = time.perf_counter()
     built = build_program(puzzle, model, deadline)
     if built is None:
         return Enumeration([], False, {}, "time limit reached while writing the program")
     program, sums = built
+    stats: dict[str, Stat] = {"sum_runs": sums} if model == "combinations" else {}
+    run = (puzzle, program, limit, deadline, seed, started)
+    if grounding_seconds(puzzle, program) <= IN_PROCESS_GROUNDING:
+        return _enumeration(answer_set_items(*run), stats, limit)
+    items, _ = stream_with_deadline(answer_set_items, *run, deadline=deadline.later(GRACE))
+    return _enumeration(items, stats, limit)
+
+
+def answer_set_items(puzzle: Puzzle, program: str, limit: int, deadline: Deadline, seed: int, started: float
+                     ) -> Iterator[tuple[str, Any]]:
+    """Ground `program` (of `puzzle`) and enumerate up to `limit` answer sets, yielding
+    ("stats", ...) once grounded (`build_time` from `started`), ("solution", values) for each
+    answer set as it is found, then ("stats", clingo's counters) and ("end", (exhausted, why it
+    stopped when it did not finish)) when the search ends, by itself or cancelled at `deadline` or
+    by the caller's SIGINT handler."""
+    import clingo
+
     ctl = clingo.Control([f"--seed={seed_below(seed, SEED_BITS)}", f"--models={limit}"], logger=_quiet)
     ctl.add("base", [], program)
     ctl.ground([("base", [])])
-    stats: dict[str, Stat] = {"build_time": time.perf_counter() - started}
-    if model == "combinations":
-        stats["sum_runs"] = sums
+    yield "stats", {"build_time": time.perf_counter() - started}
     if deadline.expired():
-        return Enumeration([], False, stats, "time limit reached while grounding")
+        yield "end", (False, "time limit reached while grounding")
+        return
     found: list[list[int]] = []
     size, lo = puzzle.size, puzzle.values[0]
 
@@ -154,9 +193,12 @@ def enumerate_answer_sets(puzzle: Puzzle, model: str, limit: int, deadline: Dead
             values[cell.number] = value.number
         found.append(values)
 
+    sent = 0
     with ctl.solve(on_model=on_model, async_=True) as handle:
         try:
             while not handle.wait(_slice(deadline)):
+                yield from (("solution", values) for values in found[sent:])
+                sent = len(found)
                 if deadline.expired():
                     handle.cancel()
                     break
@@ -164,10 +206,26 @@ def enumerate_answer_sets(puzzle: Puzzle, model: str, limit: int, deadline: Dead
             handle.cancel()
             raise
         result = handle.get()
-    stats.update(_statistics(ctl))
-    exhausted = bool(result.exhausted) and not result.interrupted
-    message = "" if exhausted or len(found) >= limit else "time limit reached"
-    return Enumeration(found, exhausted and len(found) < limit, stats, message)
+    yield from (("solution", values) for values in found[sent:])
+    yield "stats", _statistics(ctl)
+    yield "end", (bool(result.exhausted) and not result.interrupted, "time limit reached")
+
+
+def _enumeration(items: Iterable[tuple[str, Any]], stats: dict[str, Stat], limit: int) -> Enumeration:
+    """The Enumeration of `answer_set_items`' items; without their end, the child was killed at
+    the deadline: while grounding when it never reported its grounding."""
+    solutions: list[list[int]] = []
+    exhausted, message = False, "time limit reached while grounding"
+    for kind, payload in items:
+        if kind == "stats":
+            stats.update(payload)
+            message = "time limit reached"
+        elif kind == "solution":
+            solutions.append(payload)
+        else:
+            exhausted, message = payload
+    finished = exhausted or len(solutions) >= limit
+    return Enumeration(solutions[:limit], exhausted and len(solutions) < limit, stats, "" if finished else message)
 
 
 def _slice(deadline: Deadline) -> float:

@@ -24,7 +24,6 @@ from kakuro.solver import Solver
 MODELS = ("decomposition", "table", "automaton")
 BUILD_CHECK_EVERY = 64
 """Cells or runs added to a model between two looks at the deadline."""
-"""Seconds the caller's thread waits on a CP-SAT solve between two chances to take Ctrl-C."""
 SEED_BITS = 31
 """CP-SAT's `random_seed` is a 32-bit signed integer: larger seeds are folded into it."""
 

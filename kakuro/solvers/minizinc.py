@@ -36,15 +36,14 @@ import os
 import shlex
 import tempfile
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any
 
 from kakuro.clock import Deadline
-from kakuro.errors import BackendOptionError
+from kakuro.errors import BackendOptionError, BackendUnavailableError
 from kakuro.formats.minizinc import dumps
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Stat
-from kakuro.programs import Program, ProgramRun, run_program
+from kakuro.programs import Program, ProgramRun, modified, run_program
 from kakuro.puzzle import Puzzle
 from kakuro.registry import register
 from kakuro.solver import EnumeratingSolver
@@ -69,27 +68,50 @@ class MiniZincFailed(Exception):
     """MiniZinc or its solver failed (one line: what it said). The template makes it an ERROR."""
 
 
-@cache
-def listed_solvers(argv: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
-    """What `minizinc --solvers-json` lists (cached per executable)."""
-    run = run_program([*argv, "--solvers-json"], Deadline.after(30.0), keep=(b"",))
+PROBE_SECONDS = 5.0
+"""Longest wait for `minizinc --solvers-json` (it answers in about 50 ms here): a MiniZinc that
+does not answer within it is unavailable."""
+_LISTED: dict[tuple[tuple[str, ...], float], tuple[dict[str, Any], ...]] = {}
+"""What each executable (path, arguments, modification time) listed."""
+
+
+def listed_solvers(argv: Sequence[str], deadline: Deadline = Deadline()) -> tuple[dict[str, Any], ...] | None:
+    """What `minizinc --solvers-json` lists (cached per executable); None when the caller's
+    `deadline` passes first. BackendUnavailableError, in one line, when MiniZinc fails or does
+    not answer within PROBE_SECONDS."""
+    key = (tuple(argv), modified(argv[0]))
+    if key in _LISTED:
+        return _LISTED[key]
+    own = Deadline.after(PROBE_SECONDS)
+    callers = deadline.end is not None and own.end is not None and deadline.end < own.end
+    run = run_program([*argv, "--solvers-json"], deadline if callers else own, keep=(b"",))
+    if run.timed_out and callers:
+        return None
+    command = f"{shlex.join(argv)} --solvers-json"
+    if run.timed_out:
+        raise BackendUnavailableError(f"minizinc is unavailable: {command} did not answer within {PROBE_SECONDS:g} s")
     try:
         found = json.loads("\n".join(run.kept))
     except json.JSONDecodeError:
         found = None
     if run.returncode != 0 or not isinstance(found, list):
-        raise MiniZincFailed(f"{shlex.join(argv)} --solvers-json failed ({run.ended()}){run.said_suffix()}")
-    return tuple(s for s in found if isinstance(s, dict) and isinstance(s.get("id"), str))
+        said = run.said_suffix() if run.returncode != 0 else ": its output is not a JSON list"
+        raise BackendUnavailableError(f"minizinc is unavailable: {command} failed ({run.ended()}){said}"[:400])
+    _LISTED[key] = tuple(s for s in found if isinstance(s, dict) and isinstance(s.get("id"), str))
+    return _LISTED[key]
 
 
 def short_name(config: Mapping[str, Any]) -> str:
     return str(config["id"]).rsplit(".", 1)[-1]
 
 
-def find_solver(argv: Sequence[str], name: str) -> dict[str, Any]:
+def find_solver(argv: Sequence[str], name: str, deadline: Deadline = Deadline()) -> dict[str, Any] | None:
     """The configuration of the solver `name` means (an id, its last part or a name, any case);
+    None when the caller's `deadline` passes while MiniZinc is asked (`listed_solvers`).
     BackendOptionError naming the usable ones when MiniZinc lists none such, or a graphical one."""
-    configs = listed_solvers(tuple(argv))
+    configs = listed_solvers(argv, deadline)
+    if configs is None:
+        return None
     usable = ", ".join(sorted(short_name(c) for c in configs if not c.get("isGUIApplication"))) or "none"
     wanted = name.strip().lower()
     for config in configs:
@@ -114,12 +136,16 @@ class MiniZinc(EnumeratingSolver):
     }
 
     def prepare_engine(self, settings: Mapping[str, Any], everything: bool = True) -> None:
-        """Check that MiniZinc lists the solver (BackendOptionError naming those it does)."""
-        find_solver(ENGINE.command(), settings["solver"])
+        """With `everything` (a warm-up), check that MiniZinc lists the solver (BackendOptionError
+        naming those it does); a solve asks it under its own deadline instead."""
+        if everything:
+            find_solver(ENGINE.command(), settings["solver"])
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         argv = ENGINE.command()
-        config = find_solver(argv, opts["solver"])
+        config = find_solver(argv, opts["solver"], deadline)
+        if config is None:
+            return Enumeration([], False, {}, "time limit reached while asking MiniZinc for its solvers")
         flags = set(config.get("stdFlags") or ())
         if limit == 1 or "-n" in flags:
             return self._run(argv, config, puzzle, limit, deadline, ())

@@ -53,7 +53,6 @@ puzzle with more (wide value ranges) starts from its bounds: listing 5.6 million
 a 12-cell run over 1..40 took 1.4 s, the search on the bounds 0.04 s."""
 BUILD_CHECK_EVERY = 64
 """Cells or runs added to a model between two looks at the deadline."""
-"""Seconds the caller's thread waits on a check between two looks at the deadline and Ctrl-C."""
 SEED_BITS = 31
 """Z3's `random_seed` is an unsigned 32-bit parameter: seeds are folded below 2**31."""
 Z3_STATS = ("conflicts", "decisions", "propagations")

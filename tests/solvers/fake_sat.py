@@ -19,6 +19,8 @@ small DPLL of its own (enough for the puzzles the tests give it).
 - `lie-exit`: answers correctly but exits 20 on SATISFIABLE.
 
 `--pidfile=PATH` writes its pid (and a hang-family grandchild's on a second line) to PATH.
+`--daemon=yes` first starts a daemon (a double fork, a session of its own, an hour's sleep) and
+writes its pid too, on the last line.
 """
 
 from __future__ import annotations
@@ -119,6 +121,28 @@ def print_model(model: list[int], close: bool = True) -> None:
         print("v " + " ".join(words[start : start + 10]))
 
 
+def daemon() -> int:
+    """Start a daemon the classic way (fork, setsid, fork again, the middle process exits): an
+    orphan in a session of its own that sleeps for an hour. Its pid."""
+    read, write = os.pipe()
+    middle = os.fork()
+    if middle == 0:
+        os.setsid()
+        grandchild = os.fork()
+        if grandchild == 0:
+            os.close(read)
+            os.close(write)
+            time.sleep(3600)
+            os._exit(0)
+        os.write(write, str(grandchild).encode())
+        os._exit(0)
+    os.close(write)
+    pid = int(os.read(read, 64))
+    os.close(read)
+    os.waitpid(middle, 0)
+    return pid
+
+
 def main(argv: list[str]) -> int:
     options = dict(arg[2:].split("=", 1) for arg in argv[1:-1] if arg.startswith("--") and "=" in arg)
     mode = options.get("mode", "ok")
@@ -130,6 +154,8 @@ def main(argv: list[str]) -> int:
                 time.sleep(3600)
                 os._exit(0)
             pids.append(child)
+        if options.get("daemon") == "yes":
+            pids.append(daemon())
         with open(options["pidfile"], "w") as file:
             file.write("\n".join(map(str, pids)) + "\n")
     print("c fake_sat: a stand-in SAT solver for kakuro's tests", flush=True)
