@@ -7,7 +7,7 @@ is that of a command rather than of a Python package) and running one under a de
 kakuro in a session of its own (a terminal's Ctrl-C reaches kakuro only, which then stops it), a
 child subreaper (every process the program starts stays below it, even one that starts a
 session of its own or daemonises) that Linux signals when kakuro dies, however it dies. The
-supervisor waits for the program and then kills everything it left (`kill_descendants`: a
+supervisor waits for the program and then kills everything it left (`sweep`: a
 daemon it started goes too, at the end of a normal run); kakuro stops it (and so the whole tree)
 at the deadline, on Ctrl-C (KeyboardInterrupt while it waits) or on any other exception, and
 SIGTERM, SIGHUP or SIGKILL of kakuro ends the tree the same way. kakuro reads the program's
@@ -39,7 +39,7 @@ from multiprocessing.connection import Connection
 from kakuro.clock import Deadline
 from kakuro.engines import Engine
 from kakuro.errors import BackendUnavailableError
-from kakuro.isolation import become_subreaper, collect, die_with_parent, discard, fork_child
+from kakuro.isolation import become_subreaper, collect, die_with_parent, discard, fork_child, kill_descendants
 
 KEEP_BYTES = 64 << 20
 """Most bytes of wanted stdout lines kept (a model's `v` lines, MiniZinc's JSON messages):
@@ -285,7 +285,7 @@ def supervise(argv: list[str], stdout: int, stderr: int, close: tuple[int, ...])
     its own or daemonises), sent SIGTERM by Linux when kakuro dies, however it dies (SIGKILL
     included). Runs `argv` with `stdout` and `stderr` as its outputs (`close`: kakuro's ends of
     the pipes), waits for it, and returns its exit code (minus the signal that ended it) once
-    `kill_descendants` has killed everything it left; on SIGTERM or SIGHUP (kakuro stopped it,
+    `sweep` has killed everything it left; on SIGTERM or SIGHUP (kakuro stopped it,
     or died) kills them all and ends. BackendUnavailableError when the program cannot start."""
     parent = os.getppid()
     for fd in close:
@@ -310,38 +310,16 @@ def supervise(argv: list[str], stdout: int, stderr: int, close: tuple[int, ...])
                 program.returncode = os.waitstatus_to_exitcode(status)
                 return program.returncode
     finally:
-        kill_descendants()
+        sweep()
 
 
-def kill_descendants() -> None:
-    """Kill every descendant of this process and reap them, until none is left: the sweep of a
-    subreaper (`supervise`), whose descendants all stay below it (one that forks meanwhile
-    leaves its child to this process, which the next round finds). Signals that would stop the
-    sweep are ignored from here on."""
-    import psutil
-
+def sweep() -> None:
+    """The end of a supervisor (`supervise`): every descendant killed and reaped
+    (`kakuro.isolation.kill_descendants`: a subreaper's descendants all stay below it), with the
+    signals that would stop the sweep ignored from here on."""
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, signal.SIG_IGN)
-    me = psutil.Process()
-    while True:
-        try:
-            if os.waitpid(-1, os.WNOHANG)[0]:
-                continue  # one more reaped
-        except ChildProcessError:
-            return  # no child, so no descendant: none is left (the program's usual end)
-        try:
-            family = me.children(recursive=True)
-        except psutil.Error:
-            family = []
-        for process in family:
-            with contextlib.suppress(psutil.Error):
-                process.kill()
-        try:
-            ended, _ = os.waitpid(-1, 0 if family else os.WNOHANG)  # one ended: look again
-        except ChildProcessError:
-            return  # none is left
-        if not ended:
-            time.sleep(0.01)  # a child not listed yet (it was being made): list again
+    kill_descendants()
 
 
 def stop_supervisor(supervisor: tuple[Connection, int]) -> None:

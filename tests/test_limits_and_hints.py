@@ -133,11 +133,10 @@ def test_every_external_engine_stops_at_a_one_second_limit(spec: str, grid: str,
     solver = kakuro.get_solver(engine_spec(spec))
     solver.ensure_warm()
     for call in (solver.solve, solver.count_solutions):
-        started = time.perf_counter()
-        result = call(puzzle, time_limit=1)
-        seconds = time.perf_counter() - started
+        with timed() as t:
+            result = call(puzzle, time_limit=1)
         assert result.status is kakuro.Status.UNKNOWN, (call.__name__, result)
-        assert seconds < 1 + grace + SLACK, (call.__name__, seconds)
+        assert t.quiet(t.wall - 1 - grace) < SLACK, (call.__name__, t)  # past the limit and the grace, as on an idle core
 
 
 @pytest.mark.timed  # SIGINT to a child mid-search, the seconds to its stop bounded
