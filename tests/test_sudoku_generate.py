@@ -13,6 +13,7 @@ import pytest
 import kakuro
 from kakuro import KakuroError, Puzzle
 from kakuro.cli import main
+from kakuro.errors import LimitReachedError
 from kakuro.generate import unique_sudoku as module
 from kakuro.generate.sudoku_grids import full_grid
 from kakuro.generate.unique_sudoku import unique_killer, unique_sudoku
@@ -86,6 +87,24 @@ def test_a_unique_killer_is_unique_with_connected_cages_of_the_full_grid() -> No
 def test_a_unique_killer_runs_out_of_time_with_one_clear_error() -> None:
     with pytest.raises(KakuroError, match="within the time limit"):
         unique_killer(9, seed=0, time_limit=1e-9)
+
+
+def test_a_deadline_passed_between_its_check_and_a_count_is_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock may pass the deadline between `expired()` and the count: the count then had a
+    limit of 0 s, which a solve refuses (BackendOptionError: exit 2 on the command line, a
+    usage error, under load). Injected: the first look says there is time, none is left."""
+    looks = iter([False])
+
+    class Racing(module.Deadline):
+        def expired(self) -> bool:
+            return next(looks, True)
+
+        def remaining(self) -> float | None:
+            return 0.0
+
+    monkeypatch.setattr(module.Deadline, "after", classmethod(lambda cls, seconds: Racing(0.0)))
+    with pytest.raises(LimitReachedError, match="within the time limit"):
+        unique_killer(9, seed=0, time_limit=10)
 
 
 def connected(cells: set[tuple[int, int]]) -> bool:

@@ -105,7 +105,9 @@ def unique_killer(size: int = 9, seed: int = 0, largest: int | None = None, box:
             raise LimitReachedError(f"no unique {size}x{size} Killer Sudoku from seed {seed} within the time limit "
                               f"({splits} cages split)")
         counts += 1
-        count = counter.count_solutions(_killer(grid, cages, box), limit=2, time_limit=deadline.remaining())
+        count = _count_two(counter, _killer(grid, cages, box), deadline)
+        if count is None:  # the deadline passed: reported at the top of the loop
+            continue
         if count.unique:
             break
         other = _other_solution(count, grid)
@@ -146,9 +148,18 @@ def _counter(backend: str) -> Solver:
     return solver
 
 
+def _count_two(counter: Solver, puzzle: Puzzle, deadline: Deadline) -> Count | None:
+    """The count of `puzzle`'s solutions up to 2 within what is left of `deadline` (None when
+    nothing is left: a solve's limit must be positive, and the clock may pass the deadline
+    between a look at it and the count)."""
+    left = deadline.remaining()
+    return None if left == 0 else counter.count_solutions(puzzle, limit=2, time_limit=left)
+
+
 def _unique(counter: Solver, puzzle: Puzzle, deadline: Deadline) -> bool:
     """True when a count to 2 finishes with one solution before `deadline`."""
-    return counter.count_solutions(puzzle, limit=2, time_limit=deadline.remaining()).unique
+    count = _count_two(counter, puzzle, deadline)
+    return count is not None and count.unique
 
 
 def _killer(grid: list[list[int]], cages: Sequence[list[Position]], box: tuple[int, int] | None,
