@@ -28,6 +28,7 @@ from kakuro.engine.state import (
     FULL,
     MAX_SUM_TOTAL,
     NFREE,
+    OUT_OF_MEMORY,
     RNG,
     ROOT_SOLVED,
     STOP,
@@ -53,9 +54,9 @@ from kakuro.options import Option
 from kakuro.outcome import Enumeration, Stat
 from kakuro.puzzle import Puzzle
 from kakuro.reasoning.implied import region_sums
+from kakuro.solver import TIME_LIMIT_REACHED as TIME_LIMIT_REACHED  # its home; the native backends' name for it
 from kakuro.solver import EnumeratingSolver, Solver
 
-TIME_LIMIT_REACHED = "time limit reached"
 TREE_OPTIONS: dict[str, Option] = {
     "restarts": Option(
         "luby", "restarts, counted in conflicts: luby (100 x the Luby sequence), geometric (100, x1.5 each time) or none",
@@ -219,8 +220,19 @@ def search(
     else:
         code, found = run_learning_search(st, limit, plan or learning_plan(st, tree, consistency, value_order))
         stat_names = stat_names + MODERN_STATS
-    message = {STOPPED: TIME_LIMIT_REACHED, FULL: "the nogood store is full of found solutions' nogoods"}.get(code, "")
-    return Enumeration(found, code == EXHAUSTED, dict(stats_of(st, stat_names)), message)
+    return Enumeration(found, code == EXHAUSTED, dict(stats_of(st, stat_names)), stop_reason(code, len(found)))
+
+
+def stop_reason(code: int, found: int) -> str:
+    """Why a search that returned `code` after `found` solutions stopped before its limit
+    ("" when it finished or reached the limit)."""
+    if code == STOPPED:
+        return TIME_LIMIT_REACHED
+    if code == FULL:
+        return f"the nogood store is full of found solutions' nogoods ({found} solutions found)"
+    if code == OUT_OF_MEMORY:
+        return f"memory ran out after {found} solutions"
+    return ""
 
 
 def learning_plan(st: State, tree: Mapping[str, Any], consistency: str = "gac", value_order: str = "ascending") -> Plan:
@@ -265,12 +277,19 @@ class ResumableSearch:
         self.tree = tree
         self.deadline = deadline
         self.solutions: list[Sequence[int]] = []
+        self.final: Enumeration | None = None
 
     def run(self, limit: int, pause: float | None = None) -> Enumeration:
         """Search on until `limit` solutions in all (earlier slices' included), the end of the
         search, the deadline, a `stop`, or (given `pause`, a `time.perf_counter` reading) its
         first restart after `pause`. Returns every solution so far, `exhausted` when the search
-        ended, and the state's counters."""
+        ended, and the state's counters. A search that ended otherwise than by a stop (it
+        finished, reached its limit, or ran out of room) is not searched again: a later call
+        gives the same answer (going on, it would find the last solution again, whose nogood
+        it never stored)."""
+        if self.final is not None:
+            return Enumeration(list(self.final.solutions), self.final.exhausted, dict(self.final.stats),
+                               self.final.message)
         watch = Stopwatch()
         resume(self.state, self.deadline.end)
         pause_at(self.plan, pause)
@@ -281,7 +300,10 @@ class ResumableSearch:
             self.deadline = self.deadline.postponed(watch)
         self.solutions += found.solutions
         found.stats.pop("root_solved", None)
-        return Enumeration(list(self.solutions), found.exhausted, found.stats, found.message)
+        answer = Enumeration(list(self.solutions), found.exhausted, found.stats, found.message)
+        if found.message != TIME_LIMIT_REACHED:  # not a stop (at a pause, the deadline or `stop`)
+            self.final = answer
+        return Enumeration(list(answer.solutions), answer.exhausted, dict(answer.stats), answer.message)
 
     def stop(self) -> None:
         """Make a running slice return at its next look at the clock (from any process)."""

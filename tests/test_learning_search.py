@@ -149,16 +149,20 @@ def test_a_small_store_still_counts_exactly() -> None:
     assert deleted > 20  # the store was reduced
 
 
-def test_a_store_full_of_solutions_says_so() -> None:
-    """When the found solutions' nogoods fill the store, the search stops with FULL: it never
-    drops one (which would count a solution twice)."""
+def test_a_store_too_small_for_the_solutions_grows() -> None:
+    """When the found solutions' nogoods would fill more than half the store, the search stops
+    at the solution (FILLED) and its driver grows the store: it never drops one (which would
+    count a solution twice) and counts every solution (it stopped at 12 of 60 with FULL before)."""
     puzzle = cazenave(5, 6, 80, count=1, seed=11)[0]  # 60 solutions
+    expected = count_plain(puzzle)
     st = state.build_state(puzzle, "gac", learning=True, store=64)
     state.arm(st, None, 0)
     assert propagate.root_propagate(st)
     code, found = tree.run_learning_search(st, LIMIT, unit=4, keep=2)
-    assert code == state.FULL
-    assert 0 < len(found) == len(set(map(tuple, found))) < 60
+    assert code == state.EXHAUSTED
+    assert len(found) == len(set(map(tuple, found))) == len(expected) == 60
+    assert {tuple(s) for s in found} == expected
+    assert st.ng_store.shape[0] > 64 and st.info[state.NG_KEPT] <= st.ng_store.shape[0] // 2
 
 
 def test_learning_is_sound_on_real_puzzles(shared_data) -> None:

@@ -85,7 +85,7 @@ def count_line(name: str, found: Count, limit: int) -> str:
     elif found.count >= limit:
         verdict = f"at least {found.count} {noun} (stopped at --limit {limit})"
     elif found.count:
-        verdict = f"at least {found.count} {noun} (time limit reached)"
+        verdict = f"at least {found.count} {noun} ({found.message or 'time limit reached'})"
     else:
         verdict = "unknown: the time limit came before the first solution"
     return f"{name}: {verdict} in {found.time:.3f} s ({found.backend})"

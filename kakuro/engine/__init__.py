@@ -17,6 +17,7 @@ One module per concept, each importing only the modules above it in this list (a
   its matching, root propagation, shaving;
 - `balance`: the balance check of a grid's open regions (their runs' residual sums agree);
 - `plan`: the learning search's settings and buffers (its restarts, orders, the check's);
+- `chunks`: how the searches hand out their solutions, a chunk of rows at a time (`drained`);
 - `tree`: the tree searches: the papers' depth-first one and the learning search (restarts,
   dom/wdeg, phase saving, nogoods, the balance check), pausable;
 - `playout`: move choice, playing strategies, playouts;

@@ -24,6 +24,7 @@ from kakuro.engine.layout import (
     MODE_GAC,
     MODES,
     NFREE,
+    NG_KEPT,
     NGQ_HEAD,
     NO_DEADLINE,
     RUN_FIELDS,
@@ -49,8 +50,15 @@ class BuildStopped(Exception):
 
 def nogood_store_size(cells: int) -> int:
     """int64 slots of a learning state's nogood store for a puzzle of `cells` cells: 512 per
-    cell, from 2^16 (512 KB) to 2^22 (32 MB); the search reduces the store when it is full."""
+    cell, from 2^16 (512 KB) to 2^22 (32 MB); the search reduces the store when it is full, and
+    grows it when found solutions' nogoods would take more than half (`nogoods.make_room`)."""
     return min(1 << 22, max(1 << 16, 512 * cells))
+
+
+def watch_pool_size(store: int, cells: int) -> int:
+    """Watch entries of a nogood store of `store` slots for `cells` cells: two per nogood of
+    the store (a nogood takes at least 8 slots), with room to spare."""
+    return store // 3 + 2 * cells + 2
 
 
 def build_state(puzzle: Puzzle, consistency: str = "fc", expired: Callable[[], bool] | None = None, *,
@@ -164,7 +172,8 @@ def with_learning(st: State, store: int | None = None, sums: Sequence[tuple[Sequ
     store = nogood_store_size(n) if store is None else store
     st.info[NGQ_HEAD : DELETED + 1] = 0  # a fresh store (the info array is shared with `st`)
     st.info[W_FREE] = -1
-    pool = store // 3 + 2 * n + 2
+    st.info[NG_KEPT] = 0
+    pool = watch_pool_size(store, n)
     runs, members, queue, cell_sums = _with_sums(st, sums)
     return LearningState(
         *st._replace(runs=runs, members=members, queue=queue),

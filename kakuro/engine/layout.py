@@ -92,7 +92,9 @@ DELETED = 29
 SUMS_FROM = 30
 # info slot: the open regions found unbalanced (`kakuro.engine.balance`), a stats counter
 UNBALANCED_FOUND = 31
-INFO_SIZE = 32
+# info slot of a LearningState: the store's slots held by found solutions' nogoods (never deleted)
+NG_KEPT = 32
+INFO_SIZE = 33
 DECISION = -1
 """`info[REASON]` of a search decision (or refutation): no explanation."""
 UNBALANCED = -1
@@ -111,6 +113,11 @@ EXHAUSTED = 2
 LIMIT = 3
 FULL = 4
 """A search that learns ran out of room for the nogoods that keep its count exact."""
+FILLED = 5
+"""A search's solution rows are full (or its nogood store needs room, `nogoods.make_room`) before
+its limit: it stopped in the middle, keeping its state, and goes on when called again."""
+OUT_OF_MEMORY = 6
+"""Not a kernel's: a search's Python driver ran out of memory for the solutions it hands out."""
 
 ASSIGNED = 1 << 20
 """`size` of an assigned cell: larger than any domain, so variable choice skips it."""

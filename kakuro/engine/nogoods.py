@@ -21,7 +21,10 @@ other level, where its UIP literal is asserted.
 Store layout, at a nogood's offset o: length, LBD (the distinct decision levels of its
 literals when learned), the two watched pairs, then `length` (cell, mask) pairs. A change a
 nogood made has reason NOGOOD_BASE - o. Nogoods are deleted only at the root (`reduce`), when
-no change above the root can name them.
+no change above the root can name them. Found solutions' nogoods (LBD `PERMANENT`) are never
+deleted, so counting stays exact: the search stops before one would take more than half the
+store (`has_room`) and its Python driver grows the store (`make_room`), so a reduction always
+leaves room for any nogood.
 """
 
 from __future__ import annotations
@@ -31,11 +34,14 @@ from typing import NamedTuple
 import numpy as np
 
 from kakuro.engine.bits import lowest_bit_index
+from kakuro.engine.build import watch_pool_size
 from kakuro.engine.compile import compiled
 from kakuro.engine.layout import (
+    DECISION,
     DELETED,
     FAILED,
     NG_COUNT,
+    NG_KEPT,
     NG_TOP,
     NGQ_HEAD,
     NGQ_LEN,
@@ -307,9 +313,69 @@ def add(st: LearningState, cells: np.ndarray, masks: np.ndarray, length: int, lb
         st.ng_store[o + HEADER + 2 * j + 1] = masks[j]
     st.info[NG_TOP] = o + HEADER + 2 * length
     st.info[NG_COUNT] += 1
+    if lbd == PERMANENT:
+        st.info[NG_KEPT] += HEADER + 2 * length
     _watch(st, cells[0], masks[0], o)
     _watch(st, cells[1], masks[1], o)
     return o
+
+
+@compiled
+def add_at_root(st: LearningState, cells: np.ndarray, masks: np.ndarray, length: int, lbd: int) -> int:
+    """`add` at the root (after a `reduce`), watching two literals that are not true there: a
+    literal the root made true would never wake its watch again. When fewer than two are left
+    not true, nothing is stored: one false at the root satisfies the nogood for good; one
+    left not true (and not false) is asserted at the root (the caller propagates it); none
+    left: returns NO_LITERAL_LEFT (no further solution). Otherwise `add`'s answer (-1: full)."""
+    found = 0
+    for j in range(length):
+        if found == 2:
+            break
+        if st.dom[cells[j]] & masks[j] != 0:  # not true: move it to the next watched place
+            cells[found], cells[j] = cells[j], cells[found]
+            masks[found], masks[j] = masks[j], masks[found]
+            found += 1
+    if found == 2:
+        return add(st, cells, masks, length, lbd)
+    if found == 0:
+        return NO_LITERAL_LEFT
+    c = cells[0]
+    if st.dom[c] & ~masks[0] != 0:  # not false either: the last literal that can hold must
+        st.info[REASON] = DECISION
+        set_domain(st, c, st.dom[c] & masks[0])
+        enqueue_cell_runs(st, c)
+    return ASSERTED
+
+
+NO_LITERAL_LEFT = -2
+ASSERTED = -3
+"""`add_at_root`'s answers besides an offset and -1 (full): every literal is true at the root;
+the nogood was decided at the root and not stored."""
+
+
+@compiled
+def has_room(st: LearningState, length: int) -> bool:
+    """True when a found solution's nogood of `length` pairs keeps found solutions' nogoods
+    within half the store (so a `reduce` to them leaves room for any learned nogood)."""
+    return st.info[NG_KEPT] + HEADER + 2 * length <= st.ng_store.shape[0] // 2
+
+
+def make_room(st: LearningState) -> None:
+    """Grow the store of `st` (and its watch pool), in place (`numpy.ndarray.resize`: no view
+    of those arrays may be held), by doubling until found solutions' nogoods take at most half
+    of it with room for one more of any length; nothing when they already do. Between two
+    calls of a search only (they keep offsets into the store, never its address). Raises
+    MemoryError when memory runs out."""
+    n = st.dom.shape[0]
+    size = st.ng_store.shape[0]
+    while int(st.info[NG_KEPT]) + HEADER + 2 * n > size // 2:
+        size *= 2
+    if size == st.ng_store.shape[0]:
+        return
+    pool = watch_pool_size(size, n)
+    for array in (st.watch_next, st.watch_nogood, st.watch_mask):
+        array.resize(pool, refcheck=False)  # the new entries are zero, like a fresh store's
+    st.ng_store.resize(size, refcheck=False)
 
 
 @compiled
@@ -462,6 +528,7 @@ def _compact(st: LearningState, threshold: int) -> None:
     st.info[W_FREE] = -1
     count = 0
     write = 0
+    permanent = 0
     o = 0
     while o < top:
         length = st.ng_store[o + LENGTH]
@@ -490,10 +557,13 @@ def _compact(st: LearningState, threshold: int) -> None:
         _watch(st, st.ng_store[write + HEADER], st.ng_store[write + HEADER + 1], write)
         _watch(st, st.ng_store[write + HEADER + 2], st.ng_store[write + HEADER + 3], write)
         count += 1
+        if lbd == PERMANENT:
+            permanent += HEADER + 2 * kept
         write += HEADER + 2 * kept
         o += step
     st.info[NG_TOP] = write
     st.info[NG_COUNT] = count
+    st.info[NG_KEPT] = permanent
 
 
 @compiled

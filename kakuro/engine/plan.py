@@ -31,8 +31,8 @@ SETTINGS = 7
 GEOMETRIC = 1.5
 """Growth of the conflict budget between two geometric restarts."""
 # plan.position slots
-P_RESTART, P_PAUSE = range(2)
-POSITION = 2
+P_RESTART, P_PAUSE, P_FOUND, P_LEVEL, P_CONFLICTS, P_BUDGET = range(6)
+POSITION = 6
 
 
 class Plan(NamedTuple):
@@ -55,8 +55,10 @@ class Plan(NamedTuple):
     """float64 per cell, then the current bump: dom/activity's conflict activity (a cell's
     grows by the bump each time a conflict's analysis meets it)."""
     position: np.ndarray
-    """int64 (POSITION,): the restart the search is in (0: not started), and a moment (kernel
-    clock, ns; 0: none) from which it pauses at its next restart (`pause_at`)."""
+    """int64 (POSITION,): the restart the search is in (0: not started), a moment (kernel
+    clock, ns; 0: none) from which it pauses at its next restart (`pause_at`), and while it
+    stands at a solution with FILLED: the solutions found so far, its decision level, the
+    conflicts since the restart and its conflict budget (P_FOUND 0: it stands nowhere)."""
     balance: Balance
     """The balance check's buffers and settings (`kakuro.engine.balance`)."""
 

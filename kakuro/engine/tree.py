@@ -21,8 +21,14 @@ second highest level and the nogood propagates from there; nogoods are reduced a
 LearningState's implied sums (`with_learning`) are propagated first, at the search's root.
 Without learning it backtracks chronologically (x != v at the level above); the search's
 settings and buffers are its `Plan` (`kakuro.engine.plan`). Solutions are counted exactly: a found
-solution is excluded by the nogood of its decisions and the search goes on (without learning,
-the search stops restarting once it has found a solution, so it cannot find it twice).
+solution is excluded by the nogood of its decisions, which no reduction deletes (the store grows
+for them: `nogoods.make_room`), and the search goes on (without learning, the search stops
+restarting once it has found a solution, so it cannot find it twice).
+
+Both searches write their solutions in rows that their Python drivers (`run_depth_first`,
+`run_learning_search`) hand out a chunk at a time (`kakuro.engine.chunks`): a kernel whose rows
+are full stops where it is (FILLED) and goes on when called again, so memory grows with the
+solutions found, not with the limit asked for.
 """
 
 from __future__ import annotations
@@ -34,14 +40,16 @@ from kakuro.engine import nogoods
 from kakuro.engine.balance import CAUSES, PARTS, balanced, colour_runs
 from kakuro.engine.bits import highest_bit_index, lowest_bit_index
 from kakuro.engine.build import warm_up_state, with_learning
+from kakuro.engine.chunks import chunk_rows, drained
 from kakuro.engine.compile import INTERNAL, compiled, entry_point, instance_of
-from kakuro.engine.interrupt import clock_ns, raise_if_interrupted
+from kakuro.engine.interrupt import clock_ns
 from kakuro.engine.layout import (
     ASSIGNED,
     DECISION,
     EXHAUSTED,
     FAILED,
     FAILS,
+    FILLED,
     FULL,
     LEARNED,
     LIMIT,
@@ -64,6 +72,10 @@ from kakuro.engine.plan import (
     DESCENDING,
     DOM_ACTIVITY,
     DOM_WDEG,
+    P_BUDGET,
+    P_CONFLICTS,
+    P_FOUND,
+    P_LEVEL,
     P_PAUSE,
     P_RESTART,
     S_KEEP,
@@ -84,27 +96,35 @@ from kakuro.engine.trail import enqueue_cell_runs, set_domain, trail_cell, undo
 
 @entry_point
 def depth_first(st: State, cells: np.ndarray, value_order: int, solutions: np.ndarray,
-                stack: np.ndarray) -> tuple[int, int]:
-    """Depth-first search from the current state.
+                stack: np.ndarray, position: np.ndarray, limit: int) -> tuple[int, int]:
+    """Depth-first search from the current state, to `limit` solutions in all.
 
     `cells` (int64) is the fixed variable order, one entry per free cell; empty for smallest
-    domain first. `value_order` is a value of VALUE_ORDERS. Stores up to `limit` =
-    len(solutions) solutions in the rows of `solutions`; `stack` is int64 (3, cells + 1)
-    scratch. Returns (code, count): code EXHAUSTED (the search finished), LIMIT (`limit` found)
-    or STOPPED. The state is restored.
+    domain first. `value_order` is a value of VALUE_ORDERS. Writes the solutions it finds in
+    the rows of `solutions` from row 0; `stack` is int64 (3, cells + 1) scratch and `position`
+    int64 (POSITION_SLOTS,), zero for a new search. Returns (code, rows written): EXHAUSTED (the
+    search finished), LIMIT (`limit` found in all) or STOPPED, the state restored and
+    `position` zero again; or FILLED: the rows are full first; the state, `stack` and
+    `position` are kept, and a call with them (the rows read) goes on where it stopped.
     """
-    limit = solutions.shape[0]
-    root = st.info[TRAIL]
+    rows = solutions.shape[0]
     count = 0
-    if st.info[NFREE] == 0:
-        copy_values(st, solutions[0])
-        return (LIMIT if limit <= 1 else EXHAUSTED), 1
+    found = position[D_FOUND]
+    position[D_FOUND] = 0
     s_var, s_vals, s_mark = stack[0], stack[1], stack[2]
     dynamic = cells.shape[0] == 0
-    d = np.int64(0)  # not a literal 0: numba would also compile the callees for a constant
-    s_var[d] = select_variable(st) if dynamic else cells[d]
-    s_vals[d] = st.dom[s_var[d]]
-    s_mark[d] = root
+    if found > 0:  # called again after FILLED: on from the solution it stopped at
+        d = position[D_DEPTH]
+        root = position[D_ROOT]
+    else:
+        root = st.info[TRAIL]
+        if st.info[NFREE] == 0:
+            copy_values(st, solutions[0])
+            return (LIMIT if limit <= 1 else EXHAUSTED), 1
+        d = np.int64(0)  # not a literal 0: numba would also compile the callees for a constant
+        s_var[d] = select_variable(st) if dynamic else cells[d]
+        s_vals[d] = st.dom[s_var[d]]
+        s_mark[d] = root
     while d >= 0:
         vals = s_vals[d]
         if vals == 0:
@@ -128,9 +148,15 @@ def depth_first(st: State, cells: np.ndarray, value_order: int, solutions: np.nd
         if st.info[NFREE] == 0:
             copy_values(st, solutions[count])
             count += 1
-            if count >= limit:
+            found += 1
+            if found >= limit:
                 undo(st, root)
                 return LIMIT, count
+            if count >= rows:
+                position[D_FOUND] = found
+                position[D_DEPTH] = d
+                position[D_ROOT] = root
+                return FILLED, count
             continue
         d += 1
         c = select_variable(st) if dynamic else cells[d]
@@ -141,21 +167,25 @@ def depth_first(st: State, cells: np.ndarray, value_order: int, solutions: np.nd
     return EXHAUSTED, count
 
 
+D_FOUND, D_DEPTH, D_ROOT = range(3)
+POSITION_SLOTS = 3
+"""`depth_first`'s `position`: the solutions found so far (0: a new search), the depth and the
+trail length where it began, kept while it stops with FILLED."""
 NO_CELLS = np.zeros(0, dtype=np.int64)
 
 
 def run_depth_first(
     st: State, value_order: str = "ascending", limit: int = 1, cells: np.ndarray = NO_CELLS
 ) -> tuple[int, list[list[int]]]:
-    """`depth_first` with its buffers: (code, up to `limit` solutions as value lists).
-    `cells`: the fixed variable order (int64), or empty for smallest domain first."""
+    """`depth_first` with its buffers: (code, up to `limit` solutions as value lists; code
+    OUT_OF_MEMORY when memory ran out for them, see `drained`). `cells`: the fixed variable
+    order (int64), or empty for smallest domain first."""
     n = st.val.shape[0]
-    solutions = np.zeros((limit, n), dtype=np.int64)
-    code, count = depth_first(
-        st, cells, VALUE_ORDERS[value_order], solutions, np.zeros((3, n + 1), dtype=np.int64)
-    )
-    raise_if_interrupted(st)
-    return int(code), solutions[:count].tolist()
+    solutions = np.zeros((chunk_rows(n, limit), n), dtype=np.int64)
+    stack = np.zeros((3, n + 1), dtype=np.int64)
+    position = np.zeros(POSITION_SLOTS, dtype=np.int64)
+    order = VALUE_ORDERS[value_order]
+    return drained(lambda: depth_first(st, cells, order, solutions, stack, position, limit), st, solutions)
 
 
 def free_cells(st: State) -> np.ndarray:
@@ -294,18 +324,18 @@ def _learn_and_assert(st: LearningState, plan: Plan, level: int, solution: bool)
         enqueue_cell_runs(st, uip)
         return 0
     o = nogoods.add(st, a.out_cells, a.out_masks, length, lbd)
-    if o < 0:  # the store is full: reduce it at the root, then keep the nogood (not unit there)
+    if o < 0:  # the store is full: reduce it at the root, then keep the nogood there
         _undo_saving_phases(st, plan.phase, a.level_start[1])
         if not nogoods.reduce(st, plan.settings[S_KEEP] // 2):
             return NO_SOLUTION_LEFT
-        o = nogoods.add(st, a.out_cells, a.out_masks, length, lbd)
-        if o < 0:  # still full: keep only the solutions' nogoods
+        o = nogoods.add_at_root(st, a.out_cells, a.out_masks, length, lbd)
+        if o == -1:  # still full: keep only the solutions' nogoods (at most half the store: `has_room`)
             if not nogoods.reduce(st, 0, nogoods.PERMANENT):
                 return NO_SOLUTION_LEFT
-            o = nogoods.add(st, a.out_cells, a.out_masks, length, lbd)
-            if o < 0:
+            o = nogoods.add_at_root(st, a.out_cells, a.out_masks, length, lbd)
+            if o == -1:
                 return STORE_FULL
-        return 0
+        return NO_SOLUTION_LEFT if o == nogoods.NO_LITERAL_LEFT else 0
     st.info[REASON] = NOGOOD_BASE - o
     set_domain(st, uip, st.dom[uip] & a.out_masks[0])
     enqueue_cell_runs(st, uip)
@@ -458,43 +488,73 @@ def _restart(st: State, plan: Plan, restart: int) -> int:
     return GO_ON
 
 
+def room_for_solution(st: State, level: int) -> bool:
+    """Whether the nogood of a solution found at decision `level` keeps found solutions'
+    nogoods within half the store (`nogoods.has_room`); True for a state that does not learn."""
+    raise NotImplementedError("room_for_solution runs inside compiled kernels")
+
+
+@overload(room_for_solution, jit_options=INTERNAL)
+def _room_for_solution(st, level):  # type: ignore[no-untyped-def]
+    if instance_of(st, LearningState):
+        return lambda st, level: nogoods.has_room(st, level)
+    return lambda st, level: True
+
+
 @entry_point
-def learning_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, int]:
-    """The modern search (module docstring) from the current, propagated state. Stores up to
-    `limit` = len(solutions) solutions in the rows of `solutions`. Returns (code, count) like
-    `depth_first`: EXHAUSTED (finished: count is exact), LIMIT, STOPPED, or FULL (the nogood
-    store holds nothing but found solutions' nogoods and has no room for another). The state
-    is restored to where it started."""
-    limit = solutions.shape[0]
+def learning_search(st: State, plan: Plan, solutions: np.ndarray, limit: int) -> tuple[int, int]:
+    """The modern search (module docstring) from the current, propagated state, to `limit`
+    solutions in all. Writes the solutions it finds in the rows of `solutions` from row 0.
+    Returns (code, rows written) like `depth_first`: EXHAUSTED (finished: the count is exact),
+    LIMIT, STOPPED, or FULL (the nogood store holds nothing but found solutions' nogoods and
+    has no room for another), the state restored to where it started; or FILLED at a
+    solution, when the rows are full or (learning) its nogood needs a larger store
+    (`nogoods.make_room`): the state and `plan.position` kept, a call with them goes on."""
     learning = plan.settings[S_LEARNING] != 0
-    root = st.info[TRAIL]
-    code = _start(st, plan)
-    if code != GO_ON:
-        return code, 0
-    level = 0
+    pos = plan.position
+    found = pos[P_FOUND]
+    pos[P_FOUND] = 0
+    pending = found > 0  # called again after FILLED: the solution it stopped at is still to exclude
+    if pending:
+        root, level, conflicts, budget = plan.analysis.level_start[0], pos[P_LEVEL], pos[P_CONFLICTS], pos[P_BUDGET]
+        restart = pos[P_RESTART]
+    else:
+        root = st.info[TRAIL]
+        code = _start(st, plan)
+        if code != GO_ON:
+            return code, 0
+        level = 0
+        restart = max(pos[P_RESTART], 1)  # a search paused at a restart goes on from it
+        pos[P_RESTART] = restart
+        budget = conflict_budget(plan.settings, restart)
+        conflicts = 0
     count = 0
-    restart = max(plan.position[P_RESTART], 1)  # a search paused at a restart goes on from it
-    plan.position[P_RESTART] = restart
-    budget = conflict_budget(plan.settings, restart)
-    conflicts = 0
     while True:
-        c = _choose_cell(st, plan)
-        solution = c < 0  # every domain a single value: a solution (GAC and the checks hold)
-        if solution:
-            _store_solution(st, solutions, count)
-            count += 1
-            if not learning:  # nothing would stop a restart from finding it again: no more restarts
-                budget = np.iinfo(np.int64).max
-            if count >= limit or level == 0:
-                undo(st, root)
-                return (LIMIT if count >= limit else EXHAUSTED), count
-            conflict = True
+        if pending:
+            pending = False
+            solution = conflict = True
         else:
-            level += 1
-            conflict = not _decide(st, plan, c, level)
-            if conflict and st.info[STOP] != 0:
-                undo(st, root)
-                return STOPPED, count
+            c = _choose_cell(st, plan)
+            solution = c < 0  # every domain a single value: a solution (GAC and the checks hold)
+            if solution:
+                _store_solution(st, solutions, count)
+                count += 1
+                found += 1
+                if not learning:  # nothing would stop a restart from finding it again: no more restarts
+                    budget = np.iinfo(np.int64).max
+                if found >= limit or level == 0:
+                    undo(st, root)
+                    return (LIMIT if found >= limit else EXHAUSTED), count
+                if count >= solutions.shape[0] or (learning and not room_for_solution(st, level)):
+                    pos[P_FOUND], pos[P_LEVEL], pos[P_CONFLICTS], pos[P_BUDGET] = found, level, conflicts, budget
+                    return FILLED, count
+                conflict = True
+            else:
+                level += 1
+                conflict = not _decide(st, plan, c, level)
+                if conflict and st.info[STOP] != 0:
+                    undo(st, root)
+                    return STOPPED, count
         if conflict:
             code, level, met = _repair(st, plan, level, solution)
             conflicts += met
@@ -518,8 +578,10 @@ def learning_search(st: State, plan: Plan, solutions: np.ndarray) -> tuple[int, 
 
 def run_learning_search(st: State, limit: int = 1, plan: Plan | None = None, **settings: object) -> tuple[int, list[list[int]]]:
     """`learning_search` with `plan` (a search resumed after a stop keeps its weights and phases)
-    or fresh buffers of `plan_for`'s settings: (code, up to `limit` solutions as value lists)."""
-    solutions = np.zeros((limit, st.val.shape[0]), dtype=np.int64)
-    code, count = learning_search(st, plan or plan_for(st, **settings), solutions)  # type: ignore[arg-type]
-    raise_if_interrupted(st)
-    return int(code), solutions[:count].tolist()
+    or fresh buffers of `plan_for`'s settings, the nogood store grown as found solutions' nogoods
+    need (`nogoods.make_room`): (code, up to `limit` solutions as value lists; code
+    OUT_OF_MEMORY when memory ran out for them or the store, see `drained`)."""
+    plan = plan or plan_for(st, **settings)  # type: ignore[arg-type]
+    solutions = np.zeros((chunk_rows(st.val.shape[0], limit), st.val.shape[0]), dtype=np.int64)
+    grow = (lambda: nogoods.make_room(st)) if isinstance(st, LearningState) else (lambda: None)  # type: ignore[arg-type]
+    return drained(lambda: learning_search(st, plan, solutions, limit), st, solutions, grow)

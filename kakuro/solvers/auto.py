@@ -46,7 +46,7 @@ from kakuro.engine.compile import ensure
 from kakuro.engine.state import RNG, SAMPLES, SOLVED, STOPPED, State, postpone, range_refusal, solution_values
 from kakuro.errors import BackendUnavailableError, KakuroError, TablesTooLargeError
 from kakuro.isolation import race
-from kakuro.native import TREE_OPTIONS, ResumableSearch, TreeSearchSolver, tree_kernels
+from kakuro.native import TIME_LIMIT_REACHED, TREE_OPTIONS, ResumableSearch, TreeSearchSolver, tree_kernels
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Status
 from kakuro.puzzle import Puzzle
@@ -140,7 +140,7 @@ class Auto(TreeSearchSolver):
         stats["search_time"] = time.perf_counter() - start
         settled = _decided(found, limit)
         stats = {**stats, **found.stats, "path": path if settled else "none"}
-        return Enumeration(found.solutions, found.exhausted, stats, "" if settled else "time limit reached")
+        return Enumeration(found.solutions, found.exhausted, stats, "" if settled else found.message or TIME_LIMIT_REACHED)
 
 
 def wide_open(puzzle: Puzzle, domains: Sequence[int] | np.ndarray) -> bool:
@@ -259,7 +259,7 @@ def _wide_range(puzzle: Puzzle, limit: int, deadline: Deadline, seed: int, refus
     stats: dict[str, Any] = {"path": "none"}
     remaining = deadline.remaining()
     if remaining is not None and remaining <= 0:
-        return Enumeration([], False, stats, "time limit reached")
+        return Enumeration([], False, stats, TIME_LIMIT_REACHED)
     try:
         found = get_solver(WIDE_RANGE_BACKEND).count_solutions(puzzle, limit=limit, time_limit=remaining, seed=seed)
     except BackendUnavailableError as exc:
@@ -268,7 +268,8 @@ def _wide_range(puzzle: Puzzle, limit: int, deadline: Deadline, seed: int, refus
         raise KakuroError(f"{refusal}; {WIDE_RANGE_BACKEND} failed on it: {found.status.value}: {found.message}")
     decided = found.exhausted or found.count >= limit
     stats = {**found.stats, "path": WIDE_RANGE_BACKEND if decided else "none"}
-    return Enumeration([s.values for s in found.solutions], found.exhausted, stats, "" if decided else "time limit reached")
+    return Enumeration([s.values for s in found.solutions], found.exhausted, stats,
+                       "" if decided else found.message or TIME_LIMIT_REACHED)
 
 
 def _decided(found: Enumeration, limit: int) -> bool:
