@@ -185,7 +185,8 @@ def dumps(puzzles: Puzzle | Iterable[Puzzle], format: str = "text") -> str:
     for puzzle in items:
         if puzzle.kind not in kinds:
             family = [name for name, m in FORMATS.items() if puzzle.kind in getattr(m, "KINDS", ("kakuro",))]
-            raise KakuroError(f"the {format} format holds {' and '.join(kinds)} puzzles, not a {puzzle.kind}; "
+            held = " and ".join(kinds) if len(kinds) < 3 else f"{', '.join(kinds[:-1])} and {kinds[-1]}"
+            raise KakuroError(f"the {format} format holds {held} puzzles, not a {puzzle.kind}; "
                               f"formats for it: {', '.join(family)}")
     dumped: str = module.dumps(items)
     return dumped
