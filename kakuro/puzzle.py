@@ -61,7 +61,8 @@ ZERO_GIVEN = "a given 0 cannot be kept: every puzzle layout writes 0 for an empt
 
 @dataclass(frozen=True, eq=False)
 class Puzzle:
-    """An immutable Kakuro puzzle. Build it with `from_grid` or `all_white`; both validate.
+    """An immutable puzzle: a Kakuro (build it with `from_grid` or `all_white`) or a member of
+    the Sudoku family (`sudoku`, `jigsaw`, `killer`); every constructor validates.
 
     Attributes: `rows`, `cols` (the grid including clue positions), `cells` (white-cell
     positions, index = cell number), `clues` (position -> (down, across)), `runs`,

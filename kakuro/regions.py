@@ -185,22 +185,31 @@ def check_layout(regions: tuple[Group, ...], n: int, cells: tuple[Position, ...]
     how = "build it with Puzzle.sudoku, Puzzle.jigsaw or Puzzle.killer"
     if cells != _positions(n):
         raise InvalidPuzzleError(f"a Sudoku-family puzzle's cells are every cell of its {n}x{n} grid in reading order; {how}")
-    expected = _layout(n, box)
-    tiles = len(expected) if box is not None else 3 * n
-    lines = [g.cells for g in regions[: 2 * n]] == [cells for _, cells in expected[: 2 * n]]
-    blocks = regions[2 * n:tiles]
-    if box is not None:
-        tiled = [g.cells for g in blocks] == [cells for _, cells in expected[2 * n:]]
+    fixed = _fixed_cells(n, box, diagonals)  # what the rows, columns, boxes and diagonals must be
+    unstated = len(fixed) + (n if box is None else 0)
+    laid = tuple(g.cells for g in regions[:unstated])
+    if box is None:
+        blocks = laid[2 * n:3 * n]
+        laid = laid[:2 * n] + laid[3 * n:]
+        tiled = len(blocks) == n and len({c for cells_ in blocks for c in cells_}) == n * n == sum(map(len, blocks))
     else:
-        tiled = len(blocks) == n and len({c for g in blocks for c in g.cells}) == n * n == sum(map(len, blocks))
-    crossed = not diagonals or [g.cells for g in regions[tiles:tiles + 2]] == [g.cells for g in diagonal_groups(n)]
-    rest = regions[tiles + (2 if diagonals else 0):]
-    if not (lines and tiled and crossed and all(not g.stated for g in regions[:len(regions) - len(rest)])
-            and all(g.stated for g in rest)):
+        tiled = True
+    if not (tiled and laid == fixed and not any(g.stated for g in regions[:unstated])
+            and all(g.stated for g in regions[unstated:])):
         raise InvalidPuzzleError("a Sudoku-family puzzle's regions are its rows, columns, boxes (a Jigsaw's regions), "
                                  f"diagonals (Sudoku X) and cages, in that order; {how}")
-    if box is None and rest:
+    if box is None and len(regions) > unstated:
         raise InvalidPuzzleError("a Killer Jigsaw (cages over irregular regions) is not supported")
+
+
+@functools.cache
+def _fixed_cells(n: int, box: tuple[int, int] | None, diagonals: bool) -> tuple[tuple[int, ...], ...]:
+    """The cells of the groups a layout fixes, in order: the rows, the columns, the boxes of
+    `box` (a Jigsaw's regions left out), the diagonals when `diagonals`."""
+    fixed = tuple(cells for _, cells in _layout(n, box))
+    if diagonals:
+        fixed += tuple(g.cells for g in diagonal_groups(n))
+    return fixed
 
 
 @functools.cache
