@@ -5,7 +5,8 @@ whose values all differ, with a sum (`kakuro.groups`). A Kakuro is a grid of `ro
 positions, each black, a clue (a down sum for the white run directly below it and/or an across
 sum for the run to its right) or white; its groups are the runs. Cazenave's all-white grids have
 a clue row on top and a clue column on the left (`Puzzle.all_white`). A Sudoku's groups are its
-rows, columns and boxes, a Killer's its cages too (`kakuro.regions`). White cells are numbered
+rows, columns and boxes (a Jigsaw's irregular regions instead of boxes), Sudoku X adds its two
+diagonals, a Killer its cages (`kakuro.regions`). White cells are numbered
 `0..n-1` in row-major order. `Puzzle.check` is the one oracle every test and the harness use.
 """
 
@@ -23,11 +24,20 @@ from typing import Any, Literal, cast
 
 from kakuro.errors import InvalidPuzzleError, InvalidSolutionError
 from kakuro.groups import MAX_VALUE, Clue, Direction, Group, Position, Run, broken_rules, check_group, find_runs, max_sum, min_sum
-from kakuro.regions import killer_cages, sudoku_box, sudoku_grid, sudoku_groups
+from kakuro.regions import (
+    check_layout,
+    diagonal_groups,
+    jigsaw_regions,
+    killer_cages,
+    line_groups,
+    sudoku_box,
+    sudoku_grid,
+    sudoku_groups,
+)
 from kakuro.values import is_digit, is_integer, position_name, shown
 
-__all__ = ["MAX_VALUE", "Clue", "Direction", "Group", "Position", "Run", "is_digit", "max_sum", "min_sum", "Puzzle",
-           "Solution", "shown"]
+__all__ = ["KINDS", "MAX_VALUE", "Clue", "Direction", "Group", "Kind", "Position", "Run", "is_digit", "max_sum", "min_sum",
+           "Puzzle", "Solution", "shown"]
 
 
 BLACK = "#"
@@ -39,13 +49,20 @@ GridCell = str | int | Sequence[int | None] | None
 """A position in the JSON-lines layout: "#", [down, across], 0 (empty white) or a given digit."""
 
 
+Kind = Literal["kakuro", "sudoku", "killer", "jigsaw", "sudoku-x", "killer-x", "jigsaw-x"]
+"""Which member of the family a puzzle is (`Puzzle.kind`); "-x" adds Sudoku X's diagonals."""
+KINDS: tuple[Kind, ...] = ("kakuro", "sudoku", "killer", "jigsaw", "sudoku-x", "killer-x", "jigsaw-x")
+"""Every kind, Kakuro first."""
+
+
 ZERO_GIVEN = "a given 0 cannot be kept: every puzzle layout writes 0 for an empty cell"
 """Why a puzzle refuses a given 0 (its solutions may hold 0 when the value range starts at 0)."""
 
 
 @dataclass(frozen=True, eq=False)
 class Puzzle:
-    """An immutable Kakuro puzzle. Build it with `from_grid` or `all_white`; both validate.
+    """An immutable puzzle: a Kakuro (build it with `from_grid` or `all_white`) or a member of
+    the Sudoku family (`sudoku`, `jigsaw`, `killer`); every constructor validates.
 
     Attributes: `rows`, `cols` (the grid including clue positions), `cells` (white-cell
     positions, index = cell number), `clues` (position -> (down, across)), `runs`,
@@ -61,10 +78,13 @@ class Puzzle:
     id: str | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
     regions: tuple[Group, ...] = ()
-    """The groups that are not Kakuro runs: a Sudoku's rows, columns and boxes, a Killer's
-    cages (empty for Kakuro). A puzzle with regions has no clue cells."""
+    """The groups that are not Kakuro runs (empty for Kakuro), in this order: the rows, the
+    columns, the boxes (a Jigsaw's regions), Sudoku X's two diagonals, a Killer's cages
+    (`kakuro.regions`). A puzzle with regions has no clue cells."""
     box: tuple[int, int] | None = None
-    """A Sudoku's box shape (rows, cols); None for Kakuro."""
+    """A Sudoku's box shape (rows, cols); None for Kakuro and for a Jigsaw (its regions)."""
+    diagonals: bool = False
+    """True for Sudoku X (and Killer X, Jigsaw X): both main diagonals hold every value once."""
     runs: tuple[Group, ...] = field(init=False)
     """Every group the backends read, each with its cells and total: the Kakuro runs (`Run`,
     from the clues) and then the `regions`."""
@@ -171,15 +191,34 @@ class Puzzle:
         grid: Sequence[Sequence[int]],
         box: tuple[int, int] | None = None,
         *,
+        diagonals: bool = False,
         id: str | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> Puzzle:
         """An n x n Sudoku: `grid` rows of ints, 0 for an empty cell, digits 1..n; rows,
         columns and boxes hold every digit once. `box` is the box shape (rows, cols), default
-        square (a 9x9 grid has 3x3 boxes); a 6x6 grid needs e.g. `box=(2, 3)`. Raises
+        square (a 9x9 grid has 3x3 boxes); a 6x6 grid needs e.g. `box=(2, 3)`. `diagonals`
+        makes it a Sudoku X: both main diagonals hold every digit once too. Raises
         InvalidPuzzleError for a grid that is not square, boxes that do not tile it, a digit
         out of range or repeated in a group."""
-        return cls._sudoku_family(grid, box, [], id, meta)
+        return cls._sudoku_family(grid, box, [], id, meta, diagonals=diagonals)
+
+    @classmethod
+    def jigsaw(
+        cls,
+        givens: Sequence[Sequence[int]],
+        regions: Sequence[Sequence[Position]],
+        *,
+        diagonals: bool = False,
+        id: str | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> Puzzle:
+        """An n x n Jigsaw Sudoku: `givens` rows as for `sudoku`; `regions` n lists of n cells
+        (row, col), 0-based, that tile the grid, each holding every digit once (in place of
+        boxes; a region need not be connected). `diagonals` makes it a Jigsaw X. Raises
+        InvalidPuzzleError naming the region and the cell (r1c1, counted from 1) when the
+        regions overlap, miss a cell, leave the grid or have the wrong size."""
+        return cls._sudoku_family(givens, None, [], id, meta, regions=regions, diagonals=diagonals)
 
     @classmethod
     def killer(
@@ -189,13 +228,15 @@ class Puzzle:
         givens: Sequence[Sequence[int]] | None = None,
         *,
         box: tuple[int, int] | None = None,
+        diagonals: bool = False,
         id: str | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> Puzzle:
         """A Killer Sudoku of `size` x `size`: a Sudoku (`givens` rows as for `sudoku`, default
         all empty) plus `cages`, each `(total, [(row, col), ...])` (0-based): a cage's digits
-        differ and add up to its total. Raises InvalidPuzzleError for a cell outside the grid,
-        a cell in two cages, or a total no distinct digits of that many cells can reach."""
+        differ and add up to its total; `diagonals` makes it a Killer X. Raises
+        InvalidPuzzleError for a cell outside the grid, a cell in two cages, or a total no
+        distinct digits of that many cells can reach."""
         if not is_integer(size) or not 1 <= size <= MAX_VALUE:
             raise InvalidPuzzleError(f"a Killer Sudoku's size must be an integer 1..{MAX_VALUE}, not {size!r}")
         grid = givens if givens is not None else [[0] * size for _ in range(size)]
@@ -203,15 +244,20 @@ class Puzzle:
             raise InvalidPuzzleError(f"the givens have {len(grid)} rows, the puzzle's size is {size}")
         if not cages:
             raise InvalidPuzzleError("a Killer Sudoku needs at least one cage (without cages use Puzzle.sudoku)")
-        return cls._sudoku_family(grid, box, cages, id, meta)
+        return cls._sudoku_family(grid, box, cages, id, meta, diagonals=diagonals)
 
     @classmethod
-    def _sudoku_family(cls, grid: Any, box: Any, cage_list: Any, id: str | None, meta: Mapping[str, Any] | None) -> Puzzle:
+    def _sudoku_family(cls, grid: Any, box: Any, cage_list: Any, id: str | None, meta: Mapping[str, Any] | None, *,
+                       regions: Any = None, diagonals: Any = False) -> Puzzle:
+        """The family puzzle of `grid` with boxes of shape `box` or, given, Jigsaw `regions`."""
+        if not isinstance(diagonals, bool):
+            raise InvalidPuzzleError(f"diagonals must be True or False, not {reprlib.repr(diagonals)}")
         n, givens = sudoku_grid(grid)
-        shape = sudoku_box(n, box)
-        regions = sudoku_groups(n, shape) + killer_cages(cage_list, n)
+        shape = sudoku_box(n, box) if regions is None else None
+        groups = sudoku_groups(n, shape) if shape is not None else line_groups(n) + jigsaw_regions(regions, n)
+        groups += (diagonal_groups(n) if diagonals else []) + killer_cages(cage_list, n)
         cells = tuple((r, c) for r in range(n) for c in range(n))
-        return cls(n, n, cells, {}, givens, (1, n), id, meta or {}, tuple(regions), shape)
+        return cls(n, n, cells, {}, givens, (1, n), id, meta or {}, tuple(groups), shape, diagonals)
 
     # ----------------------------------------------------------------- views
     @property
@@ -237,16 +283,25 @@ class Puzzle:
         return group
 
     @property
-    def kind(self) -> Literal["kakuro", "sudoku", "killer"]:
-        """Which family member: Kakuro (runs from clues), Sudoku, or Killer (Sudoku with cages)."""
-        if self.box is None:
+    def kind(self) -> Kind:
+        """Which family member (`KINDS`): Kakuro (runs from clues), Sudoku, Killer (Sudoku with
+        cages) or Jigsaw (irregular regions for boxes), each of the last three with "-x" for
+        Sudoku X's diagonals."""
+        if not self.regions:
             return "kakuro"
-        return "killer" if any(g.stated for g in self.regions) else "sudoku"
+        base = "jigsaw" if self.box is None else "killer" if any(g.stated for g in self.regions) else "sudoku"
+        return cast(Kind, f"{base}-x" if self.diagonals else base)
 
     @property
     def cages(self) -> tuple[Group, ...]:
         """A Killer puzzle's cages (the regions with a stated sum); empty for the others."""
-        return tuple(g for g in self.regions if g.stated) if self.box is not None else ()
+        return tuple(g for g in self.regions if g.stated)
+
+    @property
+    def boxes(self) -> tuple[Group, ...]:
+        """A Sudoku's boxes or a Jigsaw's regions: the n groups after the rows and columns that
+        tile the n x n grid; empty for Kakuro."""
+        return self.regions[2 * self.rows:3 * self.rows]
 
     @property
     def is_all_white(self) -> bool:
@@ -266,9 +321,11 @@ class Puzzle:
     def digest(self) -> str:
         """A stable hash of the puzzle's content (layout, clues, givens, value range)."""
         content: dict[str, Any] = {"grid": self.to_grid(), "values": list(self.values)}
-        if self.box is not None:  # a Kakuro's digest stays what it always was
-            content["box"] = list(self.box)
+        if self.regions:  # a Kakuro's digest stays what it always was, and so does a Sudoku's and a Killer's
+            content["box" if self.box is not None else "regions"] = list(self.box or self._tiling())
             content["cages"] = [[total, list(cells)] for cells, total in self._cage_set()]
+            if self.diagonals:
+                content["diagonals"] = True
         text = json.dumps(content, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -276,29 +333,37 @@ class Puzzle:
         if not isinstance(other, Puzzle):
             return NotImplemented
         return (self.to_grid() == other.to_grid() and self.values == other.values and self.box == other.box
-                and self._cage_set() == other._cage_set())
+                and self.diagonals == other.diagonals and self._cage_set() == other._cage_set()
+                and self._tiling() == other._tiling())
 
     def _cage_set(self) -> list[tuple[tuple[int, ...], int]]:
         """The cages as sorted (cells, total) pairs: the same cages in any order are the same puzzle."""
         return sorted((tuple(sorted(g.cells)), g.total) for g in self.cages)
 
+    def _tiling(self) -> list[list[int]]:
+        """A Jigsaw's regions as sorted cell lists, in order: the same regions in any order are
+        the same puzzle (empty for the others)."""
+        return sorted(sorted(g.cells) for g in self.boxes) if self.box is None else []
+
     def __hash__(self) -> int:
         return hash(self.digest())
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickle as the grid layout (a Sudoku's as its grid, box and cages); unpickling
-        validates again (worker processes rely on it)."""
-        if self.box is not None:
+        """Pickle as the grid layout (a Sudoku's as its grid, box or regions, diagonals and
+        cages); unpickling validates again (worker processes rely on it)."""
+        if self.regions:
             cages = [(g.total, [self.cells[c] for c in g.cells]) for g in self.cages]
-            return (_rebuild_sudoku, (self.to_grid(), self.box, cages, self.id, dict(self.meta)))
+            tiles = None if self.box is not None else [[self.cells[c] for c in g.cells] for g in self.boxes]
+            return (_rebuild_family, (self.to_grid(), self.box, tiles, self.diagonals, cages, self.id, dict(self.meta)))
         return (_rebuild, (self.to_grid(), self.values, self.id, dict(self.meta)))
 
     def __repr__(self) -> str:
         name = f" {self.id!r}" if self.id else ""
         lo, hi = self.values
-        if self.box is not None:
+        if self.regions:
             cages = f", {len(self.cages)} cages" if self.cages else ""
-            shape = f"{self.rows}x{self.cols}, boxes {self.box[0]}x{self.box[1]}{cages}"
+            boxes = f", boxes {self.box[0]}x{self.box[1]}" if self.box is not None else ""
+            shape = f"{self.rows}x{self.cols}{boxes}{cages}"
             return f"<Puzzle{name} {self.kind} {shape}, values {lo}..{hi}>"
         return f"<Puzzle{name} {self.rows}x{self.cols}, {self.size} cells, {len(self.runs)} runs, values {lo}..{hi}>"
 
@@ -446,11 +511,9 @@ def _unchangeable(value: Any) -> bool:
     return type(value) in _ATOMS
 
 
-def _rebuild_sudoku(grid: list[list[int]], box: tuple[int, int], cages: list[tuple[int, list[Position]]],
-                    id: str | None, meta: dict[str, Any]) -> Puzzle:
-    if cages:
-        return Puzzle.killer(cages, size=len(grid), givens=grid, box=box, id=id, meta=meta)
-    return Puzzle.sudoku(grid, box=box, id=id, meta=meta)
+def _rebuild_family(grid: list[list[int]], box: tuple[int, int] | None, tiles: list[list[Position]] | None,
+                    diagonals: bool, cages: list[tuple[int, list[Position]]], id: str | None, meta: dict[str, Any]) -> Puzzle:
+    return Puzzle._sudoku_family(grid, box, cages, id, meta, regions=tiles, diagonals=diagonals)
 
 
 def _rebuild(grid: list[list[GridCell]], values: tuple[int, int], id: str | None, meta: dict[str, Any]) -> Puzzle:
@@ -497,3 +560,4 @@ def _validate(p: Puzzle) -> None:
     if p.regions and not all(covered):
         alone = p.cells[covered.index(False)]
         raise InvalidPuzzleError(f"cell {p.position_name(alone)} belongs to no group", cell=alone)
+    check_layout(p.regions, p.rows, p.cells, p.box, p.diagonals)

@@ -5,8 +5,9 @@ corner, the down sum in the lower-left triangle and the across sum in the upper-
 givens are bold, solution digits (when a solution is drawn) are blue. A deduction step
 (`kakuro.explain`) is drawn with `Marks`: the cells it looks at shaded, the clues of its runs
 framed, every open cell's candidates small, the removed ones struck through in red and the
-digits it places in green. A Sudoku's boxes have thick borders; a Killer's cages are drawn
-just inside their edges in red, each sum in its top-left cell. One layout function (`layout`) produces the shapes; the SVG writer
+digits it places in green. A Sudoku's boxes and a Jigsaw's regions have thick borders, Sudoku
+X's diagonals are shaded; a Killer's cages are drawn just inside their edges in red, each sum in
+its top-left cell. One layout function (`layout`) produces the shapes; the SVG writer
 and the matplotlib painter only draw them.
 """
 
@@ -35,6 +36,8 @@ CLUE_TEXT = "#ffffff"
 SOLUTION_TEXT = "#1f5fbf"
 HIGHLIGHT = "#fff1b8"
 """Fill of the white cells a step looks at."""
+DIAGONAL = "#e4e9f0"
+"""Fill of the cells on Sudoku X's diagonals."""
 CLUE_HIGHLIGHT = "#d9822b"
 """Frame of the clues of the runs a step looks at."""
 CANDIDATE_TEXT = "#6b6b6b"
@@ -103,12 +106,15 @@ def layout(puzzle: Puzzle, solution: Solution | None = None,
         raise KakuroError("the solution belongs to another puzzle")
     shapes: list[Shape] = []
     shaded = {puzzle.cells[c] for c in marks.cells} if marks is not None else set()
+    n = puzzle.rows
+    crossed = {(i, i) for i in range(n)} | {(i, n - 1 - i) for i in range(n)} if puzzle.diagonals else set()
     for r in range(puzzle.rows):
         for c in range(puzzle.cols):
             x, y = c * CELL, r * CELL
             if (r, c) in puzzle.index:
                 key = f"cell-{puzzle.index[(r, c)]}" if marks is not None else ""
-                shapes.append(Box(x, y, CELL, HIGHLIGHT if (r, c) in shaded else PAPER, key))
+                fill = HIGHLIGHT if (r, c) in shaded else DIAGONAL if (r, c) in crossed else PAPER
+                shapes.append(Box(x, y, CELL, fill, key))
                 continue
             shapes.append(Box(x, y, CELL, INK))
             clue = puzzle.clues.get((r, c))
@@ -141,14 +147,12 @@ def layout(puzzle: Puzzle, solution: Solution | None = None,
 
 
 def _boxes_and_cages(puzzle: Puzzle) -> list[Shape]:
-    """A Sudoku's box borders (thick) and a Killer's cages: a thin line just inside every cage
-    edge and the cage's sum small in its top-left cell (nothing for Kakuro)."""
-    if puzzle.box is None:
+    """A Sudoku's box borders or a Jigsaw's region borders (thick) and a Killer's cages: a thin
+    line just inside every cage edge and the cage's sum small in its top-left cell (nothing for
+    Kakuro)."""
+    if not puzzle.regions:
         return []
-    br, bc = puzzle.box
-    side = puzzle.rows * CELL
-    shapes: list[Shape] = [Line(0, r * CELL, side, r * CELL, INK, 3) for r in range(0, puzzle.rows + 1, br)]
-    shapes += [Line(c * CELL, 0, c * CELL, side, INK, 3) for c in range(0, puzzle.cols + 1, bc)]
+    shapes = _box_borders(puzzle) if puzzle.box is not None else _region_borders(puzzle)
     inset = CELL * 0.1
     for cage in puzzle.cages:
         cells = {puzzle.cells[i] for i in cage.cells}
@@ -162,6 +166,29 @@ def _boxes_and_cages(puzzle: Puzzle) -> list[Shape]:
                     shapes.append(Line(x1, y1, x2, y2, CAGE, 0.8))
         r, c = min(cells)
         shapes.append(Label(c * CELL + CELL * 0.3, r * CELL + CELL * 0.32, str(cage.total), CELL * 0.22, CAGE))
+    return shapes
+
+
+def _box_borders(puzzle: Puzzle) -> list[Shape]:
+    """Thick lines between a Sudoku's bands and stacks of boxes, and around the grid."""
+    br, bc = puzzle.box or (puzzle.rows, puzzle.cols)
+    side = puzzle.rows * CELL
+    shapes: list[Shape] = [Line(0, r * CELL, side, r * CELL, INK, 3) for r in range(0, puzzle.rows + 1, br)]
+    shapes += [Line(c * CELL, 0, c * CELL, side, INK, 3) for c in range(0, puzzle.cols + 1, bc)]
+    return shapes
+
+
+def _region_borders(puzzle: Puzzle) -> list[Shape]:
+    """A Jigsaw's thick lines: around the grid, and along every cell edge between two regions."""
+    n, side = puzzle.rows, puzzle.rows * CELL
+    owner = {puzzle.cells[c]: k for k, region in enumerate(puzzle.boxes) for c in region.cells}
+    shapes: list[Shape] = [Line(0, 0, side, 0, INK, 3), Line(0, side, side, side, INK, 3),
+                           Line(0, 0, 0, side, INK, 3), Line(side, 0, side, side, INK, 3)]
+    for (r, c), k in sorted(owner.items()):
+        if c + 1 < n and owner[(r, c + 1)] != k:
+            shapes.append(Line((c + 1) * CELL, r * CELL, (c + 1) * CELL, (r + 1) * CELL, INK, 3))
+        if r + 1 < n and owner[(r + 1, c)] != k:
+            shapes.append(Line(c * CELL, (r + 1) * CELL, (c + 1) * CELL, (r + 1) * CELL, INK, 3))
     return shapes
 
 

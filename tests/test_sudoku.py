@@ -133,7 +133,7 @@ def test_format_errors_name_line_and_column(text: str, where: str, words: str) -
 def test_a_format_refuses_a_puzzle_it_cannot_hold(tmp_path) -> None:
     with pytest.raises(kakuro.KakuroError, match="formats for it: killer"):
         dumps(killer(9, seed=1), "text")
-    with pytest.raises(kakuro.KakuroError, match="holds sudoku puzzles, not a kakuro"):
+    with pytest.raises(kakuro.KakuroError, match="holds sudoku, sudoku-x, jigsaw and jigsaw-x puzzles, not a kakuro"):
         dumps(kakuro.read(HARD_LINE)[0].__class__.all_white([3, 3], [3, 3], values=(1, 2)), "sudoku")
 
 

@@ -1,5 +1,6 @@
 """The `kakuro` command line: solve, count, check, convert, render, explain, hint, backends,
-generate, compare, report, certify, verify.
+generate, compare, report, certify, verify, for Kakuro and the Sudoku family (Sudoku, Killer,
+Jigsaw, Sudoku X).
 
 Argument handling is one module per group of subcommands (`solving`: solve, count, check;
 `puzzles`: convert, render; `deduction`: explain, hint; `backends`; `generate`; `compare`;
@@ -58,8 +59,10 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = CommandParser(
         prog="kakuro",
-        description="Solve, check, convert and generate Kakuro puzzles with interchangeable backends; "
-        "compare backends and report the results.",
+        description="Solve, check, explain, convert and generate Kakuro and the Sudoku family (Sudoku, Killer "
+        "Sudoku, Jigsaw Sudoku, Sudoku X) with interchangeable backends; compare backends and report the results. "
+        "A puzzle is a file in any format, or - for standard input, e.g. a Sudoku as one line of 81 digits and "
+        "dots: echo LINE | kakuro solve -",
         epilog=EXIT_CODES_HELP,
     )
     parser.add_argument("--version", action="version", version=f"kakuro {kakuro.__version__}")

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kakuro.cli.arguments import at_least
-from kakuro.cli.common import DEFAULT_TIME_LIMIT, add_time_limit, pick, pick_puzzles, read_puzzles
+from kakuro.cli.common import DEFAULT_TIME_LIMIT, PUZZLE_ARGUMENT, add_time_limit, pick, pick_puzzles, read_puzzles
 from kakuro.cli.exits import EXIT_ERROR, EXIT_LIMIT, EXIT_OK, EXIT_WRONG, worst
 from kakuro.errors import KakuroError
 from kakuro.files import refuse_existing, write_all, write_new
@@ -37,7 +37,7 @@ def _add_certify(commands: Any) -> None:
         "does before it is written. Exit status 0 when every puzzle is certified, 1 on an error, 4 when the "
         "time limit stopped one.",
     )
-    command.add_argument("file", metavar="FILE", help="a puzzle file (any format) or a puzz.link URL")
+    command.add_argument("file", metavar="FILE", help=PUZZLE_ARGUMENT)
     which = command.add_mutually_exclusive_group()
     which.add_argument("--index", type=at_least(1), metavar="K", help="certify the K-th puzzle (default 1)")
     which.add_argument("--all", action="store_true", help="certify every puzzle of the file")

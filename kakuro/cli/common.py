@@ -1,6 +1,6 @@
 """What the `kakuro` subcommands share: default limits, the flags several take, and reading the
-puzzles a command names (a file or a puz.link URL, `--index K` / `--all`). Exit codes are
-`kakuro.cli.exits`."""
+puzzles a command names (a file, `-` for standard input, or a puz.link URL; `--index K` /
+`--all`). Exit codes are `kakuro.cli.exits`."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from kakuro.cli.arguments import seconds_or_none
-from kakuro.errors import UsageError
+from kakuro.errors import PuzzleFormatError, UsageError
 from kakuro.files import refuse_existing
 from kakuro.formats import read_lazily
+from kakuro.formats import sudoku as one_line
 from kakuro.puzzle import Puzzle
 from kakuro.solver import Solver
 
@@ -21,6 +22,10 @@ DEFAULT_TIME_LIMIT = 60.0
 """Seconds per puzzle for solve, count and render unless --time-limit is given."""
 DEFAULT_GENERATE_LIMIT = 600.0
 """Seconds per unique puzzle for `generate classic` unless --time-limit is given."""
+STDIN = "-"
+"""The FILE argument that reads the puzzles from standard input."""
+PUZZLE_ARGUMENT = "a puzzle file (any format), - to read one from standard input, or a puzz.link URL"
+"""The help of every command's puzzle argument."""
 
 
 def add_time_limit(command: argparse.ArgumentParser, default: float, what: str) -> None:
@@ -31,9 +36,22 @@ def add_time_limit(command: argparse.ArgumentParser, default: float, what: str) 
 
 
 def read_puzzles(source: str, format: str | None = None) -> Sequence[Puzzle]:
-    """The puzzles of a FILE argument (a path, or a puzz.link URL given on the command line),
-    each built when it is reached (`kakuro.formats.read_lazily`)."""
-    return read_lazily(source if "?kakuro/" in source and not os.path.exists(source) else Path(source), format=format)
+    """The puzzles of a FILE argument: a path, `-` (standard input: any format `kakuro.read`
+    detects, a one-line Sudoku included), or a puzz.link URL given on the command line, each
+    built when it is reached (`kakuro.formats.read_lazily`). A FILE is a path, never a puzzle:
+    a missing file that reads like a one-line Sudoku says to give the line on standard input."""
+    if source == STDIN:
+        if sys.stdin is None:
+            raise UsageError("- reads the puzzle from standard input, and this process has none")
+        if sys.stdin.isatty():
+            print("kakuro: reading the puzzle from standard input (end it with Ctrl-D)", file=sys.stderr, flush=True)
+        return read_lazily(sys.stdin.buffer, format=format)
+    if "?kakuro/" in source and not os.path.exists(source):
+        return read_lazily(source, format=format)
+    if not os.path.exists(source) and one_line.sniff(source):
+        raise PuzzleFormatError("no such file (a puzzle written out is read from standard input: "
+                                "echo LINE | kakuro solve -)", file=source)
+    return read_lazily(Path(source), format=format)
 
 
 def pick(puzzles: Sequence[Puzzle], index: int, source: str) -> Puzzle:
@@ -46,14 +64,16 @@ def pick(puzzles: Sequence[Puzzle], index: int, source: str) -> Puzzle:
 def pick_puzzles(args: argparse.Namespace, puzzles: Sequence[Puzzle]) -> Iterator[tuple[str, Puzzle]]:
     """(name, puzzle) of the puzzles of `args.file` that `--all` / `--index K` choose: all, or
     the K-th (default the first, with a note on stderr when the file holds more), each built
-    when it is reached. A puzzle's name is its id, or `FILE#K` (K 1-based) when it has none."""
+    when it is reached. A puzzle's name is its id, or `FILE#K` (K 1-based; `<stdin>#K` for
+    `-`) when it has none."""
     every = args.all
+    source = "<stdin>" if args.file == STDIN else args.file
     if not every and args.index is None and len(puzzles) > 1:
-        print(f"kakuro: puzzle 1 of {len(puzzles)} in {args.file}; --all for every puzzle or --index K",
+        print(f"kakuro: puzzle 1 of {len(puzzles)} in {source}; --all for every puzzle or --index K",
               file=sys.stderr)
     index = args.index or 1
-    chosen = enumerate(puzzles, start=1) if every else iter([(index, pick(puzzles, index, args.file))])
-    return ((puzzle.id or f"{args.file}#{k}", puzzle) for k, puzzle in chosen)
+    chosen = enumerate(puzzles, start=1) if every else iter([(index, pick(puzzles, index, source))])
+    return ((puzzle.id or f"{source}#{k}", puzzle) for k, puzzle in chosen)
 
 
 def warm(solver: Solver) -> Solver:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kakuro.cli.arguments import at_least
-from kakuro.cli.common import DEFAULT_TIME_LIMIT, add_time_limit, pick_puzzles, read_puzzles, refuse_output
+from kakuro.cli.common import DEFAULT_TIME_LIMIT, PUZZLE_ARGUMENT, add_time_limit, pick_puzzles, read_puzzles, refuse_output
 from kakuro.cli.exits import EXIT_LIMIT, EXIT_OK, EXIT_UNSATISFIABLE, EXIT_WRONG, worst
 from kakuro.errors import UsageError
 from kakuro.files import write_new
@@ -48,7 +48,7 @@ def _add_explain(commands: Any) -> None:
 
 def _add_deduction_input(command: argparse.ArgumentParser, verb: str) -> None:
     """PUZZLE, --index K / --all and --time-limit, for explain and hint."""
-    command.add_argument("file", metavar="PUZZLE", help="a puzzle file (any format) or a puzz.link URL")
+    command.add_argument("file", metavar="PUZZLE", help=PUZZLE_ARGUMENT)
     which = command.add_mutually_exclusive_group()
     which.add_argument("--index", type=at_least(1), metavar="K", help=f"{verb} the K-th puzzle (default 1)")
     which.add_argument("--all", action="store_true", help=f"{verb} every puzzle of the file")

@@ -1,4 +1,4 @@
-"""`kakuro generate cazenave`, `classic`, `sudoku` and `killer`: argument handling (the
+"""`kakuro generate cazenave`, `classic`, `sudoku`, `killer` and `jigsaw`: argument handling (the
 generators are `kakuro.generate`, imported when a command runs)."""
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ def _add_generate(commands: Any) -> None:
     _add_generate_classic(kinds)
     _add_generate_sudoku(kinds)
     _add_generate_killer(kinds)
+    _add_generate_jigsaw(kinds)
 
 
 def _add_output(command: argparse.ArgumentParser) -> None:
@@ -178,6 +179,12 @@ def _add_sudoku_shape(command: argparse.ArgumentParser) -> None:
                          help=f"grid side, digits 1..N, N up to {MAX_VALUE} (default 9)")
     command.add_argument("--box", type=_box_shape, metavar="RxC",
                          help="box shape, e.g. 2x3 for a 6x6 (default square: N must be a square)")
+    _add_diagonals(command)
+
+
+def _add_diagonals(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--diagonals", action="store_true",
+                         help="an X: both main diagonals hold every digit once too (Sudoku X, Killer X, Jigsaw X)")
 
 
 def _add_generate_sudoku(kinds: Any) -> None:
@@ -197,7 +204,7 @@ def _add_generate_sudoku(kinds: Any) -> None:
 
 
 def _add_unique_count_seed_output(command: argparse.ArgumentParser) -> None:
-    """The options `generate sudoku` and `generate killer` share after their own."""
+    """The options `generate sudoku`, `killer` and `jigsaw` share after their own."""
     command.add_argument("--unique", action="store_true", help="every puzzle has exactly one solution")
     command.add_argument("--count", type=at_least(1), default=1, metavar="K", help="number of puzzles (default 1)")
     command.add_argument("--seed", type=at_least(0), default=0, metavar="S",
@@ -214,10 +221,13 @@ def _run_generate_sudoku(args: argparse.Namespace) -> int:
     _checked_box(args)
     share = None if args.empty is None else args.empty / 100
     if args.unique:
-        puzzles = [unique_sudoku(args.size, args.seed + k, share, args.box, args.time_limit) for k in range(args.count)]
+        puzzles = [unique_sudoku(args.size, args.seed + k, share, args.box, args.time_limit, diagonals=args.diagonals)
+                   for k in range(args.count)]
     else:
-        puzzles = [sudoku(args.size, 0.5 if share is None else share, args.seed + k, args.box) for k in range(args.count)]
-    return _emit_as(puzzles, args, "sudoku")
+        puzzles = [sudoku(args.size, 0.5 if share is None else share, args.seed + k, args.box, args.diagonals)
+                   for k in range(args.count)]
+    square = args.box is None or args.box[0] == args.box[1]
+    return _emit_as(puzzles, args, "sudoku" if square else "sudoku-grid")  # one line each, where one line can hold it
 
 
 def _add_generate_killer(kinds: Any) -> None:
@@ -242,10 +252,43 @@ def _run_generate_killer(args: argparse.Namespace) -> int:
     _checked_box(args)
     largest = min(MAX_CAGE, args.size) if args.largest is None else args.largest
     if args.unique:
-        puzzles = [unique_killer(args.size, args.seed + k, largest, args.box, args.time_limit) for k in range(args.count)]
+        puzzles = [unique_killer(args.size, args.seed + k, largest, args.box, args.time_limit, diagonals=args.diagonals)
+                   for k in range(args.count)]
     else:
-        puzzles = [killer(args.size, args.seed + k, largest, args.box) for k in range(args.count)]
+        puzzles = [killer(args.size, args.seed + k, largest, args.box, args.diagonals) for k in range(args.count)]
     return _emit_as(puzzles, args, "killer")
+
+
+def _add_generate_jigsaw(kinds: Any) -> None:
+    command = kinds.add_parser(
+        "jigsaw",
+        help="Jigsaw Sudoku: random irregular regions and a full grid, cells emptied, optionally unique",
+        description="N connected regions of N cells drawn at random in place of boxes (tilings are drawn until one "
+        "has a full grid), then a share of the cells emptied (not unique). With --unique the cells are emptied one "
+        "by one, each kept empty only while counting to 2 with the native engine finds exactly one solution.",
+    )
+    command.add_argument("--size", type=at_least(1, MAX_VALUE), default=9, metavar="N",
+                         help=f"grid side, digits 1..N, N up to {MAX_VALUE} (default 9; any N: no boxes to fit)")
+    _add_diagonals(command)
+    command.add_argument("--empty", type=_percentage, metavar="P",
+                         help="percentage of the cells to empty (default 50; with --unique, as many as it allows)")
+    _add_unique_count_seed_output(command)
+    command.set_defaults(run=_run_generate_jigsaw)
+
+
+def _run_generate_jigsaw(args: argparse.Namespace) -> int:
+    from kakuro.generate.sudoku_grids import jigsaw
+    from kakuro.generate.unique_sudoku import unique_jigsaw
+
+    refuse_output(args)
+    share = None if args.empty is None else args.empty / 100
+    if args.unique:
+        puzzles = [unique_jigsaw(args.size, args.seed + k, share, args.time_limit, diagonals=args.diagonals)
+                   for k in range(args.count)]
+    else:
+        puzzles = [jigsaw(args.size, 0.5 if share is None else share, args.seed + k, args.diagonals)
+                   for k in range(args.count)]
+    return _emit_as(puzzles, args, "jigsaw")
 
 
 def _emit_as(puzzles: list[Puzzle], args: argparse.Namespace, format: str) -> int:

@@ -9,7 +9,7 @@ from typing import Any
 
 import kakuro
 from kakuro.cli.arguments import at_least, number_where
-from kakuro.cli.common import DEFAULT_TIME_LIMIT, add_imports, add_time_limit, pick, read_puzzles, warm
+from kakuro.cli.common import DEFAULT_TIME_LIMIT, PUZZLE_ARGUMENT, add_imports, add_time_limit, pick, read_puzzles, warm
 from kakuro.cli.exits import EXIT_CODES, EXIT_OK
 from kakuro.errors import KakuroError
 from kakuro.files import refuse_existing
@@ -28,7 +28,7 @@ def add_commands(commands: Any) -> None:
 def _add_one_puzzle(command: argparse.ArgumentParser, verb: str) -> None:
     """PUZZLE (a file or a puzz.link URL) and --index K, for a command on one puzzle
     (`_one_puzzle` reads it)."""
-    command.add_argument("file", metavar="PUZZLE", help="a puzzle file (any format) or a puzz.link URL")
+    command.add_argument("file", metavar="PUZZLE", help=PUZZLE_ARGUMENT)
     command.add_argument("--index", type=at_least(1), default=1, metavar="K", help=f"{verb} the K-th puzzle (default 1)")
 
 

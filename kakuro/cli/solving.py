@@ -11,7 +11,16 @@ from typing import Any
 
 import kakuro
 from kakuro.cli.arguments import at_least
-from kakuro.cli.common import DEFAULT_TIME_LIMIT, add_imports, add_time_limit, pick, pick_puzzles, read_puzzles, warm
+from kakuro.cli.common import (
+    DEFAULT_TIME_LIMIT,
+    PUZZLE_ARGUMENT,
+    add_imports,
+    add_time_limit,
+    pick,
+    pick_puzzles,
+    read_puzzles,
+    warm,
+)
 from kakuro.cli.exits import EXIT_CODES, EXIT_LIMIT, EXIT_OK, EXIT_UNSATISFIABLE, EXIT_WRONG, worst
 from kakuro.cli.present import (
     check_lines,
@@ -37,7 +46,7 @@ def add_commands(commands: Any) -> None:
 def _add_per_puzzle(command: argparse.ArgumentParser, verb: str, backend_help: str, format_help: str) -> None:
     """The arguments `solve` and `count` share: FILE, backend, limits, seed, output format and
     which puzzles of the file."""
-    command.add_argument("file", metavar="FILE", help="a puzzle file (any format) or a puzz.link URL")
+    command.add_argument("file", metavar="FILE", help=PUZZLE_ARGUMENT)
     command.add_argument("-b", "--backend", default=kakuro.DEFAULT_BACKEND, metavar="SPEC",
                          help=f"{backend_help} (default: %(default)s)")
     add_imports(command)

@@ -17,6 +17,7 @@ from kakuro.clock import Deadline
 from kakuro.combos import feasible_values
 from kakuro.deduction.board import Board, and_list, is_single, single_value
 from kakuro.deduction.finding import Finding
+from kakuro.deduction.names import groups_word
 from kakuro.deduction.trace import Placement
 from kakuro.puzzle import Puzzle
 
@@ -51,17 +52,11 @@ def contradiction(board: Board, deadline: Deadline = Deadline()) -> Finding | No
         ending = f"leave {board.run_name(failed)} with no way to reach its sum"
     else:
         ending = f"leave {board.run_name(failed)} unable to hold every digit once"
-    reason = (f"if {name} were {value}, exact reasoning on each {_groups_word(board.puzzle)} would {then}{ending}, "
+    reason = (f"if {name} were {value}, exact reasoning on each {groups_word(board.puzzle)} would {then}{ending}, "
               f"so {name} is not {value}")
     looked = (cell, *(c for c, _ in placed), *(board.run_cells[failed] if failed is not None else ()))
     return Finding("contradiction", reason, tuple(dict.fromkeys(looked)), runs, {cell: 1 << value},
                    assumption=Placement(cell, value))
-
-
-def _groups_word(puzzle: Puzzle) -> str:
-    """What a puzzle's groups are called: "run" (Kakuro), "row, column and box" (Sudoku), "row,
-    column, box and cage" (Killer)."""
-    return {"sudoku": "row, column and box", "killer": "row, column, box and cage"}.get(puzzle.kind, "run")
 
 
 def _chain(board: Board, cell: int, value: int) -> tuple[list[tuple[int, int]], int | None]:

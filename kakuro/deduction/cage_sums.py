@@ -1,6 +1,7 @@
-"""Level 5 for a Killer, the rule of 45: a block of whole rows, whole columns or one box holds
-every value once per row (column, box), 45 each in a 9x9; the cages inside it and the cages
-across its edge say what the few cells left over add up to.
+"""Level 5 for a Killer, the rule of 45: a block of whole rows, whole columns or one box (any
+other group that holds every value once too: an X's diagonal) holds every value once per row
+(column, box), 45 each in a 9x9; the cages inside it and the cages across its edge say what the
+few cells left over add up to.
 
 - innies: the cells of the block outside the cages that lie wholly inside it sum to the block's
   total minus those cages' sums;
@@ -47,7 +48,7 @@ def cage_sums(puzzle: Puzzle, expired: Callable[[], bool] | None = None) -> list
     """Every innie and outie sum of `puzzle`'s blocks (bands of consecutive rows, of consecutive
     columns, and single boxes) with 1..MAX_SUM_CELLS cells, each (cells, total) once, in that
     order; none for a puzzle without cages. Stops early when `expired()` answers True."""
-    if not puzzle.cages or puzzle.box is None:
+    if not puzzle.cages:
         return []
     cages = [r for r, group in enumerate(puzzle.runs) if group.stated]
     owner = {c: r for r in cages for c in puzzle.runs[r].cells}
@@ -66,7 +67,7 @@ def cage_sums(puzzle: Puzzle, expired: Callable[[], bool] | None = None) -> list
 
 def _blocks(puzzle: Puzzle) -> list[tuple[str, frozenset[int], int]]:
     """(words, cells, houses) of every band of consecutive rows, of consecutive columns, and of
-    every box."""
+    every other group that holds every value once (a box, a diagonal)."""
     n = puzzle.rows
     out = []
     for axis, word in ((0, "row"), (1, "column")):

@@ -1,4 +1,5 @@
-"""A Sudoku's own techniques over its groups (rows, columns, boxes and a Killer's cages):
+"""A Sudoku's own techniques over its groups (rows, columns, boxes or a Jigsaw's regions, an X's
+diagonals and a Killer's cages):
 `hidden-single` (level 1) and `locked-candidates` (level 2: pointing and box/line reduction).
 
 The techniques that carry over from Kakuro (naked singles, the last cell, subsets, exact
@@ -14,8 +15,8 @@ from kakuro.deduction.finding import Finding
 
 
 def hidden_single(board: Board, r: int) -> Finding | None:
-    """A value that row, column or box `r` (a group holding every value once) can put in one
-    open cell only goes there. Cages are `required-digit`'s (what they must hold depends on their
+    """A value that row, column, box, region or diagonal `r` (a group holding every value once)
+    can put in one open cell only goes there. Cages are `required-digit`'s (what they must hold depends on their
     combinations)."""
     if board.stated(r):
         return None
@@ -57,10 +58,10 @@ def _finding(board: Board, r: int, other: int, able: list[int], bit: int, target
     v = bit.bit_length() - 1
     name, other_name = board.run_name(r), board.run_name(other)
     word, other_word = board.group_word(r), board.group_word(other)
-    if word == "box" and other_word in ("row", "column"):
+    if word in ("box", "region") and other_word in ("row", "column"):
         label = " (pointing)"
-    elif word in ("row", "column") and other_word == "box":
-        label = " (box/line reduction)"
+    elif word in ("row", "column") and other_word in ("box", "region"):
+        label = f" ({other_word}/line reduction)"
     else:
         label = ""
     head = f"every combination of {name} that fits its cells holds {v}, and in it" if board.stated(r) else f"in {name},"

@@ -20,14 +20,16 @@ Levels 1-4 together reach exactly what generalized arc consistency on every run 
 puzzle that `kakuro.generate.grade` calls `rdv` or `gac` never needs level 5 or above, and one
 that needs shaving (`gac+shaving`) always does.
 
-A Sudoku or Killer is explained on the same scale, with the techniques that carry over (its rows,
-columns, boxes and cages are the groups; `Technique.kinds` says which puzzles a technique is
-tried on) and two of its own: `hidden-single` (level 1) and `locked-candidates` (level 2:
-pointing and box/line reduction). Level 1 is the singles (naked and hidden, the last cell of a
+A Sudoku, Killer, Jigsaw or X is explained on the same scale, with the techniques that carry over
+(its rows, columns, boxes or Jigsaw regions, diagonals and cages are the groups;
+`Technique.kinds` says which puzzles a technique is tried on) and two of its own:
+`hidden-single` (level 1) and `locked-candidates` (level 2: pointing and box/line reduction).
+Level 1 is the singles (naked and hidden, the last cell of a
 group, a cage with one combination); level 2 the intersections (locked candidates; in a Killer
 the cage combinations too); level 3 the subsets; level 4 exact reasoning on one group (for a
 row, column or box: every subset at once); level 5 the rule of 45 (a Killer's innies and
-outies); 6 and 7 as for Kakuro. Here levels 1-4 reach at least arc consistency on every group
+outies, over rows, columns, boxes and any other group that holds every value once); 6 and 7 as
+for Kakuro. Here levels 1-4 reach at least arc consistency on every group
 (and locked candidates reach beyond it). `level_names(kind)` gives each kind's words.
 """
 
@@ -35,12 +37,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kakuro.puzzle import KINDS
+
 KAKURO, SUDOKU, KILLER = "kakuro", "sudoku", "killer"
-"""The kinds of puzzle (`Puzzle.kind`)."""
-ALL_KINDS = (KAKURO, SUDOKU, KILLER)
-WITH_SUMS = (KAKURO, KILLER)
+"""Kinds of puzzle (`Puzzle.kind`; every kind is `kakuro.puzzle.KINDS`)."""
+ALL_KINDS: tuple[str, ...] = KINDS
+KILLERS = tuple(kind for kind in KINDS if kind.startswith(KILLER))
+"""Killer and Killer X: the family's kinds with cages."""
+WITH_SUMS = (KAKURO, *KILLERS)
 """Kinds with groups whose sum is a rule (Kakuro runs, Killer cages): the combination techniques."""
-SUDOKU_FAMILY = (SUDOKU, KILLER)
+SUDOKU_FAMILY = tuple(kind for kind in KINDS if kind != KAKURO)
+"""Sudoku, Killer and Jigsaw, each also with Sudoku X's diagonals."""
 
 
 @dataclass(frozen=True)
@@ -58,12 +65,14 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("unique-combination", 1, "a run whose sum has one combination of digits for its length holds only those digits",
               WITH_SUMS),
     Technique("naked-single", 1, "a cell with one candidate left holds it, so no other cell of its runs can"),
-    Technique("hidden-single", 1, "a digit that has one place left in a row, column or box goes there",
+    Technique("hidden-single", 1, "a digit that has one place left in a row, column, box (a Jigsaw's region, "
+              "a diagonal of an X) goes there",
               SUDOKU_FAMILY),
     Technique("last-cell", 1, "the last open cell of a run holds the clue minus the digits placed in the run"),
     Technique("locked-candidates", 2, "a digit that a group must hold and can only put in cells that all lie in "
               "another group leaves that group's other cells (pointing: from a box to a row or column; box/line "
-              "reduction: from a row or column to a box; in a Killer also from or to a cage)", SUDOKU_FAMILY),
+              "reduction: from a row or column to a box or Jigsaw region; also between a diagonal of an X and the "
+              "others, and in a Killer from or to a cage)", SUDOKU_FAMILY),
     Technique("intersection", 2, "a cell holds only digits that some combination of its across run and some "
               "combination of its down run use (each with the digits placed in it)", WITH_SUMS),
     Technique("combination-digits", 2, "digits that no combination of a run fitting its cells' candidates holds "
@@ -110,7 +119,9 @@ KILLER_LEVEL_NAMES: dict[int, str] = SUDOKU_LEVEL_NAMES | {2: "intersections and
 
 def level_names(kind: str) -> dict[int, str]:
     """What each level is called for a puzzle of `kind` (`Puzzle.kind`)."""
-    return {SUDOKU: SUDOKU_LEVEL_NAMES, KILLER: KILLER_LEVEL_NAMES}.get(kind, LEVEL_NAMES)
+    if kind in KILLERS:
+        return KILLER_LEVEL_NAMES
+    return SUDOKU_LEVEL_NAMES if kind in SUDOKU_FAMILY else LEVEL_NAMES
 
 
 def level_of(name: str) -> int:

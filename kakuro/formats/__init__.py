@@ -1,6 +1,7 @@
 """Reading and writing puzzle files: one module per format, detected by extension or content.
 
-`read(source)` takes a path or the text itself and returns every puzzle in it;
+`read(source)` takes a path, the text itself or a binary stream (`sys.stdin.buffer`) and
+returns every puzzle in it;
 `read_lazily(source)` the same as a sequence that builds each puzzle when it is reached (a file
 of 200,000 one-line Sudokus starts at once, in bounded memory); `write(puzzles, path)` never
 replaces an existing file unless told to.
@@ -13,6 +14,7 @@ Detection when reading: a given `format=` wins; then an extension that belongs t
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import warnings
@@ -27,6 +29,7 @@ from kakuro.files import refuse_existing, write_new
 from kakuro.formats import (
     course,
     dimacs,
+    jigsaw,
     jsonl,
     killer,
     minizinc,
@@ -42,7 +45,7 @@ from kakuro.puzzle import Puzzle
 
 FORMATS: dict[str, ModuleType] = {
     module.NAME: module
-    for module in (course, jsonl, simonis, puzzlink, killer, sudoku, sudoku_grid, text, dimacs, minizinc, xcsp)
+    for module in (course, jsonl, simonis, puzzlink, killer, jigsaw, sudoku, sudoku_grid, text, dimacs, minizinc, xcsp)
 }
 """Format name -> module. Detection tries them in this order; `text` is the fallback.
 Export formats (DIMACS, MiniZinc, XCSP3 JSON) set `parse = None`: written, never read; their
@@ -61,15 +64,21 @@ MAX_INPUT_BYTES = 64 * 1024 * 1024
 """Refuse larger inputs (no more is ever read): no real collection of puzzles comes near this."""
 
 
+Source = str | os.PathLike[str] | bytes | BinaryIO
+"""What `read` takes: a path, a text (or its bytes), or a binary stream read to its end."""
+
+
 def read(
-    source: str | os.PathLike[str] | bytes,
+    source: Source,
     *,
     format: str | None = None,
     skip_bad: bool | BadPuzzle = False,
 ) -> list[Puzzle]:
-    """Every puzzle in a file (path) or in a text; the format is detected unless given.
+    """Every puzzle in a file (path), a text or a binary stream; the format is detected unless
+    given.
 
-    A str holding a newline, or naming no existing file, is read as puzzle text.
+    A str holding a newline, or naming no existing file, is read as puzzle text; a stream
+    (`sys.stdin.buffer`) is read to its end and its errors name it (`<stdin>`).
     Raises PuzzleFormatError (file, line, column) for anything that is not a valid puzzle.
     `skip_bad=True` skips each puzzle that cannot be read (a JSON line, a text block, a
     Simonis fact, a puzz.link URL, a course grid) with a `SkippedPuzzleWarning` naming it, and
@@ -86,7 +95,7 @@ def read(
         raise
 
 
-def read_lazily(source: str | os.PathLike[str] | bytes, *, format: str | None = None) -> Sequence[Puzzle]:
+def read_lazily(source: Source, *, format: str | None = None) -> Sequence[Puzzle]:
     """The puzzles of `read(source, format=format)` as a sequence that builds each one when it
     is reached (iterated or indexed) and keeps none: formats of one puzzle per line (`sudoku`
     `.sdm`, `jsonl`) are split into lines only; the others are read whole, as by `read`. The
@@ -104,7 +113,7 @@ def read_lazily(source: str | os.PathLike[str] | bytes, *, format: str | None = 
         raise
 
 
-def _loaded(source: str | os.PathLike[str] | bytes, format: str | None) -> tuple[str | None, str, ModuleType]:
+def _loaded(source: Source, format: str | None) -> tuple[str | None, str, ModuleType]:
     """The name, text and format module of a source to read."""
     name, data = load_source(source)
     content = decode_text(data, name)
@@ -176,7 +185,8 @@ def dumps(puzzles: Puzzle | Iterable[Puzzle], format: str = "text") -> str:
     for puzzle in items:
         if puzzle.kind not in kinds:
             family = [name for name, m in FORMATS.items() if puzzle.kind in getattr(m, "KINDS", ("kakuro",))]
-            raise KakuroError(f"the {format} format holds {' and '.join(kinds)} puzzles, not a {puzzle.kind}; "
+            held = " and ".join(kinds) if len(kinds) < 3 else f"{', '.join(kinds[:-1])} and {kinds[-1]}"
+            raise KakuroError(f"the {format} format holds {held} puzzles, not a {puzzle.kind}; "
                               f"formats for it: {', '.join(family)}")
     dumped: str = module.dumps(items)
     return dumped
@@ -235,8 +245,9 @@ def _readable(module: ModuleType, name: str | None) -> ModuleType:
     return module
 
 
-def load_source(source: str | os.PathLike[str] | bytes) -> tuple[str | None, bytes | str]:
-    """(the file's name or None, its content) of a path, or of text or bytes given directly."""
+def load_source(source: Source) -> tuple[str | None, bytes | str]:
+    """(the file's name or None, its content) of a path, of text or bytes given directly, or
+    of a binary stream (its `name`, e.g. `<stdin>`), read to its end."""
     if isinstance(source, bytes):
         return None, source
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
@@ -256,7 +267,12 @@ def load_source(source: str | os.PathLike[str] | bytes) -> tuple[str | None, byt
             raise PuzzleFormatError(f"cannot be read: {exc.strerror}", file=str(path)) from None
     if isinstance(source, str):
         return None, source
-    raise TypeError(f"read() takes a path, a text or bytes, not {type(source).__name__}")
+    if isinstance(source, io.TextIOBase):
+        raise TypeError("read() takes a binary stream (such as sys.stdin.buffer), not a text stream")
+    if callable(getattr(source, "read", None)):
+        name = getattr(source, "name", None)
+        return (name if isinstance(name, str) else None), _read_bounded(source)
+    raise TypeError(f"read() takes a path, a text, bytes or a binary stream, not {type(source).__name__}")
 
 
 READ_PIECE = 1 << 20

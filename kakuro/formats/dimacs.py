@@ -16,13 +16,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kakuro.formats.export import single
+from kakuro.puzzle import KINDS as PUZZLE_KINDS
 from kakuro.puzzle import Puzzle
 
 if TYPE_CHECKING:
     from kakuro.reasoning.cnf import Encoding
 
 NAME = "dimacs"
-KINDS = ("kakuro", "sudoku", "killer")
+KINDS = PUZZLE_KINDS
 """Every member of the family: the encoding reads the groups only."""
 EXTENSIONS = (".cnf", ".dimacs")
 parse = None

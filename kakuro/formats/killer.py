@@ -4,7 +4,8 @@ One puzzle is a block of lines (blocks separated by blank lines): n rows of n ca
 cell's name saying which cage it is in (`.` for a cell in none), then the sums, `NAME=TOTAL`
 separated by blanks, on as many lines as wanted. A name is a letter followed by letters or
 digits; a cell with a given digit writes it after its name (`a:5`). `|` and rules between
-boxes are ignored; header lines as in the Sudoku grid format (`box: 2x3`, `id: NAME`)::
+boxes are ignored; header lines as in the Sudoku grid format (`box: 2x3`, `id: NAME`;
+`diagonals: yes` for a Killer X)::
 
     a a b | c c d
     ...
@@ -21,17 +22,26 @@ from functools import partial
 
 from kakuro.errors import KakuroError, PuzzleFormatError
 from kakuro.formats.base import BadPuzzle, building, gather, parse_number
-from kakuro.formats.sudoku_grid import Block, Place, blocks, digit, grid_lines, read_block, square_rows, sudoku_header
-from kakuro.puzzle import Position, Puzzle
+from kakuro.formats.sudoku_grid import (
+    Block,
+    Place,
+    blocks,
+    grid_lines,
+    map_cells,
+    map_name,
+    read_block,
+    square_rows,
+    sudoku_header,
+)
+from kakuro.puzzle import Puzzle
 
 NAME = "killer"
 EXTENSIONS = (".killer",)
-KINDS = ("killer",)
+KINDS = ("killer", "killer-x")
 """The puzzles this format holds."""
 
 _SUMS = re.compile(r"\s*(?:[A-Za-z][A-Za-z0-9]*\s*=\s*[0-9]+\s*)+")
 _SUM = re.compile(r"([A-Za-z][A-Za-z0-9]*)\s*=\s*([0-9]+)")
-_CELL = re.compile(r"(\.|[A-Za-z][A-Za-z0-9]*)(?::([0-9]+))?")
 _SNIFF_CHARS = 1 << 12
 
 
@@ -54,7 +64,8 @@ def parse(text: str, file: str | None = None, *, on_bad: BadPuzzle | None = None
 
 def _parse_block(block: Block, file: str | None) -> Puzzle:
     sums = [(n, line) for n, line in block if _SUMS.fullmatch(line)]
-    header, box, rows = read_block([(n, line) for n, line in block if not _SUMS.fullmatch(line)], file)
+    found = read_block([(n, line) for n, line in block if not _SUMS.fullmatch(line)], file)
+    rows, header = found.rows, found.header
     square_rows(rows, file)
     totals: dict[str, tuple[int, Place]] = {}
     for number, line in sums:
@@ -65,18 +76,7 @@ def _parse_block(block: Block, file: str | None) -> Puzzle:
             totals[name] = (parse_number(match.group(2), file=file, line=number, column=match.start(2) + 1,
                                          what="a cage sum"), place)
     n = len(rows)
-    grid = [[0] * n for _ in range(n)]
-    members: dict[str, list[Position]] = {}
-    for r, row in enumerate(rows):
-        for c, (token, place) in enumerate(row):
-            cell = _CELL.fullmatch(token)
-            if cell is None:
-                raise PuzzleFormatError("a cell is a cage name (a letter, then letters or digits) or '.', "
-                                        "with ':DIGIT' for a given", file=file, line=place[0], column=place[1], text=token)
-            if cell.group(2) is not None:
-                grid[r][c] = digit(cell.group(2), (place[0], place[1] + cell.start(2)), file)
-            if cell.group(1) != ".":
-                members.setdefault(cell.group(1), []).append((r, c))
+    grid, members = map_cells(rows, file, what="cage")
     for name, (_, (at_line, at_column)) in totals.items():
         if name not in members:
             raise PuzzleFormatError(f"cage {name} has a sum but no cell", file=file, line=at_line, column=at_column)
@@ -91,14 +91,8 @@ def _parse_block(block: Block, file: str | None) -> Puzzle:
     def locate(cell: tuple[int, int] | None) -> tuple[int, int | None]:
         return (block[0][0], None) if cell is None else rows[cell[0]][cell[1]][1]
 
-    return building(lambda: Puzzle.killer(cages, size=n, givens=grid, box=box, id=header.id, meta=header.meta),
-                    file=file, locate=locate)
-
-
-def cage_name(k: int) -> str:
-    """The k-th cage's name: a..z, A..Z, then two letters (aa, ab, ...)."""
-    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    return letters[k] if k < len(letters) else cage_name(k // len(letters) - 1) + letters[k % len(letters)]
+    return building(lambda: Puzzle.killer(cages, size=n, givens=grid, box=found.box, diagonals=found.diagonals,
+                                          id=header.id, meta=header.meta), file=file, locate=locate)
 
 
 def dumps(puzzles: Sequence[Puzzle]) -> str:
@@ -107,17 +101,16 @@ def dumps(puzzles: Sequence[Puzzle]) -> str:
 
 
 def _dump_one(puzzle: Puzzle) -> str:
-    if puzzle.kind != "killer":
-        raise KakuroError(f"the {NAME} format holds Killer Sudokus; write {puzzle!r} as "
-                          f"{'sudoku' if puzzle.kind == 'sudoku' else 'text'}")
-    name = {c: cage_name(k) for k, cage in enumerate(puzzle.cages) for c in cage.cells}
+    if puzzle.kind not in KINDS:
+        raise KakuroError(f"the {NAME} format holds Killer Sudokus (and Killer X); {puzzle!r} is not one")
+    name = {c: map_name(k) for k, cage in enumerate(puzzle.cages) for c in cage.cells}
     n = puzzle.rows
 
     def token(r: int, c: int) -> str:
         given = puzzle.givens.get(r * n + c)
         return name.get(r * n + c, ".") + ("" if given is None else f":{given}")
 
-    sums = [f"{cage_name(k)}={cage.total}" for k, cage in enumerate(puzzle.cages)]
+    sums = [f"{map_name(k)}={cage.total}" for k, cage in enumerate(puzzle.cages)]
     lines = sudoku_header(puzzle) + grid_lines(puzzle, token)
     lines += [" ".join(sums[i:i + 10]) for i in range(0, len(sums), 10)]
     return "\n".join(lines)

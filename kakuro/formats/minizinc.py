@@ -12,10 +12,11 @@ import re
 from collections.abc import Iterable, Sequence
 
 from kakuro.formats.export import single
+from kakuro.puzzle import KINDS as PUZZLE_KINDS
 from kakuro.puzzle import Puzzle
 
 NAME = "minizinc"
-KINDS = ("kakuro", "sudoku", "killer")
+KINDS = PUZZLE_KINDS
 """Every member of the family: the encoding reads the groups only."""
 EXTENSIONS = (".mzn",)
 parse = None

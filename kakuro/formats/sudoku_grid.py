@@ -11,30 +11,35 @@ numbers separated by blanks, `.` or `0` for an empty cell; `|` between boxes and
     ...
 
 Header lines before the grid (optionally after `#`): `box: RxC` (the box shape, default
-square), `id: NAME`, any other `key: text` kept as metadata. Other lines starting with `#` are
-comments.
+square), `diagonals: yes` (a Sudoku X: both main diagonals hold every digit once; `no` is the
+default), `id: NAME`, any other `key: text` kept as metadata. Other lines starting with `#` are
+comments. The Killer and Jigsaw formats (`killer`, `jigsaw`) read their blocks with the same
+header (`read_block`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from kakuro.errors import KakuroError, PuzzleFormatError
 from kakuro.formats.base import BadPuzzle, Header, building, gather, header_lines, parse_number
-from kakuro.puzzle import Puzzle
+from kakuro.puzzle import Position, Puzzle
 
 NAME = "sudoku-grid"
 EXTENSIONS = (".sudoku",)
-KINDS = ("sudoku",)
+KINDS = ("sudoku", "sudoku-x")
 """The puzzles this format holds."""
 
 _TOKEN = re.compile(r"[^\s|]+")
 _RULE = re.compile(r"[-+=|\s]+")
 _BOX = re.compile(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*")
 _NUMBERS = re.compile(r"[.0-9]+")
+_MAP_CELL = re.compile(r"(\.|[A-Za-z][A-Za-z0-9]*)(?::([0-9]+))?")
+"""A cell of a Killer's cage map or a Jigsaw's region map: a name (or `.`: none), then its given."""
 _GIVEN_CELL = re.compile(r"(?:\.|[A-Za-z][A-Za-z0-9]*):[0-9]+(?:\s|\Z)")
 """A Killer cell with its given (`a:5`), which a header line (`id: NAME`) is not."""
 _SNIFF_CHARS = 1 << 12
@@ -79,32 +84,61 @@ def is_extra(line: str) -> bool:
             or _RULE.fullmatch(stripped) is not None)
 
 
-def read_block(block: Block, file: str | None) -> tuple[Header, tuple[int, int] | None, list[list[tuple[str, Place]]]]:
-    """The header, box shape (None: square) and the rows of tokens (with their places) of a block."""
-    header = Header()
-    box = None
-    rows: list[list[tuple[str, Place]]] = []
+@dataclass
+class GridBlock:
+    """What `read_block` finds in a block of the family's formats: its `header` (id,
+    metadata), the `box` shape (None: square, or none for a Jigsaw) and the `box_line` that
+    gave it (0: none), `diagonals` (a `diagonals: yes` line: an X), and the `rows` of tokens,
+    each with its place."""
+
+    header: Header
+    box: tuple[int, int] | None
+    box_line: int
+    diagonals: bool
+    rows: list[list[tuple[str, Place]]]
+
+
+def read_block(block: Block, file: str | None) -> GridBlock:
+    """The header, box shape, diagonals and rows of tokens (with their places) of a block."""
+    found = GridBlock(Header(), None, 0, False, [])
     for number, line in block:
         stripped = line.strip()
         if _RULE.fullmatch(stripped):
             continue
-        if ":" in stripped and not rows and not _GIVEN_CELL.match(stripped):
+        if ":" in stripped and not found.rows and not _GIVEN_CELL.match(stripped):
             offset = line.index(stripped) + (1 if stripped.startswith("#") else 0)
-            if header.take(line[offset:], file=file, line=number, column=offset + 1):
-                if "box" in header.meta:
-                    value = header.meta.pop("box")
-                    shape = _BOX.fullmatch(value)
-                    if shape is None:
-                        raise PuzzleFormatError("box must look like 3x3 (rows x columns)", file=file, line=number,
-                                                column=line.index(value) + 1, text=value)
-                    box = (int(shape.group(1)), int(shape.group(2)))
+            if found.header.take(line[offset:], file=file, line=number, column=offset + 1):
+                _family_keys(found, line, number, file)
                 continue
         if stripped.startswith("#"):
             continue
-        rows.append([(t.group(), (number, t.start() + 1)) for t in _TOKEN.finditer(line)])
-    if not rows:
+        found.rows.append([(t.group(), (number, t.start() + 1)) for t in _TOKEN.finditer(line)])
+    if not found.rows:
         raise PuzzleFormatError("a header without a grid", file=file, line=block[-1][0], column=1)
-    return header, box, rows
+    return found
+
+
+def _family_keys(found: GridBlock, line: str, number: int, file: str | None) -> None:
+    """Move a `box` or `diagonals` header line (`line`, numbered `number`) from the metadata
+    into `found`."""
+    meta = found.header.meta
+    if "box" in meta:
+        value = meta.pop("box")
+        shape = _BOX.fullmatch(value)
+        if shape is None:
+            raise PuzzleFormatError("box must look like 3x3 (rows x columns)", file=file, line=number,
+                                    column=line.rindex(value) + 1, text=value)
+        found.box, found.box_line = (int(shape.group(1)), int(shape.group(2))), number
+    if "diagonals" in meta:
+        value = meta.pop("diagonals")
+        found.diagonals = yes_or_no(value, "diagonals", file=file, line=number, column=line.rindex(value) + 1)
+
+
+def yes_or_no(value: str, key: str, *, file: str | None, line: int, column: int) -> bool:
+    """True for `yes`, False for `no` (either case): the value of a header line `key: yes`."""
+    if value.lower() not in ("yes", "no"):
+        raise PuzzleFormatError(f"{key} must be yes or no", file=file, line=line, column=column, text=value[:20])
+    return value.lower() == "yes"
 
 
 def parse(text: str, file: str | None = None, *, on_bad: BadPuzzle | None = None) -> list[Puzzle]:
@@ -141,19 +175,25 @@ def digit(token: str, place: Place, file: str | None) -> int:
 
 
 def _parse_block(block: Block, file: str | None) -> Puzzle:
-    header, box, rows = read_block(block, file)
+    found = read_block(block, file)
+    rows = found.rows
     square_rows(rows, file)
     grid = [[digit(token, place, file) for token, place in row] for row in rows]
+    header = found.header
 
     def locate(cell: tuple[int, int] | None) -> tuple[int, int | None]:
         return (block[0][0], None) if cell is None else rows[cell[0]][cell[1]][1]
 
-    return building(lambda: Puzzle.sudoku(grid, box, id=header.id, meta=header.meta), file=file, locate=locate)
+    return building(lambda: Puzzle.sudoku(grid, found.box, diagonals=found.diagonals, id=header.id, meta=header.meta),
+                    file=file, locate=locate)
 
 
 def sudoku_header(puzzle: Puzzle) -> list[str]:
-    """The header lines of a Sudoku-family puzzle: its box when not square, id and metadata."""
+    """The header lines of a Sudoku-family puzzle: its box when not square, `diagonals: yes`
+    for an X, id and metadata."""
     lines = [line for line in header_lines(puzzle) if not line.startswith("values:")]
+    if puzzle.diagonals:
+        lines.insert(0, "diagonals: yes")
     if puzzle.box is not None and puzzle.box[0] != puzzle.box[1]:
         lines.insert(0, f"box: {puzzle.box[0]}x{puzzle.box[1]}")
     return lines
@@ -161,11 +201,11 @@ def sudoku_header(puzzle: Puzzle) -> list[str]:
 
 def grid_lines(puzzle: Puzzle, token: Callable[[int, int], str]) -> list[str]:
     """The rows of a Sudoku-family puzzle, `token(row, col)` per cell, boxes set apart by `|`
-    and bands by rules."""
-    if puzzle.box is None:
+    and bands by rules (a Jigsaw's rows plain: its region map shows its regions)."""
+    if not puzzle.regions:
         raise ValueError("grid_lines draws Sudoku-family puzzles")
-    br, bc = puzzle.box
     n = puzzle.rows
+    br, bc = puzzle.box or (n, n)
     tokens = [[token(r, c) for c in range(n)] for r in range(n)]
     width = max(len(t) for row in tokens for t in row)
     lines = []
@@ -176,6 +216,55 @@ def grid_lines(puzzle: Puzzle, token: Callable[[int, int], str]) -> list[str]:
     return lines
 
 
+def map_cells(rows: list[list[tuple[str, Place]]], file: str | None, *,
+              what: str) -> tuple[list[list[int]], dict[str, list[Position]]]:
+    """The givens grid and each name's cells (names in the order they first appear) of a map
+    whose cells are names of `what` ("cage" or "region") with `:DIGIT` for a given; a cage
+    map's `.` is a cell in no cage. PuzzleFormatError at a token that is not such a cell."""
+    n = len(rows)
+    grid = [[0] * n for _ in range(n)]
+    members: dict[str, list[Position]] = {}
+    for r, row in enumerate(rows):
+        for c, (token, place) in enumerate(row):
+            cell = _MAP_CELL.fullmatch(token)
+            if cell is None or (cell.group(1) == "." and what != "cage"):
+                none = " or '.'" if what == "cage" else ""
+                raise PuzzleFormatError(f"a cell is a {what} name (a letter, then letters or digits){none}, "
+                                        "with ':DIGIT' for a given", file=file, line=place[0], column=place[1], text=token)
+            if cell.group(2) is not None:
+                grid[r][c] = digit(cell.group(2), (place[0], place[1] + cell.start(2)), file)
+            if cell.group(1) != ".":
+                members.setdefault(cell.group(1), []).append((r, c))
+    return grid, members
+
+
+def map_name(k: int) -> str:
+    """The k-th name of a cage or region map: a..z, A..Z, then two letters (aa, ab, ...)."""
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return letters[k] if k < len(letters) else map_name(k // len(letters) - 1) + letters[k % len(letters)]
+
+
+def region_numbers(puzzle: Puzzle) -> list[int]:
+    """For each cell of a Jigsaw, its region's number (0-based) as a reader of a region map
+    numbers them: in the order their first cells come in reading order."""
+    owner = {c: k for k, region in enumerate(puzzle.boxes) for c in region.cells}
+    order: dict[int, int] = {}
+    return [order.setdefault(owner[c], len(order)) for c in range(puzzle.size)]
+
+
+def map_regions(labels: Mapping[str, list[Position]], n: int, file: str | None,
+                place: Callable[[Position], Place]) -> list[list[Position]]:
+    """The regions of a Jigsaw's region map over all n x n cells, `labels` (each label's cells,
+    labels in the order they first appear): PuzzleFormatError unless each has n cells (so there
+    are n), at the first cell of the first region at fault."""
+    for label, cells in labels.items():
+        line, column = place(cells[0])
+        if len(cells) != n:
+            raise PuzzleFormatError(f"region {label!r} has {len(cells)} cell{'s' if len(cells) > 1 else ''}; each region "
+                                    f"of a {n}x{n} Jigsaw has {n}", file=file, line=line, column=column, text=label)
+    return list(labels.values())
+
+
 def _token(grid: list[list[Any]], r: int, c: int) -> str:
     return str(grid[r][c] or ".")
 
@@ -184,8 +273,7 @@ def dumps(puzzles: Sequence[Puzzle]) -> str:
     """Each puzzle as its header and grid; blocks separated by a blank line."""
     out = []
     for puzzle in puzzles:
-        if puzzle.kind != "sudoku":
-            raise KakuroError(f"the {NAME} format holds Sudokus; write {puzzle!r} as "
-                              f"{'killer' if puzzle.kind == 'killer' else 'text'}")
+        if puzzle.kind not in KINDS:
+            raise KakuroError(f"the {NAME} format holds Sudokus and Sudoku X; {puzzle!r} is not one")
         out.append("\n".join(sudoku_header(puzzle) + grid_lines(puzzle, partial(_token, puzzle.to_grid()))))
     return "\n\n".join(out) + "\n"

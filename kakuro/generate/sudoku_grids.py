@@ -8,6 +8,8 @@ every change that keeps a Sudoku a Sudoku drawn at random: the digits relabelled
 shuffled within their bands and bands among themselves, columns within their stacks and stacks
 among themselves, and (square boxes) a transposition. The paper does not say how its grids
 were drawn; these are not uniform over all Sudoku grids (every one is one pattern transformed).
+A Sudoku X's or Killer X's grid (`diagonals`) comes from a seeded search instead
+(`family_grids.x_grid`); Jigsaws are `family_grids`' too.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import random
 
 from kakuro.errors import KakuroError, UsageError
+from kakuro.generate.family_grids import jigsaw_layout, x_grid
 from kakuro.puzzle import MAX_VALUE, Position, Puzzle
 from kakuro.values import is_integer
 
@@ -39,9 +42,15 @@ def full_grid(size: int = 9, box: tuple[int, int] | None = None, seed: int = 0) 
 
 
 def emptied(grid: list[list[int]], share: float, seed: int = 0, box: tuple[int, int] | None = None,
-            id: str | None = None) -> Puzzle:
-    """The Sudoku of full `grid` with round(`share` x cells) of its cells emptied at random
-    (`share` in 0..1; the paper's 0.5 and 0.66)."""
+            id: str | None = None, diagonals: bool = False) -> Puzzle:
+    """The Sudoku (an X when `diagonals`) of full `grid` with round(`share` x cells) of its
+    cells emptied at random (`share` in 0..1; the paper's 0.5 and 0.66)."""
+    return Puzzle.sudoku(_holed(grid, share, seed), box, diagonals=diagonals, id=id,
+                         meta={"generator": "sudoku-x" if diagonals else "sudoku", "empty": f"{share:g}", "seed": str(seed)})
+
+
+def _holed(grid: list[list[int]], share: float, seed: int) -> list[list[int]]:
+    """`grid` with round(`share` x cells) of its cells set to 0 at random."""
     if not isinstance(share, (int, float)) or not 0 <= share <= 1:
         raise UsageError(f"share must be a fraction 0..1 of the cells to empty, not {share!r}")
     n = len(grid)
@@ -50,21 +59,49 @@ def emptied(grid: list[list[int]], share: float, seed: int = 0, box: tuple[int, 
     puzzle = [list(row) for row in grid]
     for cell in holes:
         puzzle[cell // n][cell % n] = 0
-    return Puzzle.sudoku(puzzle, box, id=id, meta={"generator": "sudoku", "empty": f"{share:g}", "seed": str(seed)})
+    return puzzle
 
 
-def sudoku(size: int = 16, share: float = 0.66, seed: int = 0, box: tuple[int, int] | None = None) -> Puzzle:
-    """A fresh Sudoku as in the paper: `full_grid(size, box, seed)` with `share` of it emptied."""
-    return emptied(full_grid(size, box, seed), share, seed, box, id=f"sudoku-{size}-{round(share * 100)}-s{seed}")
+def sudoku(size: int = 16, share: float = 0.66, seed: int = 0, box: tuple[int, int] | None = None,
+           diagonals: bool = False) -> Puzzle:
+    """A fresh Sudoku as in the paper: `full_grid(size, box, seed)` with `share` of it emptied
+    (a Sudoku X, `diagonals`: `family_grids.x_grid(size, box, seed)`'s)."""
+    grid = x_grid(size, box, seed) if diagonals else full_grid(size, box, seed)
+    name = f"sudoku{'-x' if diagonals else ''}-{size}-{round(share * 100)}-s{seed}"
+    return emptied(grid, share, seed, box, id=name, diagonals=diagonals)
 
 
-def killer(size: int = 9, seed: int = 0, largest: int = MAX_CAGE, box: tuple[int, int] | None = None) -> Puzzle:
+def jigsaw(size: int = 9, share: float = 0.5, seed: int = 0, diagonals: bool = False) -> Puzzle:
+    """A fresh Jigsaw (a Jigsaw X when `diagonals`): random regions with a full grid
+    (`family_grids.jigsaw_layout(size, seed, diagonals)`), `share` of its cells emptied."""
+    regions, grid = jigsaw_layout(size, seed, diagonals)
+    kind = f"jigsaw{'-x' if diagonals else ''}"
+    return Puzzle.jigsaw(_holed(grid, share, seed), regions, diagonals=diagonals,
+                         id=f"{kind}-{size}-{round(share * 100)}-s{seed}",
+                         meta={"generator": kind, "empty": f"{share:g}", "seed": str(seed)})
+
+
+def killer(size: int = 9, seed: int = 0, largest: int = MAX_CAGE, box: tuple[int, int] | None = None,
+           diagonals: bool = False) -> Puzzle:
     """A fresh Killer Sudoku without givens: cages of 1..`largest` orthogonally connected cells
-    grown at random over `full_grid(size, box, seed)`, no digit twice in a cage, each with the
-    sum of its digits."""
+    grown at random over `full_grid(size, box, seed)` (a Killer X, `diagonals`:
+    `family_grids.x_grid`'s), no digit twice in a cage, each with the sum of its digits."""
+    _check_largest(largest, size)
+    grid = x_grid(size, box, seed) if diagonals else full_grid(size, box, seed)
+    return killer_over(grid, seed, largest, box, diagonals)
+
+
+def _check_largest(largest: object, size: int) -> None:
     if not is_integer(largest) or not 1 <= largest <= size:
         raise UsageError(f"largest must be a cage size 1..{size}, not {largest!r}")
-    grid = full_grid(size, box, seed)
+
+
+def killer_over(grid: list[list[int]], seed: int = 0, largest: int = MAX_CAGE, box: tuple[int, int] | None = None,
+                diagonals: bool = False) -> Puzzle:
+    """The Killer of `killer` with its cages grown over full `grid` (a Sudoku's, with `box`
+    boxes; an X's when `diagonals`)."""
+    size = len(grid)
+    _check_largest(largest, size)
     rng = random.Random(f"killer {seed}")
     n = size
     owner: dict[Position, int] = {}
@@ -89,7 +126,9 @@ def killer(size: int = 9, seed: int = 0, largest: int = MAX_CAGE, box: tuple[int
             owner[cell] = len(cages)
         cages.append(cage)
     sums = [(sum(grid[r][c] for r, c in cage), cage) for cage in cages]
-    return Puzzle.killer(sums, size, box=box, id=f"killer-{size}-s{seed}", meta={"generator": "killer", "seed": str(seed)})
+    kind = f"killer{'-x' if diagonals else ''}"
+    return Puzzle.killer(sums, size, box=box, diagonals=diagonals, id=f"{kind}-{size}-s{seed}",
+                         meta={"generator": kind, "seed": str(seed)})
 
 
 def _box(size: int, box: tuple[int, int] | None) -> tuple[int, int]:

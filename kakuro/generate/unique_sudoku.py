@@ -1,12 +1,13 @@
-"""Sudoku and Killer Sudoku puzzles with exactly one solution, by the idea of the classic Kakuro
-generator (`kakuro.generate.unique`): change a puzzle built over a full grid one step at a time,
-and let a complete search judge each step, keeping the steps that leave the full grid the only
-solution.
+"""Sudoku, Jigsaw and Killer Sudoku puzzles (each also as an X) with exactly one solution, by the
+idea of the classic Kakuro generator (`kakuro.generate.unique`): change a puzzle built over a
+full grid one step at a time, and let a complete search judge each step, keeping the steps that
+leave the full grid the only solution.
 
-- Sudoku: from a full grid (`sudoku_grids.full_grid`), empty the cells one by one in a random
-  order; a cell stays empty when the puzzle still has exactly one solution, else its digit goes
-  back. Without a target share the pass runs to the end, so every given left is needed (a
-  *minimal* puzzle: emptying any one more cell admits a second solution).
+- Sudoku, Jigsaw: from a full grid (`sudoku_grids.full_grid`; for an X or a Jigsaw,
+  `family_grids`), empty the cells one by one in a random order; a cell stays empty when the
+  puzzle still has exactly one solution, else its digit goes back. Without a target share the
+  pass runs to the end, so every given left is needed (a *minimal* puzzle: emptying any one
+  more cell admits a second solution).
 - Killer: from cages grown over a full grid (`sudoku_grids.killer`), split cages until the
   puzzle is unique: each count that finds a second solution names the cells where it differs
   from the full grid, and the cage of one of them is cut in two connected parts (a cage of one
@@ -21,12 +22,14 @@ by the time limit never counts as unique, so every puzzle returned is unique.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from kakuro.clock import Deadline
 from kakuro.errors import KakuroError, LimitReachedError, UsageError
-from kakuro.generate.sudoku_grids import MAX_CAGE, full_grid, killer
+from kakuro.generate.family_grids import jigsaw_layout, x_grid
+from kakuro.generate.sudoku_grids import MAX_CAGE, full_grid, killer_over
 from kakuro.outcome import Count
 from kakuro.puzzle import Position, Puzzle
 from kakuro.registry import get_solver
@@ -39,8 +42,9 @@ NEIGHBOURS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
 
 def unique_sudoku(size: int = 9, seed: int = 0, empty: float | None = None, box: tuple[int, int] | None = None,
-                  time_limit: float | None = None, backend: str = COUNTER) -> Puzzle:
-    """A `size` x `size` Sudoku with exactly one solution, from `full_grid(size, box, seed)`.
+                  time_limit: float | None = None, backend: str = COUNTER, diagonals: bool = False) -> Puzzle:
+    """A `size` x `size` Sudoku (a Sudoku X when `diagonals`) with exactly one solution, from
+    `full_grid(size, box, seed)` (an X from `family_grids.x_grid`).
 
     `empty` (a share 0..1 of the cells) stops emptying once that many cells are empty; None
     empties as many as uniqueness allows (a minimal puzzle). `time_limit` (seconds, None for
@@ -48,14 +52,47 @@ def unique_sudoku(size: int = 9, seed: int = 0, empty: float | None = None, box:
     reaches `empty` (or `empty` is None). Raises KakuroError when the pass ends short of
     `empty` (LimitReachedError when the time limit ended it): a unique Sudoku needs givens (a
     9x9 at least 17)."""
-    if empty is not None and (not is_number(empty) or not 0 <= empty <= 1):
-        raise UsageError(f"empty must be a share 0..1 of the cells, not {empty!r}")
+    _check_empty(empty)
     deadline = Deadline.after(time_limit)
     counter = _counter(backend)
-    grid = full_grid(size, box, seed)
-    n = size
+    grid = x_grid(size, box, seed, deadline) if diagonals else full_grid(size, box, seed)
+    make = partial(Puzzle.sudoku, box=box, diagonals=diagonals)
+    label = f"unique sudoku {size} {box} {seed}" + (" x" if diagonals else "")
+    puzzle, meta = _emptied_while_unique(grid, make, random.Random(label), empty, deadline, counter,
+                                         f"{size}x{size} Sudoku{' X' if diagonals else ''} from seed {seed}")
+    return make(puzzle, id=f"sudoku{'-x' if diagonals else ''}-unique-{size}-s{seed}",
+                meta={"generator": f"sudoku{'-x' if diagonals else ''}-unique", "seed": str(seed), **meta})
+
+
+def unique_jigsaw(size: int = 9, seed: int = 0, empty: float | None = None, time_limit: float | None = None,
+                  backend: str = COUNTER, diagonals: bool = False) -> Puzzle:
+    """A `size` x `size` Jigsaw (a Jigsaw X when `diagonals`) with exactly one solution: random
+    regions and a full grid over them (`family_grids.jigsaw_layout`), then cells emptied as
+    `unique_sudoku` does (`empty`, `time_limit` and the errors as there)."""
+    _check_empty(empty)
+    deadline = Deadline.after(time_limit)
+    counter = _counter(backend)
+    regions, grid = jigsaw_layout(size, seed, diagonals, deadline)
+    make = partial(Puzzle.jigsaw, regions=regions, diagonals=diagonals)
+    kind = f"jigsaw{'-x' if diagonals else ''}"
+    puzzle, meta = _emptied_while_unique(grid, make, random.Random(f"unique {kind} {size} {seed}"), empty, deadline,
+                                         counter, f"{size}x{size} Jigsaw{' X' if diagonals else ''} from seed {seed}")
+    return make(puzzle, id=f"{kind}-unique-{size}-s{seed}", meta={"generator": f"{kind}-unique", "seed": str(seed), **meta})
+
+
+def _check_empty(empty: float | None) -> None:
+    if empty is not None and (not is_number(empty) or not 0 <= empty <= 1):
+        raise UsageError(f"empty must be a share 0..1 of the cells, not {empty!r}")
+
+
+def _emptied_while_unique(grid: list[list[int]], make: Callable[[list[list[int]]], Puzzle], rng: random.Random,
+                          empty: float | None, deadline: Deadline, counter: Solver,
+                          what: str) -> tuple[list[list[int]], dict[str, str]]:
+    """Full `grid` with its cells emptied one by one in `rng`'s order while the puzzle `make`
+    builds of it keeps one solution (see `unique_sudoku`), and the pass's metadata; KakuroError
+    naming `what` when it ends short of `empty`."""
+    n = len(grid)
     target = n * n if empty is None else round(empty * n * n)
-    rng = random.Random(f"unique sudoku {size} {box} {seed}")
     cells = [(r, c) for r in range(n) for c in range(n)]
     rng.shuffle(cells)
     puzzle = [list(row) for row in grid]
@@ -68,36 +105,35 @@ def unique_sudoku(size: int = 9, seed: int = 0, empty: float | None = None, box:
             break
         digit, puzzle[r][c] = puzzle[r][c], 0
         counts += 1
-        if _unique(counter, Puzzle.sudoku(puzzle, box), deadline):
+        if _unique(counter, make(puzzle), deadline):
             emptied += 1
         else:
             puzzle[r][c] = digit
     if emptied < target and empty is not None:
         why = "the time limit ran out" if not finished else "every given left is needed"
         raise (KakuroError if finished else LimitReachedError)(
-            f"no unique {n}x{n} Sudoku with {empty:.0%} of its cells empty from seed {seed}: {why} at {emptied} empty "
+            f"no unique {what} with {empty:.0%} of its cells empty: {why} at {emptied} empty "
             f"({emptied / (n * n):.0%}); ask for fewer or try another seed")
-    meta: dict[str, Any] = {"generator": "sudoku-unique", "seed": str(seed), "empty": f"{emptied / (n * n):.4g}",
-                            "givens": str(n * n - emptied), "counts": str(counts),
-                            "minimal": "yes" if empty is None and finished else "no"}
-    return Puzzle.sudoku(puzzle, box, id=f"sudoku-unique-{n}-s{seed}", meta=meta)
+    return puzzle, {"empty": f"{emptied / (n * n):.4g}", "givens": str(n * n - emptied), "counts": str(counts),
+                    "minimal": "yes" if empty is None and finished else "no"}
 
 
 def unique_killer(size: int = 9, seed: int = 0, largest: int | None = None, box: tuple[int, int] | None = None,
-                  time_limit: float | None = None, backend: str = COUNTER) -> Puzzle:
+                  time_limit: float | None = None, backend: str = COUNTER, diagonals: bool = False) -> Puzzle:
     """A `size` x `size` Killer Sudoku without givens and with exactly one solution: the cages
     of `killer(size, seed, largest, box)` split until unique, then neighbouring cages merged
     (at most `largest` cells, default the smaller of MAX_CAGE and `size`; no digit twice) while
-    it stays unique. `time_limit` (seconds,
-    None for none) bounds both; the merging stops when it runs out, and LimitReachedError is
-    raised when it runs out before the puzzle is unique."""
+    it stays unique (a Killer X when `diagonals`). `time_limit` (seconds, None for none) bounds
+    both; the merging stops when it runs out, and LimitReachedError is raised when it runs out
+    before the puzzle is unique."""
     if largest is None:
         largest = min(MAX_CAGE, size) if isinstance(size, int) else MAX_CAGE
     deadline = Deadline.after(time_limit)
     counter = _counter(backend)
-    grid = full_grid(size, box, seed)
-    start = killer(size, seed, largest, box)
-    rng = random.Random(f"unique killer {size} {box} {seed} {largest}")
+    grid = x_grid(size, box, seed, deadline) if diagonals else full_grid(size, box, seed)
+    start = killer_over(grid, seed, largest, box, diagonals)
+    rng = random.Random(f"unique killer {size} {box} {seed} {largest}" + (" x" if diagonals else ""))
+    make = partial(_killer, box=box, diagonals=diagonals)
     cages = [[start.cells[i] for i in cage.cells] for cage in start.cages]
     splits, merges, counts = 0, 0, 0
     while True:
@@ -105,7 +141,7 @@ def unique_killer(size: int = 9, seed: int = 0, largest: int | None = None, box:
             raise LimitReachedError(f"no unique {size}x{size} Killer Sudoku from seed {seed} within the time limit "
                               f"({splits} cages split)")
         counts += 1
-        count = _count_two(counter, _killer(grid, cages, box), deadline)
+        count = _count_two(counter, make(grid, cages), deadline)
         if count is None:  # the deadline passed: reported at the top of the loop
             continue
         if count.unique:
@@ -132,12 +168,14 @@ def unique_killer(size: int = 9, seed: int = 0, largest: int | None = None, box:
             continue
         merged = [cage for cage in cages if cage is not first and cage is not second] + [first + second]
         counts += 1
-        if _unique(counter, _killer(grid, merged, box), deadline):
+        if _unique(counter, make(grid, merged), deadline):
             cages = merged
             merges += 1
     meta = {"generator": "killer-unique", "seed": str(seed), "cages": str(len(cages)), "splits": str(splits),
             "merges": str(merges), "counts": str(counts)}
-    return _killer(grid, cages, box, id=f"killer-unique-{size}-s{seed}", meta=meta)
+    kind = f"killer{'-x' if diagonals else ''}"
+    meta["generator"] = f"{kind}-unique"
+    return make(grid, cages, id=f"{kind}-unique-{size}-s{seed}", meta=meta)
 
 
 def _counter(backend: str) -> Solver:
@@ -162,10 +200,11 @@ def _unique(counter: Solver, puzzle: Puzzle, deadline: Deadline) -> bool:
     return count is not None and count.unique
 
 
-def _killer(grid: list[list[int]], cages: Sequence[list[Position]], box: tuple[int, int] | None,
+def _killer(grid: list[list[int]], cages: Sequence[list[Position]], box: tuple[int, int] | None, diagonals: bool,
             **named: Any) -> Puzzle:
     """The Killer of `cages` over full `grid` (each cage's sum is its digits')."""
-    return Puzzle.killer([(sum(grid[r][c] for r, c in cage), cage) for cage in cages], len(grid), box=box, **named)
+    return Puzzle.killer([(sum(grid[r][c] for r, c in cage), cage) for cage in cages], len(grid), box=box,
+                         diagonals=diagonals, **named)
 
 
 def _other_solution(count: Count, grid: list[list[int]]) -> list[list[int]] | None:
