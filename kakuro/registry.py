@@ -33,7 +33,8 @@ from kakuro.errors import BackendUnavailableError, KakuroError, UnknownBackendEr
 from kakuro.options import Option, parse_spec
 from kakuro.outcome import described
 from kakuro.programs import run_program
-from kakuro.solver import SHIPPED_PACKAGE, Solver, is_shipped
+from kakuro.shipped import SHIPPED_PACKAGE, is_shipped
+from kakuro.solver import Solver
 
 _REGISTRY: dict[str, type[Solver]] = {}
 _PLUGINS: dict[str, importlib.metadata.EntryPoint] = {}
