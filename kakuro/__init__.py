@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kakuro.availability import Engine
 from kakuro.clock import Deadline
 from kakuro.deduction import explain
-from kakuro.engines import Engine
 from kakuro.errors import (
     BackendOptionError,
     BackendUnavailableError,

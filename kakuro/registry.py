@@ -27,8 +27,8 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any, TypeVar
 
+from kakuro.availability import Unavailable
 from kakuro.clock import Deadline
-from kakuro.engines import Unavailable
 from kakuro.errors import BackendUnavailableError, KakuroError, UnknownBackendError
 from kakuro.options import Option, parse_spec
 from kakuro.outcome import described

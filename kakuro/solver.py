@@ -9,8 +9,9 @@ backend gets the puzzle itself: `kakuro.shipped`), checks what it returned
 (`kakuro.outcome.checked_outcome`) and re-checks any solution with the caller's `puzzle.check`;
 a solution the checker rejects is WRONG, never SOLVED. Unsatisfiability and reached limits are
 results; bad input and misuse are exceptions. Status handling lives here, never in a backend.
-The results, options, clock, engines and registry a backend also uses have modules of their own
-(`kakuro.outcome`, `kakuro.options`, `kakuro.clock`, `kakuro.engines`, `kakuro.registry`).
+The results, options, clock, engine availability and registry a backend also uses have modules
+of their own (`kakuro.outcome`, `kakuro.options`, `kakuro.clock`, `kakuro.availability`,
+`kakuro.registry`).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
+from kakuro.availability import Engine
 from kakuro.clock import Deadline, Stopwatch
-from kakuro.engines import Engine
 from kakuro.errors import BackendOptionError, KakuroError, UnsupportedOperationError, did_you_mean
 from kakuro.isolation import interrupts_kept
 from kakuro.options import Option, solving_seed, spec_value

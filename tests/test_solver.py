@@ -15,7 +15,7 @@ from kakuro import (
     UnknownBackendError,
     UnsupportedOperationError,
 )
-from kakuro.engines import Engine
+from kakuro.availability import Engine
 from kakuro.options import Option, parse_spec, spec_value
 from kakuro.outcome import Outcome
 from kakuro.registry import register, registry_restored

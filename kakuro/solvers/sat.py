@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kakuro.availability import Engine
 from kakuro.clock import Deadline
-from kakuro.engines import Engine
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Outcome
 from kakuro.puzzle import Puzzle
