@@ -28,3 +28,17 @@ def test_one_module_per_backend() -> None:
     shipped = ({path.stem for path in solvers.glob("*.py")} - {"__init__"}) | {
         path.parent.name for path in solvers.glob("*/__init__.py")}  # a backend too large for one module: a package
     assert {module.rsplit(".", 1)[1] for module in modules} == shipped
+
+
+FAMILIES = {"montecarlo": {"sampling", "nmcs", "flat", "uct"}}
+"""Modules that hold a family of backends (one engine driver, several games), by the family's name."""
+
+
+def test_each_backend_module_is_named_after_its_backend() -> None:
+    """`kakuro/solvers/csp.py` holds `csp`, `sahs.py` holds `sahs`: a backend is found under its
+    own name; a family's module holds exactly its family."""
+    held: dict[str, set[str]] = {}
+    for name in kakuro.backends():
+        held.setdefault(kakuro.get_solver(name).__class__.__module__.rsplit(".", 1)[1], set()).add(name)
+    for module, names in held.items():
+        assert names == FAMILIES.get(module, {module}), (module, names)
