@@ -42,7 +42,7 @@ def main() -> int:
     names = args.backends.split(",") if args.backends else kakuro.backends()
     print(f"# {len(puzzles)} shared puzzles, {limit:g} s each; {os.cpu_count()} cores, load "
           f"{os.getloadavg()[0]:.2f} at the start, {time.strftime('%Y-%m-%d %H:%M')}")
-    print("| backend | solved | unsat | unknown | wrong | error | refused | total s | median s |")
+    print("| backend | solved | unsatisfiable | unknown | wrong | error | refused | total s | median s |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     wrong_anywhere = False
     for info in kakuro.backend_info(*names):

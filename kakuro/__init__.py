@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kakuro.availability import Engine
 from kakuro.clock import Deadline
 from kakuro.deduction import explain
-from kakuro.engines import Engine
 from kakuro.errors import (
     BackendOptionError,
     BackendUnavailableError,
@@ -30,7 +30,6 @@ from kakuro.errors import (
     UnsupportedOperationError,
 )
 from kakuro.formats import read, write
-from kakuro.moved import install_moved_module_finder
 from kakuro.options import Option
 from kakuro.outcome import STATS, Count, Enumeration, Outcome, Result, Status
 from kakuro.puzzle import Group, Puzzle, Run, Solution
@@ -41,8 +40,6 @@ if TYPE_CHECKING:  # imported on first use (module __getattr__): `import kakuro`
     from kakuro.certificates import certify, verify
 
 __version__ = "0.1.0"
-
-install_moved_module_finder()  # old module paths (`kakuro.models.sat`, ...) keep working one release
 
 DEFAULT_BACKEND = "auto"
 

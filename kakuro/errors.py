@@ -2,7 +2,7 @@
 one about what was asked (a name, an option, a value out of its range), the rest are about
 input (a file, a puzzle, a solution) or what the machine allows.
 
-Unsatisfiable puzzles and reached limits are *results* (see `kakuro.solver.Status`),
+Unsatisfiable puzzles and reached limits are *results* (see `kakuro.outcome.Status`),
 never exceptions; exceptions are for bad input and misuse. `closest` finds the word a
 misspelt one means, for the "did you mean" of a message.
 

@@ -51,10 +51,10 @@ from kakuro.engine.state import (
 )
 from kakuro.engine.tree import NO_CELLS, run_depth_first, run_learning_search
 from kakuro.options import Option
+from kakuro.outcome import TIME_LIMIT_REACHED as TIME_LIMIT_REACHED  # its home; the native backends' name for it
 from kakuro.outcome import Enumeration, Stat
 from kakuro.puzzle import Puzzle
 from kakuro.reasoning.implied import region_sums
-from kakuro.solver import TIME_LIMIT_REACHED as TIME_LIMIT_REACHED  # its home; the native backends' name for it
 from kakuro.solver import EnumeratingSolver, Solver
 
 TREE_OPTIONS: dict[str, Option] = {

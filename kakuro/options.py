@@ -1,6 +1,7 @@
 """Backend options and spec strings: an `Option` declares one (default, type, accepted values)
 and parses its values, from Python or from the text of a spec string `name[:key=value,...]`
-(`parse_spec`, `spec_value`); and the seed every backend gets (`SEED_BITS`, `seed_below`)."""
+(`parse_spec`, `spec_value`); and the seed every backend gets (`SEED_BITS`, `seed_below`,
+`solving_seed`)."""
 
 from __future__ import annotations
 
@@ -179,3 +180,14 @@ def seed_below(seed: int, bits: int) -> int:
         return seed
     digest = hashlib.blake2b(str(seed).encode(), digest_size=16).digest()
     return int.from_bytes(digest, "big") >> (128 - bits)
+
+
+def solving_seed(seed: object) -> int:
+    """The seed a backend's `_solve` gets for the `seed` a caller passed: 0 for None, else the
+    non-negative int folded below 2**SEED_BITS (`seed_below`). Raises BackendOptionError for
+    anything else."""
+    if seed is None:
+        return 0
+    if not is_integer(seed) or seed < 0:
+        raise BackendOptionError(f"seed must be a non-negative integer or None, not {seed!r}")
+    return seed_below(seed, SEED_BITS)

@@ -36,8 +36,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 
+from kakuro.availability import Engine
 from kakuro.clock import Deadline
-from kakuro.engines import Engine
 from kakuro.errors import BackendUnavailableError
 from kakuro.isolation import become_subreaper, collect, die_with_parent, discard, fork_child, kill_descendants
 

@@ -27,13 +27,14 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any, TypeVar
 
+from kakuro.availability import Unavailable
 from kakuro.clock import Deadline
-from kakuro.engines import Unavailable
 from kakuro.errors import BackendUnavailableError, KakuroError, UnknownBackendError
 from kakuro.options import Option, parse_spec
 from kakuro.outcome import described
 from kakuro.programs import run_program
-from kakuro.solver import SHIPPED_PACKAGE, Solver, is_shipped
+from kakuro.shipped import SHIPPED_PACKAGE, is_shipped
+from kakuro.solver import Solver
 
 _REGISTRY: dict[str, type[Solver]] = {}
 _PLUGINS: dict[str, importlib.metadata.EntryPoint] = {}

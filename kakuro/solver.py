@@ -1,90 +1,50 @@
-"""The `Solver` template every backend implements.
+"""The `Solver` template every backend implements (a subclass registered with
+`@kakuro.register`; the class docstring says what it writes, docs/guide/own-backend.md shows one).
 
-A backend is one module with one class::
-
-    @register("cpsat")
-    class CpSat(Solver):
-        complete = True
-        engine = Engine("ortools", pip="ortools")
-        options = {"model": Option("decomposition", choices=("decomposition",))}
-
-        def _solve(self, puzzle, opts, deadline, seed) -> Outcome: ...
-
-`Solver.solve` is the template method: it validates options and limits, times the run with
-one clock (`time.perf_counter`), calls `_solve` on a copy of the caller's puzzle
-(`Puzzle.copy`: whatever the backend does to it, the caller's puzzle stays as it was; the
-shipped backends, which never change it, get the puzzle itself: `is_shipped`), checks what
-`_solve` returned (`kakuro.outcome.checked_outcome`: an `Outcome` with a `Status`, a str
-message and a mapping of stats, made plain; anything else is an ERROR result saying what it
-was), re-checks any solution with the caller's `puzzle.check` and returns a frozen `Result`;
-a solution the checker rejects is WRONG, never SOLVED. Unsatisfiability and reached limits
-are results; bad input and misuse are exceptions. Status handling lives here, never in a
-backend.
-
-Time limits: `time_limit` is in seconds of solving (None: no limit; a limit above
-`MAX_TIME_LIMIT`, 23 days, or `inf`, is that long). A complete backend
-always ends on its own; an incomplete one (`complete = False`: the Monte-Carlo searches and
-harmony search restart until they find a solution and can never prove there is none) is
-refused without a limit (BackendOptionError), since it might never return. The command line
-always passes one (its default is in `kakuro solve --help`).
-
-Stats vocabulary (a missing key means "not reported", never zero): see `STATS`.
-
-One-time costs are one generic hook: the class's `warm_up` (engine import and start-up) and the
-instance's `prepare_engine` (what solving with given settings needs first: the native backends
-compile their kernels there, `kakuro.native.NativeEngine`); `is_cold` says whether that
-will take long. Whatever a solve pays meanwhile for the first time is taken off its time by the
-clock (`kakuro.clock.Stopwatch`).
-
-This module is the home of the template (`Solver`, `EnumeratingSolver`). The names its users
-import from it live in modules of their own and stay importable from here: the results
-(`kakuro.outcome`), the clock (`kakuro.clock`), options and spec strings (`kakuro.options`),
-engine availability (`kakuro.engines`) and the registry (`kakuro.registry`).
+`Solver.solve` is the template method: it validates options, the time limit (seconds of
+solving; None is refused for an incomplete backend, which might never return) and the seed,
+pays one-time costs before the clock starts (`warm_up`, `prepare_engine`), times `_solve` with
+the one solving clock (`kakuro.clock.Stopwatch`) on a copy of the caller's puzzle (a shipped
+backend gets the puzzle itself: `kakuro.shipped`), checks what it returned
+(`kakuro.outcome.checked_outcome`) and re-checks any solution with the caller's `puzzle.check`;
+a solution the checker rejects is WRONG, never SOLVED. Unsatisfiability and reached limits are
+results; bad input and misuse are exceptions. Status handling lives here, never in a backend.
+The results, options, clock, engine availability and registry a backend also uses have modules
+of their own (`kakuro.outcome`, `kakuro.options`, `kakuro.clock`, `kakuro.availability`,
+`kakuro.registry`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar, NamedTuple, TypeVar, cast
+from typing import Any, ClassVar, TypeVar
 
-from kakuro.clock import MAX_TIME_LIMIT, Deadline, Stopwatch
-from kakuro.engines import PROBE_SECONDS, Engine, import_refused
-from kakuro.errors import (
-    BackendOptionError,
-    InvalidSolutionError,
-    KakuroError,
-    UnsupportedOperationError,
-    did_you_mean,
-)
+from kakuro.availability import Engine
+from kakuro.clock import Deadline, Stopwatch
+from kakuro.errors import BackendOptionError, KakuroError, UnsupportedOperationError, did_you_mean
 from kakuro.isolation import interrupts_kept
-from kakuro.options import (
-    KIND_WORDS,
-    SEED_BITS,
-    Option,
-    parse_spec,
-    seed_below,
-    spec_value,
-)
+from kakuro.options import Option, solving_seed, spec_value
 from kakuro.outcome import (
-    SHOWN_PROBLEMS,
-    STATS,
+    CHECK_GRACE,
+    TIME_LIMIT_REACHED,
+    UNEXPLAINED_STOP,
     BadAnswer,
     Count,
     Enumeration,
     Outcome,
     Result,
-    Stat,
     Status,
+    as_returned,
+    check_solutions,
     checked_enumeration,
     checked_outcome,
+    checked_solution,
     described,
     rejection,
 )
-from kakuro.puzzle import Puzzle, Solution
+from kakuro.puzzle import Puzzle
+from kakuro.shipped import is_shipped
 from kakuro.values import is_integer, is_number
 
 
@@ -161,9 +121,9 @@ class Solver:
             return Result(Status.ERROR, None, elapsed, stats, outcome.message or "the backend answered WRONG", spec)
         if outcome.status is not Status.SOLVED:
             return Result(outcome.status, None, elapsed, stats, outcome.message, spec)
-        solution, problems = _checked(puzzle, outcome.values)
+        solution, problems = checked_solution(puzzle, outcome.values)
         if solution is None:
-            return Result(Status.WRONG, None, elapsed, stats, rejection(problems), spec, _as_returned(outcome.values))
+            return Result(Status.WRONG, None, elapsed, stats, rejection(problems), spec, as_returned(outcome.values))
         return Result(Status.SOLVED, solution, elapsed, stats, outcome.message, spec)
 
     def count_solutions(
@@ -196,7 +156,7 @@ class Solver:
             return Count(Status.ERROR, 0, False, (), elapsed, {}, error, spec)
         stats = MappingProxyType(dict(found.stats))
         deadline = deadline.postponed(watch)  # by the one-time costs the backend met
-        checked = _check_all(puzzle, found.solutions[:limit], deadline.later(CHECK_GRACE))
+        checked = check_solutions(puzzle, found.solutions[:limit], deadline.later(CHECK_GRACE))
         if checked.problem:
             return Count(Status.WRONG, 0, False, (), elapsed, stats, checked.problem, spec, checked.rejected)
         solutions = checked.solutions
@@ -295,29 +255,13 @@ class Solver:
                 "that there is none, so without a limit it might never return; pass time_limit= (seconds; "
                 "--time-limit on the command line)"
             )
-        if seed is None:
-            seed = 0
-        if not is_integer(seed) or seed < 0:
-            raise BackendOptionError(f"seed must be a non-negative integer or None, not {seed!r}")
-        seed = seed_below(seed, SEED_BITS)
+        seed = solving_seed(seed)
         settings = self._resolve(options, self.settings)
         engine = self.engine_for(settings)
         if engine is not None:
             engine.version()
         self.ensure_warm(settings, everything=False)  # compilation and start-up before the clock and the deadline
         return settings, Deadline.after(time_limit), seed
-
-
-SHIPPED_PACKAGE = "kakuro.solvers"
-"""The package of the backends kakuro ships (one module each)."""
-
-
-def is_shipped(cls: type) -> bool:
-    """True for a class of the shipped backends' package (`SHIPPED_PACKAGE`): reviewed code that
-    never changes the puzzle it is given (tests/test_contract.py checks every one), so it works on
-    the caller's puzzle itself, which is free; any other backend (a plug-in, a subclass of a shipped
-    one elsewhere) gets a copy, one new object per group."""
-    return cls.__module__.startswith(SHIPPED_PACKAGE + ".")
 
 
 class EnumeratingSolver(Solver):
@@ -328,42 +272,6 @@ class EnumeratingSolver(Solver):
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         return checked_enumeration(self._count(puzzle, opts, 1, deadline, seed)).outcome()
-
-
-TIME_LIMIT_REACHED = "time limit reached"
-UNEXPLAINED_STOP = "the backend stopped before the limit without saying why"
-CHECK_GRACE = 0.5
-"""Seconds past the time limit that `count_solutions` goes on checking found solutions
-(puzzle.check takes about 35 us per solution of a 6x6 grid, 0.65 ms of a 30x30 one)."""
-
-
-class _Checked(NamedTuple):
-    """`_check_all`'s answer: the solutions that passed, how many were left unchecked at the
-    deadline, and the values of the first one rejected (as returned) and why ("": none was)."""
-
-    solutions: list[Solution]
-    unchecked: int
-    rejected: tuple[Any, ...] | None
-    problem: str
-
-
-def _check_all(oracle: Puzzle, found: Sequence[Sequence[int]], until: Deadline) -> _Checked:
-    """Check `found` in order with `oracle.check` until `until`: a rejected solution, or one
-    found twice, stops it with its reason."""
-    solutions: list[Solution] = []
-    number: dict[tuple[int, ...], int] = {}  # a checked solution's values -> its number (from 1)
-    for k, values in enumerate(found):
-        if until.expired():
-            return _Checked(solutions, len(found) - k, None, "")
-        solution, problems = _checked(oracle, values)
-        if solution is None:
-            return _Checked(solutions, 0, _as_returned(values), rejection(problems))
-        if solution.values in number:
-            problems = [f"the backend returned it twice (solutions {number[solution.values]} and {len(solutions) + 1})"]
-            return _Checked(solutions, 0, solution.values, rejection(problems))
-        solutions.append(solution)
-        number[solution.values] = len(solutions)
-    return _Checked(solutions, 0, None, "")
 
 
 T = TypeVar("T")
@@ -386,102 +294,5 @@ def _timed(call: Callable[[], T]) -> tuple[T | None, float, str]:
     return value, watch.elapsed(), error
 
 
-def _checked(oracle: Puzzle, values: object) -> tuple[Solution | None, list[str]]:
-    """The backend's values as a Solution of `oracle` (the caller's puzzle, which the backend
-    did not see) when they pass its `check`, else (None, the rules they break). A value that is
-    not a digit (a float, a bool, a string: never rounded) or a wrong count is a broken rule too."""
-    returned = _as_returned(values)
-    if returned is None:
-        got = "no values" if values is None else f"a {type(values).__name__}"
-        return None, [f"a solution needs {oracle.size} values, one per white cell; got {got}"]
-    try:
-        solution = Solution(oracle, returned)  # a wrong count is its error too, in the same words
-    except InvalidSolutionError as exc:
-        return None, [str(exc)]
-    problems = oracle.check(solution)
-    return (None, problems) if problems else (solution, [])
-
-
-def _as_returned(values: object) -> tuple[Any, ...] | None:
-    """A backend's values as a tuple, unconverted; None when they are not a sequence."""
-    if isinstance(values, (str, bytes)) or not (isinstance(values, Sequence) or hasattr(values, "tolist")):
-        return None  # a numpy array is no Sequence, but has tolist
-    try:
-        return tuple(cast(Iterable[Any], values))
-    except Exception:  # a backend's own sequence type may fail anyhow
-        return None
-
-
 _WARM: set[type[Solver]] = set()
 """Backend classes warmed up in this process."""
-
-
-@contextlib.contextmanager
-def output_to_stderr(active: bool = True) -> Iterator[None]:
-    """Within the block (when `active`), whatever is written to standard output goes to standard
-    error instead: by Python (`sys.stdout`, and the stream of start-up, which a backend may
-    keep) and below it (file descriptor 1: a C library's `printf`, a child process). Standard
-    output is as before after. The command line solves in one under `--format json`, so that its
-    standard output holds only the JSON, whatever a backend prints. Without a file descriptor
-    1 or 2 it does nothing."""
-    kept = _stdout_to_stderr() if active else None
-    if kept is None:
-        yield
-        return
-    stdout, sys.stdout = sys.stdout, sys.stderr
-    try:
-        yield
-    finally:
-        sys.stdout = stdout
-        _flush()  # while fd 1 is still stderr's
-        os.dup2(kept, 1)
-        os.close(kept)
-
-
-def _stdout_to_stderr() -> int | None:
-    """Point file descriptor 1 where 2 points, after flushing what was written before; returns
-    a descriptor of what 1 was, or None when either is missing."""
-    _flush()
-    try:
-        kept = os.dup(1)
-    except OSError:
-        return None
-    try:
-        os.dup2(2, 1)
-    except OSError:
-        os.close(kept)
-        return None
-    return kept
-
-
-def _flush() -> None:
-    """Flush Python's standard streams and the C library's (`fflush(NULL)`)."""
-    for stream in (sys.stdout, sys.__stdout__, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()  # type: ignore[union-attr]
-    with contextlib.suppress(Exception):
-        import ctypes
-
-        ctypes.CDLL(None).fflush(None)
-
-
-__all__ = [
-    "KIND_WORDS", "MAX_TIME_LIMIT", "PROBE_SECONDS", "SEED_BITS", "SHOWN_PROBLEMS", "STATS", "Count", "Deadline",
-    "Engine", "EnumeratingSolver", "Enumeration", "Option", "Outcome", "Result", "Solver", "Stat", "Status",
-    "import_refused", "parse_spec", "rejection", "seed_below",
-    # kakuro.registry's names, found by __getattr__ below (pyflakes cannot see them):
-    "BACKEND_ALIASES", "BackendInfo", "backend_class", "backend_info", "backends", "get_solver", "register",  # noqa: F822
-    "registry_restored", "suggest_backend",  # noqa: F822
-]
-_IN_REGISTRY = frozenset(name for name in __all__ if name not in globals())
-"""The names of `__all__` whose home is `kakuro.registry` (`__getattr__` finds them there)."""
-
-
-def __getattr__(name: str) -> Any:
-    """The registry's names, importable from here as before (`kakuro.registry` is their home;
-    it sits above this module, so they are looked up when first asked for)."""
-    if name in _IN_REGISTRY:
-        from kakuro import registry
-
-        return getattr(registry, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

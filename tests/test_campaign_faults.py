@@ -47,7 +47,7 @@ def puzzle_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def big_unsolved(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A 60x60 grid without its solution (which would settle an UNSAT claim without a
+    """A 60x60 grid without its solution (which would settle an UNSATISFIABLE claim without a
     certificate): certifying it takes longer than any limit here."""
     line = json.loads((ROOT / "instances" / "hard" / "loose-60x60.jsonl").read_text().splitlines()[0])
     line.pop("solution")
@@ -243,7 +243,7 @@ def test_certification_runs_under_the_memory_limit(big_unsolved: Path, tmp_path:
                                     "--memory", "100", "-j", "1", "-o", str(out)))
     assert code == 0, stderr
     [record] = read_results(out)
-    assert record.status is JobStatus.UNSAT and record.certified is False
+    assert record.status is JobStatus.UNSATISFIABLE and record.certified is False
     assert record.message == "not certified: certification went past the memory limit (100 MiB)"
 
 

@@ -212,7 +212,7 @@ def test_an_unsat_claim_that_certification_refutes_is_wrong(two_solutions: kakur
     assert not found.certified and "certification found a solution" in found.wrong
     assert certified_status("", found)[0] is JobStatus.WRONG
     found = certification(unsatisfiable, time_limit=10)
-    assert found.certified and certified_status("said so", found) == (JobStatus.UNSAT, "said so")
+    assert found.certified and certified_status("said so", found) == (JobStatus.UNSATISFIABLE, "said so")
 
 
 def test_compare_certify_makes_a_false_unsat_wrong_and_the_report_names_the_certified(tmp_path: Path) -> None:
@@ -220,21 +220,21 @@ def test_compare_certify_makes_a_false_unsat_wrong_and_the_report_names_the_cert
     kakuro.write([*kakuro.read(UNSATISFIABLE), *kakuro.read(TWO_SOLUTIONS)], puzzles)
     argv = [str(puzzles), "--import", BACKENDS_FILE, "-b", "test-liar", "-j", "1", "--no-progress"]
     assert run_compare([*argv, "-o", str(tmp_path / "plain.jsonl")]) == 0  # without: the lie stands
-    assert {r.status for r in read_results(tmp_path / "plain.jsonl")} == {JobStatus.UNSAT}
+    assert {r.status for r in read_results(tmp_path / "plain.jsonl")} == {JobStatus.UNSATISFIABLE}
     assert run_compare([*argv, "--certify", "-o", str(tmp_path / "certified.jsonl")]) == 3
     records = {r.index: r for r in read_results(tmp_path / "certified.jsonl")}
-    assert (records[0].status, records[0].certified) == (JobStatus.UNSAT, True)
+    assert (records[0].status, records[0].certified) == (JobStatus.UNSATISFIABLE, True)
     assert (records[1].status, records[1].certified) == (JobStatus.WRONG, False)
     assert "certification found a solution" in records[1].message
     (section,) = sections(list(records.values()))
     summary = summary_table(section)
-    assert summary.rows[0][summary.header.index("unsat certified")] == 1
-    assert "unsat certified" in puzzle_table(section, ["test-liar"]).rows[0][2]
+    assert summary.rows[0][summary.header.index("unsatisfiable certified")] == 1
+    assert "unsatisfiable certified" in puzzle_table(section, ["test-liar"]).rows[0][2]
     summary_rows = list(csv.DictReader(io.StringIO(summary_csv([section]))))
-    assert summary_rows[0]["unsat certified"] == "1"
+    assert summary_rows[0]["unsatisfiable certified"] == "1"
     per_puzzle = list(csv.reader(io.StringIO(per_puzzle_csv([section]))))
     column = per_puzzle[0].index("test-liar: certified")
-    assert [row[column] for row in per_puzzle[1:]] == ["true", ""]  # the WRONG answer is not an UNSAT one
+    assert [row[column] for row in per_puzzle[1:]] == ["true", ""]  # the WRONG answer is not an UNSATISFIABLE one
 
 
 @pytest.mark.timed

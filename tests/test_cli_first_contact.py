@@ -32,7 +32,7 @@ SIX = ROOT / "instances" / "classic" / "unique-6x6.jsonl"
 NO_ID = "#   4\\  3\\\n\\4  _   _\n\\3  _   _\n"
 """A 2x2 puzzle without an id (text format): 3 1 / 1 2."""
 RESULT_RECORD = {
-    "schema": 2, "source": "instances/classic/unique-6x6.jsonl", "index": 1, "digest": "cb6429dc8aa82dc4",
+    "schema": 3, "source": "instances/classic/unique-6x6.jsonl", "index": 1, "digest": "cb6429dc8aa82dc4",
     "backend": "gac", "seed": 0, "repeat": 0, "status": "SOLVED", "time_limit": 10.0, "time": 0.01,
 }
 """One record of a compare results file, as `python -m kakuro.compare` appends it."""

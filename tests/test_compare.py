@@ -102,11 +102,11 @@ def test_every_status_is_detected(campaign) -> None:
     code, records, _ = campaign
     assert len(records) == 15  # 3 puzzles x 5 backends, README.md skipped (MEMOUT: tests/test_faults.py)
     expected = {
-        "cpsat": ["SOLVED", "SOLVED", "UNSAT"],
+        "cpsat": ["SOLVED", "SOLVED", "UNSATISFIABLE"],
         "test-sleep": ["TIMEOUT"] * 3,
         "test-abort": ["CRASH"] * 3,
         "test-wrong": ["WRONG"] * 3,
-        "test-liar": ["WRONG", "WRONG", "UNSAT"],  # UNSAT claims contradicted by cpsat's solutions
+        "test-liar": ["WRONG", "WRONG", "UNSATISFIABLE"],  # UNSATISFIABLE claims contradicted by cpsat's solutions
     }
     got = statuses(records)
     for backend, wanted in expected.items():
@@ -172,7 +172,7 @@ def _job(puzzle, backend: str = "test-liar") -> Job:
 def test_the_verdict_checks_answers_itself(two_solutions, unsatisfiable) -> None:
     job = _job(two_solutions)
     claim = Attempt("reply", Reply(Status.UNSATISFIABLE))
-    assert judge(job, claim, Witnesses())[0] is JobStatus.UNSAT
+    assert judge(job, claim, Witnesses())[0] is JobStatus.UNSATISFIABLE
     witnesses = Witnesses()
     witnesses.add(job.instance.digest, "cpsat")
     status, message = judge(job, claim, witnesses)
@@ -284,7 +284,7 @@ def test_the_command_line_prints_the_table(puzzles: Path, tmp_path: Path) -> Non
     assert done.returncode == 0, done.stderr
     assert "cpsat" in done.stdout and "PAR-2" in done.stdout and str(out) in done.stdout
     assert done.stderr.startswith(f"results: {out}")
-    assert sorted(r.status.value for r in read_results(out)) == ["SOLVED", "SOLVED", "UNSAT"]
+    assert sorted(r.status.value for r in read_results(out)) == ["SOLVED", "SOLVED", "UNSATISFIABLE"]
 
 
 def _pids(pidfile: Path) -> Counter[str]:

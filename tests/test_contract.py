@@ -12,7 +12,7 @@ import pytest
 
 import kakuro
 from kakuro import Puzzle, Status, UnsupportedOperationError
-from kakuro.solver import is_shipped
+from kakuro.shipped import is_shipped
 from tests.conftest import AVAILABLE
 from tests.test_solver import puzzle_state
 from tests.timing import timed
@@ -125,7 +125,7 @@ def test_counts_solutions_when_complete(name: str, two_solutions: Puzzle, unsati
 
 @pytest.mark.parametrize("name", AVAILABLE)
 def test_leaves_the_puzzle_it_is_given_as_it_was(name: str, cazenave: Puzzle) -> None:
-    """A shipped backend works on the caller's puzzle itself (`kakuro.solver.is_shipped`: a
+    """A shipped backend works on the caller's puzzle itself (`kakuro.shipped.is_shipped`: a
     plug-in gets a copy), so it must never change it, solving or counting, Kakuro or Sudoku."""
     cls = solver_class(name)
     assert is_shipped(cls)

@@ -7,7 +7,7 @@ import pytest
 
 import kakuro
 from kakuro import BackendOptionError, Puzzle, Status
-from kakuro.solvers.python_constraint import build_problem
+from kakuro.solvers.csp import build_problem
 from tests.conftest import shared_data_or_skip
 from tests.random_puzzles import random_puzzles
 from tests.timing import timed

@@ -86,8 +86,9 @@ WHOLE = st.one_of(st.integers(min_value=0), st.integers(min_value=-(10**4300) + 
 SECONDS = st.one_of(st.floats(min_value=0, allow_infinity=False), st.sampled_from([1e300, 1.7e308, 5e-324, 0, 10**300]))
 MAPPING = st.dictionaries(st.one_of(st.sampled_from([*MACHINE, "kakuro", "python", "engine", "paradigm", "nodes",
                                                      "root_solved"]), TEXT), VALUE, max_size=4)
-OWN = {"schema": st.sampled_from([1, 2, 3, 0, Raw("9" * 5000)]),
-       "status": st.sampled_from(["SOLVED", "UNSAT", "TIMEOUT", "MEMOUT", "CRASH", "ERROR", "WRONG", "GREAT"]),
+OWN = {"schema": st.sampled_from([1, 2, 3, 4, 0, Raw("9" * 5000)]),
+       "status": st.sampled_from(["SOLVED", "UNSATISFIABLE", "UNSAT", "TIMEOUT", "MEMOUT", "CRASH", "ERROR", "WRONG",
+                                  "GREAT"]),
        "certified": st.sampled_from([True, False, None]),
        **dict.fromkeys(["source", "digest", "backend", "instance", "spec", "message", "finished"], TEXT),
        **dict.fromkeys(["index", "seed", "repeat", "memory_limit_mb", "rows", "cols"], WHOLE),
@@ -99,7 +100,7 @@ FIELDS = list(OWN)
 
 def template(backend: str, index: int, status: str = "SOLVED") -> dict[str, Any]:
     """A valid results line (as a JSON object) of a campaign with a time limit of 10 s."""
-    return {"schema": 2, "source": f"set/{backend}{index % 3}.txt", "index": index, "digest": f"d{index}",
+    return {"schema": 3, "source": f"set/{backend}{index % 3}.txt", "index": index, "digest": f"d{index}",
             "backend": backend, "seed": 0, "repeat": 0, "status": status, "time_limit": 10.0, "instance": f"p{index}",
             "spec": f"{backend}:full", "time": 0.5 + index, "wall": 0.6 + index, "grace": 1.0, "memory_limit_mb": None,
             "peak_rss_mb": 100.0, "rows": 6, "cols": 6, "stats": {"nodes": 3, "root_solved": index % 2 == 0},
@@ -155,7 +156,7 @@ def said_in_lines(code: int, err: str, allowed: set[int]) -> None:
 
 
 REPORT_BASE = [template(backend, index, status) for backend in ("a", "b") for index, status in
-               enumerate(["SOLVED", "UNSAT", "TIMEOUT"])]
+               enumerate(["SOLVED", "UNSATISFIABLE", "TIMEOUT"])]
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

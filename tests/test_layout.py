@@ -1,67 +1,22 @@
 """The package layout: one module per backend under `kakuro.solvers`, shared reasoning under
-`kakuro.reasoning`, the compiled engine under `kakuro.engine`; the module paths of the previous
-release still import (one module, two names) with a DeprecationWarning naming the new home."""
+`kakuro.reasoning`, the compiled engine under `kakuro.engine`; every name has one home (no
+compatibility aliases, no import hooks)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-import pytest
-
 import kakuro
-from kakuro.moved import MOVED_MODULES, new_home
 from tests.conftest import ROOT
 
-OLD_PATHS = {
-    "kakuro.models.sat": "kakuro.solvers.sat",
-    "kakuro.models.csp": "kakuro.solvers.python_constraint",
-    "kakuro.models.auto": "kakuro.solvers.auto",
-    "kakuro.search.rdv": "kakuro.solvers.rdv",
-    "kakuro.search.native": "kakuro.native",
-    "kakuro.search.engine.state": "kakuro.engine.state",
-    "kakuro.search.engine.explain": "kakuro.engine.reasons",
-    "kakuro.search.engine.local": "kakuro.engine.local_search",
-    "kakuro.implied": "kakuro.reasoning.implied",
-}
 
-
-@pytest.mark.parametrize(("old", "new"), sorted(OLD_PATHS.items()))
-def test_an_old_module_path_imports_its_new_home_with_a_warning(old: str, new: str) -> None:
-    """In a fresh interpreter (this one imported the new homes already): the old path is the
-    very module of the new one, and the warning names it."""
-    code = (
-        "import importlib, warnings\n"
-        "with warnings.catch_warnings(record=True) as caught:\n"
-        "    warnings.simplefilter('always')\n"
-        f"    old = importlib.import_module({old!r})\n"
-        f"new = importlib.import_module({new!r})\n"
-        "assert old is new, (old, new)\n"
-        "assert new.__spec__.name == new.__name__, new.__spec__\n"
-        f"assert any({new!r} in str(w.message) and w.category is DeprecationWarning for w in caught), "
-        "[str(w.message) for w in caught]\n"
-    )
+def test_importing_kakuro_adds_no_import_hook() -> None:
+    """In a fresh interpreter: `import kakuro` leaves `sys.meta_path` and `sys.path_hooks` as they were."""
+    code = ("import sys\nbefore = (list(sys.meta_path), list(sys.path_hooks))\nimport kakuro\n"
+            "assert (sys.meta_path, sys.path_hooks) == before, (sys.meta_path, sys.path_hooks)\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-
-
-def test_names_that_moved_out_of_a_backend_are_still_there() -> None:
-    """`from kakuro.models.sat import encode` and `from kakuro.models.gac import prepare` worked
-    before: the backend modules still hold those names (imported from kakuro.reasoning)."""
-    with pytest.warns(DeprecationWarning):
-        from kakuro.models.gac import prepare
-        from kakuro.models.sat import encode
-        from kakuro.search.rdv import reduce_domains
-    from kakuro.reasoning import cnf, rdv, root
-
-    assert (encode, prepare, reduce_domains) == (cnf.encode, root.prepare, rdv.reduce_domains)
-
-
-def test_every_new_home_exists_and_nothing_else_is_redirected() -> None:
-    for old, new in MOVED_MODULES.items():
-        assert new_home(old) == new and (ROOT / new.replace(".", "/")).with_suffix(".py").exists() or (
-            ROOT / new.replace(".", "/") / "__init__.py").exists(), new
-    assert new_home("kakuro.solvers.sat") is None and new_home("kakuro.modelsX") is None
 
 
 def test_one_module_per_backend() -> None:
@@ -73,3 +28,17 @@ def test_one_module_per_backend() -> None:
     shipped = ({path.stem for path in solvers.glob("*.py")} - {"__init__"}) | {
         path.parent.name for path in solvers.glob("*/__init__.py")}  # a backend too large for one module: a package
     assert {module.rsplit(".", 1)[1] for module in modules} == shipped
+
+
+FAMILIES = {"montecarlo": {"sampling", "nmcs", "flat", "uct"}}
+"""Modules that hold a family of backends (one engine driver, several games), by the family's name."""
+
+
+def test_each_backend_module_is_named_after_its_backend() -> None:
+    """`kakuro/solvers/csp.py` holds `csp`, `sahs.py` holds `sahs`: a backend is found under its
+    own name; a family's module holds exactly its family."""
+    held: dict[str, set[str]] = {}
+    for name in kakuro.backends():
+        held.setdefault(kakuro.get_solver(name).__class__.__module__.rsplit(".", 1)[1], set()).add(name)
+    for module, names in held.items():
+        assert names == FAMILIES.get(module, {module}), (module, names)

@@ -15,7 +15,7 @@ if importlib.util.find_spec("highspy") is None:
 
 import kakuro
 from kakuro import Puzzle, Status
-from kakuro.engines import Engine
+from kakuro.availability import Engine
 from kakuro.errors import BackendUnavailableError
 from kakuro.generate import cazenave, classic
 from kakuro.solvers import mip

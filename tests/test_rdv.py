@@ -1,5 +1,5 @@
 """The `rdv` backend (Reducing Domain Values, then optional search) against CP-SAT; the
-reduction itself is tested in test_harmony.py."""
+reduction itself is tested in test_sahs.py."""
 
 from __future__ import annotations
 

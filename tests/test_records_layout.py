@@ -1,11 +1,10 @@
 """The results record and the verdict rules live in `kakuro.records`, below both the harness and
-the report: every import arrow points down, the old homes still work (with a warning), and
-`kakuro compare` / `kakuro report` are subcommands of the one command line."""
+the report: every import arrow points down, and `kakuro compare` / `kakuro report` are
+subcommands of the one command line."""
 
 from __future__ import annotations
 
 import ast
-import importlib
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ import kakuro.records  # noqa: F401  # ruff misses its use as `kakuro.records.Re
 from kakuro.cli import compare as compare_cli
 from kakuro.cli import main
 from kakuro.compare import attempt
-from kakuro.records import files, record, tally, verdict
+from kakuro.records import record, tally, verdict
 from kakuro.records.files import read_results
 from tests.conftest import EXAMPLES, ROOT
 
@@ -61,34 +60,15 @@ def test_the_import_check_catches_an_upward_import(tmp_path: Path) -> None:
     assert _reaches(_imported(module), "kakuro.report") == ["kakuro.report.text", "kakuro.report.text.print_summary"]
 
 
-MOVED = {
-    "kakuro.compare.results": {"Record": record, "JobStatus": record, "ANSWERED": record, "FINAL": record, "SCHEMA": record,
-                               "KEY_FIELDS": record, "MAX_MESSAGE": record, "clipped": record, "is_non_negative": record,
-                               "latest": record, "read_results": files, "ResultsFile": files,
-                               "default_results_path": files, "SHOWN_BAD_LINES": files},
-    "kakuro.compare.verdict": {"judge": verdict, "overrule": verdict, "Witnesses": verdict, "refuted": verdict,
-                               "MEMOUT_FRACTION": verdict, "Attempt": attempt},
-}
-
-
-@pytest.mark.parametrize("old", sorted(MOVED))
-def test_the_old_homes_still_work_with_a_deprecation_warning(old: str) -> None:
-    module = importlib.import_module(old)
-    for name, home in MOVED[old].items():
-        with pytest.warns(DeprecationWarning, match=f"{old}.{name} moved to {home.__name__}"):
-            value = getattr(module, name)
-        assert value is getattr(home, name)
-    with pytest.raises(AttributeError):
-        module.no_such_name  # noqa: B018
-    assert set(MOVED[old]) <= set(dir(module))
-
-
-def test_the_package_names_are_the_new_homes_without_a_warning(recwarn: pytest.WarningsRecorder) -> None:
+def test_each_package_exports_its_own_names() -> None:
+    """`kakuro.records` is the one home of the record and the verdict rules; `kakuro.compare`
+    exports the harness's names, not those."""
     import kakuro.compare
 
-    assert kakuro.compare.Record is kakuro.records.Record is record.Record
-    assert kakuro.compare.judge is verdict.judge and kakuro.compare.Attempt is attempt.Attempt
-    assert not [w for w in recwarn if issubclass(w.category, DeprecationWarning)]
+    assert kakuro.records.Record is record.Record and kakuro.records.judge is verdict.judge
+    assert kakuro.compare.Attempt is attempt.Attempt
+    for name in ("Record", "JobStatus", "judge", "read_results"):
+        assert name not in kakuro.compare.__all__ and not hasattr(kakuro.compare, name), name
 
 
 def test_compare_and_report_are_subcommands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

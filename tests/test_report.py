@@ -26,7 +26,7 @@ from tests.browser import Page, chromium_or_skip
 def rec(backend: str, puzzle: int, status: str, time: float | None, *, limit: float = 10.0, seed: int = 0,
         **extra) -> dict:
     """A results line (JSON object) of puzzle `puzzle` of set0.txt / set1.txt."""
-    return {"schema": 2, "source": f"set{puzzle % 2}.txt", "index": puzzle, "digest": f"d{puzzle}",
+    return {"schema": 3, "source": f"set{puzzle % 2}.txt", "index": puzzle, "digest": f"d{puzzle}",
             "instance": f"p{puzzle}", "backend": backend, "spec": f"{backend}:full", "seed": seed, "repeat": seed,
             "status": status, "time": time, "wall": time, "time_limit": limit, "grace": 1.0, "rows": 6 + puzzle % 2,
             "cols": 6, "message": "", "finished": f"2025-01-01T00:00:{puzzle:02d}+00:00",
@@ -56,23 +56,23 @@ def test_par2_counts_unanswered_puzzles_at_twice_the_limit(tmp_path: Path, capsy
     lines = [
         rec("a", 0, "SOLVED", 1.0),
         rec("a", 1, "TIMEOUT", None),
-        rec("a", 2, "UNSAT", 3.0),
+        rec("a", 2, "UNSATISFIABLE", 3.0),
         rec("a", 3, "CRASH", None),
         rec("a", 3, "SOLVED", 2.0),  # the re-run after the crash counts
         rec("b", 0, "SOLVED", 4.0),
         rec("b", 1, "WRONG", 0.1),
         rec("b", 2, "MEMOUT", None),
-        rec("b", 3, "UNSAT", 0.5),  # contradicted by a's solution: WRONG
+        rec("b", 3, "UNSATISFIABLE", 0.5),  # contradicted by a's solution: WRONG
     ]
     path = write(tmp_path / "results.jsonl", lines)
     with path.open("a") as stream:
         stream.write('{"torn": \n')
     rows = overall(only(sections(read_results(path))))
     a, b = rows["a"], rows["b"]
-    assert (a.puzzles, a.counts["solved"], a.counts["unsat"], a.counts["timeout"], a.counts["crash"]) == (4, 2, 1, 1, 0)
+    assert (a.puzzles, a.counts["solved"], a.counts["unsatisfiable"], a.counts["timeout"], a.counts["crash"]) == (4, 2, 1, 1, 0)
     assert a.par2 == pytest.approx((1.0 + 20.0 + 3.0 + 2.0) / 4)
     assert a.time_total == pytest.approx(6.0) and a.time_median == pytest.approx(2.0)
-    assert (b.counts["wrong"], b.counts["memout"], b.counts["unsat"]) == (2, 1, 0)
+    assert (b.counts["wrong"], b.counts["memout"], b.counts["unsatisfiable"]) == (2, 1, 0)
     assert b.par2 == pytest.approx((4.0 + 20.0 + 20.0 + 20.0) / 4)
     wrong = next(r for r in effective(read_results(path)) if r.backend == "b" and r.index == 3)
     assert wrong.status is JobStatus.WRONG and "a has a verified solution" in wrong.message

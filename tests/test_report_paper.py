@@ -1,7 +1,7 @@
 """Reports a paper can use (issue #27, items 9-11): huge time limits, outputs all or none, mixed
-memory and grace limits noted, nothing to compare said so, LaTeX that prints as written,
-natural group order, UNSAT and root-solved answers marked, column-wide plots without a title
-in PNG, PDF or SVG, an HTML report that fits its window and names the machine."""
+memory and grace limits noted, nothing to compare said so, LaTeX that prints as written, natural
+group order, UNSATISFIABLE and root-solved answers marked, column-wide plots without a title in PNG,
+PDF or SVG, an HTML report that fits its window and names the machine."""
 
 from __future__ import annotations
 
@@ -151,13 +151,14 @@ def test_size_groups_sort_by_area_not_as_text() -> None:
         ["set1", "set2", "set10"]
 
 
-def test_per_puzzle_tables_mark_unsat_and_root_solved_answers() -> None:
-    lines = [rec("a", 0, "SOLVED", 0.5, stats={"root_solved": True}), rec("a", 1, "UNSAT", 0.2, stats={"root_solved": False}),
-             rec("b", 0, "SOLVED", 0.7, stats={}), rec("b", 1, "UNSAT", 0.1, stats={})]
+def test_per_puzzle_tables_mark_unsatisfiable_and_root_solved_answers() -> None:
+    lines = [rec("a", 0, "SOLVED", 0.5, stats={"root_solved": True}),
+             rec("a", 1, "UNSATISFIABLE", 0.2, stats={"root_solved": False}),
+             rec("b", 0, "SOLVED", 0.7, stats={}), rec("b", 1, "UNSATISFIABLE", 0.1, stats={})]
     section = only(sections(records(lines)))
     table = puzzle_table(section, ["a", "b"])
-    assert [row[2:] for row in table.rows] == [(f"0.500{ROOT_MARK}", "0.700"), ("0.200 unsat", "0.100 unsat")]
-    assert "root propagation, no search" in table.title and "unsat" in table.title  # the legend
+    assert [row[2:] for row in table.rows] == [(f"0.500{ROOT_MARK}", "0.700"), ("0.200 unsatisfiable", "0.100 unsatisfiable")]
+    assert "root propagation, no search" in table.title and "unsatisfiable: no solution" in table.title  # the legend
     assert r"0.500\dag{}" in per_puzzle_latex([section])
     summary = summary_table(section)
     column = summary.header.index("root-solved")

@@ -194,6 +194,33 @@ def test_the_report_counts_a_job_recorded_under_two_paths_once(work: Path, tmp_p
     assert f"{len(records)} runs" in shown and "repeats aggregated" not in shown
 
 
+# --- statuses are spelled as the library spells them ----------------------------------------
+
+
+def test_every_library_status_but_unknown_is_a_job_status_of_the_same_spelling() -> None:
+    """UNKNOWN is a TIMEOUT for a job (a limit reached); every other `kakuro.Status` has a
+    `JobStatus` of its name, whose value is the library's value upper-cased."""
+    for status in kakuro.Status:
+        if status is not kakuro.Status.UNKNOWN:
+            assert JobStatus[status.name].value == status.value.upper(), status
+
+
+def test_a_status_as_earlier_versions_wrote_it_is_read_and_written_anew(tmp_path: Path, capsys) -> None:
+    """Schema 2 wrote a proof of no solution as UNSAT: such a line reads as UNSATISFIABLE, is
+    counted so by the report, and a record written now says UNSATISFIABLE."""
+    old = {"schema": 2, "source": "set/p.jsonl", "index": 0, "digest": "d0", "backend": "gac", "spec": "gac:full",
+           "seed": 0, "repeat": 0, "status": "UNSAT", "time_limit": 10.0, "time": 0.5, "stats": {}, "message": ""}
+    path = tmp_path / "old.jsonl"
+    path.write_text(json.dumps(old) + "\n" + json.dumps({**old, "schema": 1, "index": 1, "digest": "d1"}) + "\n")
+    records = read_results(path)
+    assert [record.status for record in records] == [JobStatus.UNSATISFIABLE] * 2
+    assert records[0].to_json()["status"] == "UNSATISFIABLE"
+    assert report_cli.main([str(path), "--csv", str(tmp_path / "summary.csv")]) == 0
+    header, row = (tmp_path / "summary.csv").read_text().splitlines()[:2]
+    assert dict(zip(header.split(","), row.split(",")))["unsatisfiable"] == "2"
+    assert "UNSAT" not in capsys.readouterr().err
+
+
 # --- whatever a backend returns, its job gets one record --------------------------------
 
 

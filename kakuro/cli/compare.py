@@ -36,7 +36,7 @@ PROG = "python -m kakuro.compare"
 HELP = "run backends head to head on puzzle files, every answer verified (kakuro compare --help)"
 DESCRIPTION = ("Run backends head to head on puzzle files and folders; every answer is verified by puzzle.check "
                "and each finished job is appended to a JSON-lines results file.")
-EPILOG = ("Statuses: SOLVED, UNSAT, TIMEOUT, MEMOUT, CRASH, ERROR, WRONG. Exit codes as kakuro --help lists them: "
+EPILOG = ("Statuses: SOLVED, UNSATISFIABLE, TIMEOUT, MEMOUT, CRASH, ERROR, WRONG. Exit codes as kakuro --help lists them: "
           f"{EXIT_OK} done, {EXIT_WRONG} when some result is WRONG, 128 + the signal when stopped by one (130 Ctrl-C), "
           "the records kept and the command that resumes the campaign printed. Tables, plots, HTML and LaTeX from a "
           "results file: kakuro report FILE")
@@ -93,7 +93,7 @@ def _declare(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p.add_argument("--skip-bad", action="store_true", help="skip unreadable puzzles (a bad line of a .jsonl, "
                                                            "...) and files with a warning instead of stopping")
     p.add_argument("--certify", action="store_true",
-                   help="certify every UNSAT answer with a proof a checker verifies (kakuro certify; within the time "
+                   help="certify every UNSATISFIABLE answer with a proof a checker verifies (kakuro certify; within the time "
                         "limit, once per puzzle): one that fails is WRONG, and each record notes `certified`")
     p.add_argument("--isolate", action="store_true",
                    help="run every job in a fresh worker process (forked from a "

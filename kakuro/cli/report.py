@@ -40,7 +40,7 @@ HELP = "tables, PAR-2, LaTeX, HTML and plots from compare results files (kakuro 
 DESCRIPTION = "Tables, PAR-2, per-puzzle tables, LaTeX, HTML and plots from kakuro.compare results files (JSON lines)."
 EPILOG = (
     "Backends are compared on the puzzles they all ran; repeats are aggregated per (puzzle, backend): median "
-    "time, solved by majority, WRONG if any run is. PAR-2: mean over puzzles of the time when answered (SOLVED/UNSAT), "
+    "time, solved by majority, WRONG if any run is. PAR-2: mean over puzzles of the time when answered (SOLVED/UNSATISFIABLE), "
     "else 2x the time limit. Every output file is checked before anything is printed, and they are written all or "
     f"none. Exit codes as kakuro --help lists them: {EXIT_OK} done; {EXIT_ERROR} unreadable input, mixed time "
     "limits, backends that ran no puzzle in common (nothing to compare), an output that exists or cannot be written."

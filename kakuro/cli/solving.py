@@ -29,11 +29,12 @@ from kakuro.cli.present import (
     print_result,
     result_record,
 )
+from kakuro.cli.streams import output_to_stderr
 from kakuro.errors import UsageError
 from kakuro.formats.solution import read_solution
 from kakuro.outcome import Status
 from kakuro.puzzle import Puzzle
-from kakuro.solver import Solver, output_to_stderr
+from kakuro.solver import Solver
 
 
 def add_commands(commands: Any) -> None:

@@ -22,8 +22,7 @@ Its command line is `kakuro.cli.compare` (`kakuro compare`, `python -m kakuro.co
 
 The results record, results files and the verdict rules (`judge`, `overrule`: the one home of
 every status, WRONG included) live below this package in `kakuro.records`, which the report
-reads too; this package never imports `kakuro.report`. `results` and `verdict` here are
-deprecated aliases of their new homes.
+reads too (import them from there); this package never imports `kakuro.report`.
 """
 
 from __future__ import annotations
@@ -32,9 +31,6 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "kakuro.records.record": ("ANSWERED", "FINAL", "KEY_FIELDS", "SCHEMA", "JobStatus", "Record", "latest"),
-    "kakuro.records.files": ("ResultsFile", "read_results"),
-    "kakuro.records.verdict": ("Witnesses", "judge", "overrule"),
     "kakuro.compare.attempt": ("Attempt",),
     "kakuro.compare.jobs": ("DEFAULT_BACKENDS", "DEFAULT_GRACE", "DEFAULT_TIME_LIMIT", "Backend", "Instance", "Job",
                             "Limits", "collect", "make_jobs", "resolve_backends"),

@@ -8,7 +8,7 @@ ended, and the local pool neither started a job nor warmed a backend up): the ru
 stuck, which a sound runner never is, and waiting would lose the night. A campaign that ends
 without a record for every job, unless stopped so, is an error: never a quiet success.
 
-With `--certify`, UNSAT answers are certified one at a time on a pool of their own (one
+With `--certify`, UNSATISFIABLE answers are certified one at a time on a pool of their own (one
 worker), under the campaign's memory limit and within twice the job's time limit and grace.
 """
 
@@ -190,11 +190,11 @@ def run_campaign(
     """Run `jobs`, judge each answer and append its record to `results` as it ends.
     `witnesses` (who holds a verified solution of which puzzle) grows as solutions come in.
     Runs on a local pool of `workers` processes, or on Dask: `dask` is a scheduler address or
-    "local" (a cluster of `workers` workers here), or `scheduler_file` names a scheduler.
-    With `certify`, every UNSAT answer is certified (see the module docstring): one that fails
-    is WRONG. Stops early on SIGINT/SIGTERM/SIGHUP (`interrupted`), and when nothing happened
-    for `stall_after` seconds (`stalled`; default: the watchdog's); nothing half-written stays
-    behind. Raises KakuroError if the cluster cannot be reached or cannot start its job
+    "local" (a cluster of `workers` workers here), or `scheduler_file` names a scheduler. With
+    `certify`, every UNSATISFIABLE answer is certified (see the module docstring): one that fails is
+    WRONG. Stops early on SIGINT/SIGTERM/SIGHUP (`interrupted`), and when nothing happened for
+    `stall_after` seconds (`stalled`; default: the watchdog's); nothing half-written stays behind.
+    Raises KakuroError if the cluster cannot be reached or cannot start its job
     processes, or when the runner ended without a record for every job."""
     witnesses = Witnesses() if witnesses is None else witnesses
     campaign = Campaign(len(jobs) + skipped, skipped)
@@ -240,9 +240,10 @@ def run_campaign(
 def _judged(job: Job, attempt: Attempt, witnesses: Witnesses,
             certifier: _Certifier | None) -> tuple[JobStatus, str, bool | None]:
     """The verdict on `attempt` (`judge`): status, message and, with a `certifier` (`compare
-    --certify`), whether the UNSAT answer is certified; an UNSAT answer that fails it is WRONG."""
+    --certify`), whether the UNSATISFIABLE answer is certified; an UNSATISFIABLE answer that fails
+    it is WRONG."""
     status, message = judge(job, attempt, witnesses)
-    if certifier is None or status is not JobStatus.UNSAT:
+    if certifier is None or status is not JobStatus.UNSATISFIABLE:
         return status, message, None
     found = certifier.certification(job)
     status, message = certified_status(message, found)

@@ -1,5 +1,5 @@
 """Self-Adaptive Harmony Search kernels (Panov & Koceski 2014): fitness, decoding, the
-harmony memory's initialisation and improvisation (the backend is `kakuro.solvers.harmony`).
+harmony memory's initialisation and improvisation (the backend is `kakuro.solvers.sahs`).
 
 A harmony is a vector of candidate indices, one per decision variable (`var_cell[i]` is its
 cell, its candidates are `cand_vals[cand_off[i]:cand_off[i + 1]]`). These kernels draw from

@@ -6,6 +6,8 @@ Schema history (the `schema` field; a record without one is schema 1):
     2  `backend` is the spec as it was asked for (`nmcs:level=2` stays so), and `spec` holds
        every option, defaults included (`get_solver(spec)` rebuilds exactly what ran); since
        `--certify`, an optional `certified` (readers of schema 2 without it ignore it)
+    3  a proof of no solution is `UNSATISFIABLE`, as `kakuro.Status` spells it (schemas 1 and 2
+       wrote `UNSAT`, which is read as `UNSATISFIABLE` in a record of any schema)
 
 Reading and appending results files is `kakuro.records.files`; how a job's status is decided
 is `kakuro.records.verdict`.
@@ -22,7 +24,7 @@ from typing import Any, TypeGuard
 
 from kakuro.values import is_integer, is_number
 
-SCHEMA = 2
+SCHEMA = 3
 """Version of the record layout written by this version (see the module docstring)."""
 KEY_FIELDS = ("index", "digest", "backend", "seed", "repeat")
 """The fields that identify a job in a results file: the puzzle by what it is (its digest and
@@ -40,10 +42,12 @@ def clipped(text: str, limit: int = MAX_MESSAGE) -> str:
 
 
 class JobStatus(str, enum.Enum):  # noqa: UP042  # a StrEnum would change str(status)
-    """How a job ended, as the parent verified it (see `kakuro.records.verdict`)."""
+    """How a job ended, as the parent verified it (see `kakuro.records.verdict`). A status the
+    library has too (`kakuro.Status`: all but UNKNOWN, which a job records as TIMEOUT) has its
+    name, upper-cased."""
 
     SOLVED = "SOLVED"
-    UNSAT = "UNSAT"
+    UNSATISFIABLE = "UNSATISFIABLE"
     TIMEOUT = "TIMEOUT"
     MEMOUT = "MEMOUT"
     CRASH = "CRASH"
@@ -51,7 +55,9 @@ class JobStatus(str, enum.Enum):  # noqa: UP042  # a StrEnum would change str(st
     WRONG = "WRONG"
 
 
-ANSWERED = frozenset({JobStatus.SOLVED, JobStatus.UNSAT})
+FORMER_SPELLINGS = {"UNSAT": JobStatus.UNSATISFIABLE}
+"""Statuses as records of schemas 1 and 2 wrote them -> the status they mean."""
+ANSWERED = frozenset({JobStatus.SOLVED, JobStatus.UNSATISFIABLE})
 """Statuses that count as a correct answer (PAR-2, cactus plots)."""
 FINAL = frozenset(JobStatus) - {JobStatus.CRASH}
 """Statuses `--resume` does not re-run."""
@@ -93,10 +99,10 @@ class Record:
     versions: Mapping[str, str] = field(default_factory=dict)
     machine: Mapping[str, Any] = field(default_factory=dict)
     certified: bool | None = None
-    """An UNSAT answer of a campaign run with `--certify`: True when a certificate of no
+    """An UNSATISFIABLE answer of a campaign run with `--certify`: True when a certificate of no
     solution was made and verified (`kakuro.certificates`), False when none could be made in
     time (the message says why); None when certification was not asked (or the answer is not
-    UNSAT)."""
+    UNSATISFIABLE)."""
     schema: int = SCHEMA
 
     @property
@@ -111,7 +117,7 @@ class Record:
 
     @property
     def answered(self) -> bool:
-        """True for SOLVED and UNSAT: a correct answer with a time."""
+        """True for SOLVED and UNSATISFIABLE: a correct answer with a time."""
         return self.status in ANSWERED
 
     def to_json(self) -> dict[str, Any]:
@@ -129,8 +135,9 @@ class Record:
             raise ValueError(f"schema {_shown(schema)} is not a version number")
         if schema > SCHEMA:
             raise ValueError(f"schema {_shown(schema)} is newer than this kakuro reads ({SCHEMA}); upgrade kakuro")
+        said = data.get("status")
         try:
-            status = JobStatus(data.get("status"))
+            status = FORMER_SPELLINGS[said] if isinstance(said, str) and said in FORMER_SPELLINGS else JobStatus(said)
         except ValueError:
             statuses = ", ".join(s.value for s in JobStatus)
             raise ValueError(f"status {_shown(data.get('status'))} is not one of {statuses}") from None

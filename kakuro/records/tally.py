@@ -1,5 +1,5 @@
 """A short count of a campaign's results: per backend, how many jobs ended in each status,
-counting the last record of each job with the verdict's UNSAT rule applied. It is what
+counting the last record of each job with the verdict's UNSATISFIABLE rule applied. It is what
 `kakuro.compare.main` prints when it is given no summary printer; the full summary (times,
 PAR-2, per group) is `kakuro.report.print_summary`, which `kakuro compare` and
 `python -m kakuro.compare` print."""
@@ -17,7 +17,7 @@ from kakuro.records.verdict import overrule
 
 def status_counts(records: Iterable[Record]) -> dict[str, Counter[JobStatus]]:
     """Jobs per status for each backend (in order of first appearance), over the records that
-    count: the last one per job, an UNSAT claim refuted by a SOLVED record counted WRONG."""
+    count: the last one per job, an UNSATISFIABLE claim refuted by a SOLVED record counted WRONG."""
     counts: dict[str, Counter[JobStatus]] = {}
     for record in overrule(latest(records)):
         counts.setdefault(record.backend, Counter())[record.status] += 1

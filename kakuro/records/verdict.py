@@ -1,23 +1,23 @@
 """The verdict rules: the one place that decides a `JobStatus`, WRONG included.
 
-    SOLVED   a solution that passed the parent's own `puzzle.check`
-    UNSAT    the backend proved unsatisfiability (and nothing contradicts it)
-    TIMEOUT  killed at the wall-clock limit, or the backend answered UNKNOWN (its limit was
-             reached or an incomplete search gave up; the message says which)
-    MEMOUT   killed past the memory limit (resident memory), a MemoryError, or a worker death
-             near the limit
-    CRASH    the worker died (abort, segfault, ...) or the harness lost the job
-    ERROR    the backend reported an error
-    WRONG    the checker rejected the solution (the parent's own `puzzle.check`, or the
-             worker's `Solver.solve`, which answers `Status.WRONG`), or an UNSAT claim on a
-             puzzle that has a verified solution (a witness: a SOLVED record of the same
-             puzzle, or the puzzle file's own solution), or, with `--certify`, an UNSAT claim
-             that fails certification (`certification`: a solution found, or a certificate
-             of no solution rejected)
+    SOLVED         a solution that passed the parent's own `puzzle.check`
+    UNSATISFIABLE  the backend proved unsatisfiability (and nothing contradicts it)
+    TIMEOUT        killed at the wall-clock limit, or the backend answered UNKNOWN (its limit
+                   was reached or an incomplete search gave up; the message says which)
+    MEMOUT         killed past the memory limit (resident memory), a MemoryError, or a worker
+                   death near the limit
+    CRASH          the worker died (abort, segfault, ...) or the harness lost the job
+    ERROR          the backend reported an error
+    WRONG          the checker rejected the solution (the parent's own `puzzle.check`, or the
+                   worker's `Solver.solve`, which answers `Status.WRONG`), or an UNSATISFIABLE
+                   claim on a puzzle that has a verified solution (a witness: a SOLVED record of
+                   the same puzzle, or the puzzle file's own solution), or, with `--certify`, an
+                   UNSATISFIABLE claim that fails certification (`certification`: a solution
+                   found, or a certificate of no solution rejected)
 
 The harness judges each job as it ends (`judge`, with the witnesses known so far); a report
-applies the same UNSAT rule over whole results files (`overrule`), since a solution found
-later, or in another file, also refutes an earlier claim.
+applies the same UNSATISFIABLE rule over whole results files (`overrule`), since a solution
+found later, or in another file, also refutes an earlier claim.
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ class Witnesses:
 
 
 def refuted(holder: str) -> str:
-    """The message of an UNSAT claim refuted by `holder`'s solution."""
+    """The message of an UNSATISFIABLE claim refuted by `holder`'s solution."""
     return f"claimed unsatisfiable, but {holder} has a verified solution"
 
 
@@ -174,7 +174,7 @@ def judge(job: JobLike, attempt: Ending, witnesses: Witnesses) -> tuple[JobStatu
         holder = witnesses.holder(job.instance.digest)
         if holder is not None:
             return JobStatus.WRONG, refuted(holder)
-        return JobStatus.UNSAT, reply.message
+        return JobStatus.UNSATISFIABLE, reply.message
     if reply.status is Status.UNKNOWN:
         return JobStatus.TIMEOUT, reply.message or "the backend stopped without an answer"
     if reply.memout:
@@ -195,9 +195,9 @@ def _problems(job: JobLike, values: Iterable[Any]) -> list[str]:
 
 @dataclass(frozen=True)
 class Certification:
-    """What certifying an UNSAT claim found: `certified` (a certificate of no solution made and
-    verified), else `wrong` (why the claim is WRONG) or `note` (why there is no certificate:
-    the time limit, a puzzle the encoding cannot take)."""
+    """What certifying an UNSATISFIABLE claim found: `certified` (a certificate of no solution made
+    and verified), else `wrong` (why the claim is WRONG) or `note` (why there is no certificate: the
+    time limit, a puzzle the encoding cannot take)."""
 
     certified: bool
     wrong: str = ""
@@ -224,21 +224,21 @@ def certification(puzzle: Puzzle, time_limit: float) -> Certification:
 
 
 def certified_status(message: str, found: Certification) -> tuple[JobStatus, str]:
-    """The status and message of an UNSAT answer once `found` is known."""
+    """The status and message of an UNSATISFIABLE answer once `found` is known."""
     if found.wrong:
         return JobStatus.WRONG, found.wrong
     if found.note:
-        return JobStatus.UNSAT, f"{message}; {found.note}" if message else found.note
-    return JobStatus.UNSAT, message
+        return JobStatus.UNSATISFIABLE, f"{message}; {found.note}" if message else found.note
+    return JobStatus.UNSATISFIABLE, message
 
 
 def overrule(records: Iterable[Record]) -> list[Record]:
-    """`records` with every UNSAT claim on a puzzle that has a SOLVED record turned WRONG."""
+    """`records` with every UNSATISFIABLE claim on a puzzle that has a SOLVED record turned WRONG."""
     current = list(records)
     witnesses = Witnesses.of((), current)
     out = []
     for record in current:
-        holder = witnesses.holder(record.digest) if record.status is JobStatus.UNSAT else None
+        holder = witnesses.holder(record.digest) if record.status is JobStatus.UNSATISFIABLE else None
         out.append(record if holder is None else replace(record, status=JobStatus.WRONG, message=refuted(holder)))
     return out
 

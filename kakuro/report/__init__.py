@@ -1,7 +1,7 @@
 """Reports from `kakuro.compare` results files: `python -m kakuro.report FILE... [--html R.html] ...`.
 
 Reading rules: the last record of each job counts (a re-run after a crash replaces it); an
-UNSAT claim on a puzzle that any backend solved (verified) in the records read becomes WRONG
+UNSATISFIABLE claim on a puzzle that any backend solved (verified) in the records read becomes WRONG
 (`kakuro.records.verdict`); time limits are never mixed silently; backends are compared on the
 puzzles they all ran; repeats are aggregated per (puzzle, backend).
 

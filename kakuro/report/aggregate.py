@@ -3,7 +3,7 @@
 Rules, for the n runs of one backend on one puzzle:
 
 - WRONG if any run is WRONG (a wrong answer is never outvoted);
-- answered (SOLVED or UNSAT) if more than half of the runs answered (solved by majority);
+- answered (SOLVED or UNSATISFIABLE) if more than half of the runs answered (solved by majority);
   its time is the median time of the answered runs, its spread their min and max;
 - otherwise the most frequent status of the other runs (ties: TIMEOUT, MEMOUT, CRASH, ERROR).
 
@@ -63,10 +63,11 @@ class PuzzleResult:
 
     @property
     def certified(self) -> bool | None:
-        """For an UNSAT answer of a campaign run with `--certify`: True when every UNSAT run
-        is certified (`Record.certified`), False when one is not; None otherwise."""
-        said = [run.certified for run in self.runs if run.status is JobStatus.UNSAT and run.certified is not None]
-        if self.status is not JobStatus.UNSAT or not said:
+        """For an UNSATISFIABLE answer of a campaign run with `--certify`: True when every
+        UNSATISFIABLE run is certified (`Record.certified`), False when one is not; None
+        otherwise."""
+        said = [run.certified for run in self.runs if run.status is JobStatus.UNSATISFIABLE and run.certified is not None]
+        if self.status is not JobStatus.UNSATISFIABLE or not said:
             return None
         return all(said)
 
@@ -99,7 +100,7 @@ def _combine(runs: list[Record]) -> PuzzleResult:
     if statuses[JobStatus.WRONG]:
         status = JobStatus.WRONG
     elif 2 * answered > len(runs):
-        status = JobStatus.SOLVED if statuses[JobStatus.SOLVED] else JobStatus.UNSAT
+        status = JobStatus.SOLVED if statuses[JobStatus.SOLVED] else JobStatus.UNSATISFIABLE
         if times:
             time, low, high = statistics.median(times), times[0], times[-1]
     else:

@@ -97,7 +97,7 @@ def cactus(section: Section, backends: list[str], *, title: str | None = None) -
     axes.set_ylim(lowest / 2, limit * 2)
     axes.set_xlim(0, max(total, 1) + 0.5)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.set_xlabel("puzzles answered (SOLVED or UNSAT)", fontsize=FONT_SIZE)
+    axes.set_xlabel("puzzles answered (SOLVED or UNSATISFIABLE)", fontsize=FONT_SIZE)
     axes.set_ylabel("median time per puzzle (s, log scale)", fontsize=FONT_SIZE)
     if title is not None:
         axes.set_title(f"{literal(title)}\ncactus plot: {total} puzzles, {_limit_text(section.time_limit, limit)}",

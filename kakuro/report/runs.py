@@ -1,7 +1,7 @@
 """Which runs a report counts, and under which time limit.
 
 The last record of each job counts (a re-run after a crash replaces it), with the verdict's
-UNSAT rule applied over all the records read (`effective`). Runs under different time limits
+UNSATISFIABLE rule applied over all the records read (`effective`). Runs under different time limits
 are not comparable: `by_time_limit` refuses to mix them silently.
 """
 
@@ -16,7 +16,7 @@ from kakuro.records.verdict import overrule
 
 
 def effective(records: Iterable[Record]) -> list[Record]:
-    """The records that count: the last one per job, with every UNSAT claim on a puzzle that
+    """The records that count: the last one per job, with every UNSATISFIABLE claim on a puzzle that
     has a SOLVED record turned WRONG (the message says who solved it)."""
     return overrule(latest(records))
 

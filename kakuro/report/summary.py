@@ -1,9 +1,9 @@
 """Per-backend summaries of a section: counts per status, times, PAR-2.
 
-Every count is of puzzles (repeats aggregated, see `aggregate`). `time` and `median` are the
-sum and the median of the per-puzzle median times of the answered puzzles (SOLVED or UNSAT);
-PAR-2 is the mean over puzzles of that time for an answered puzzle and of twice the time
-limit for any other. All times are seconds.
+Every count is of puzzles (repeats aggregated, see `aggregate`). `time` and `median` are the sum and
+the median of the per-puzzle median times of the answered puzzles (SOLVED or UNSATISFIABLE); PAR-2
+is the mean over puzzles of that time for an answered puzzle and of twice the time limit for any
+other. All times are seconds.
 """
 
 from __future__ import annotations
@@ -22,11 +22,10 @@ from kakuro.report.comparison import Section
 ALL = "all"
 """The group name of the whole-section rows."""
 GROUPINGS = ("source", "size")
-COUNTED = {
-    "solved": JobStatus.SOLVED, "unsat": JobStatus.UNSAT, "wrong": JobStatus.WRONG, "timeout": JobStatus.TIMEOUT,
-    "memout": JobStatus.MEMOUT, "crash": JobStatus.CRASH, "error": JobStatus.ERROR,
-}
-"""Summary column -> the status it counts."""
+COUNTED = {status.value.lower(): status for status in (
+    JobStatus.SOLVED, JobStatus.UNSATISFIABLE, JobStatus.WRONG, JobStatus.TIMEOUT, JobStatus.MEMOUT, JobStatus.CRASH,
+    JobStatus.ERROR)}
+"""Summary column -> the status it counts: the status in lower case (`unsatisfiable`)."""
 
 
 @dataclass(frozen=True)
@@ -46,11 +45,12 @@ class Row:
     """Answered puzzles decided by root propagation, with no search; None when none of this
     backend's answers reports it (stats key `root_solved`)."""
     certified: int | None = None
-    """UNSAT answers certified (`--certify`); None when no UNSAT answer was certified or tried."""
+    """UNSATISFIABLE answers certified (`--certify`); None when no UNSATISFIABLE answer was
+    certified or tried."""
 
     @property
     def answered(self) -> int:
-        return self.counts["solved"] + self.counts["unsat"]
+        return self.counts["solved"] + self.counts["unsatisfiable"]
 
 
 def group_of(result: PuzzleResult, group_by: str) -> str:

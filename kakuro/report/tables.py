@@ -12,7 +12,7 @@ from kakuro.records.record import JobStatus
 from kakuro.report.aggregate import PuzzleResult
 from kakuro.report.comparison import Section
 from kakuro.report.per_puzzle import per_puzzle
-from kakuro.report.summary import ALL, Row, summarize
+from kakuro.report.summary import ALL, COUNTED, Row, summarize
 
 Cell = str | int | float | None
 """A table cell: text, a count, seconds (shown with three decimals), or empty."""
@@ -34,14 +34,15 @@ class Table:
 
 HUGE = 1e7
 """Seconds from which a time (a PAR-2 of twice a 1e300 s limit) is written in e-notation."""
-UNSAT_MARK = "unsat"
+UNSATISFIABLE_MARK = "unsatisfiable"
 """Follows the time of an answer that there is no solution, in the per-puzzle table."""
 ROOT_MARK = "\u2020"
 """A dagger: follows the time of an answer decided by root propagation, with no search."""
 CERTIFIED_MARK = "certified"
-"""Follows `UNSAT_MARK` for an answer of no solution with a verified certificate (`--certify`)."""
-MARKS_LEGEND = f"{UNSAT_MARK}: no solution; {ROOT_MARK}: decided by root propagation, no search"
-CERTIFIED_LEGEND = f"{UNSAT_MARK} {CERTIFIED_MARK}: with a verified proof"
+"""Follows `UNSATISFIABLE_MARK` for an answer of no solution with a verified certificate
+(`--certify`)."""
+MARKS_LEGEND = f"{UNSATISFIABLE_MARK}: no solution; {ROOT_MARK}: decided by root propagation, no search"
+CERTIFIED_LEGEND = f"{UNSATISFIABLE_MARK} {CERTIFIED_MARK}: with a verified proof"
 """Joins `MARKS_LEGEND` in a per-puzzle table that holds a certified answer."""
 
 
@@ -65,10 +66,10 @@ def show(value: Cell) -> str:
 
 
 def cell_text(result: PuzzleResult | None, *, spread: bool = True) -> str:
-    """A per-puzzle cell: the median time (`0.012`, with the fastest and slowest answered run
-    as `0.012 [0.010, 0.015]` when there are several), followed by `ROOT_MARK` when root
-    propagation decided it and by `UNSAT_MARK` for an answer of no solution; else the status
-    in lower case; `-` for a puzzle the backend did not run."""
+    """A per-puzzle cell: the median time (`0.012`, with the fastest and slowest answered run as
+    `0.012 [0.010, 0.015]` when there are several), followed by `ROOT_MARK` when root propagation
+    decided it and by `UNSATISFIABLE_MARK` for an answer of no solution; else the status in lower
+    case; `-` for a puzzle the backend did not run."""
     if result is None:
         return "-"
     if not result.answered or result.time is None:
@@ -78,25 +79,25 @@ def cell_text(result: PuzzleResult | None, *, spread: bool = True) -> str:
         text += ROOT_MARK
     if spread and result.answered_runs > 1 and result.low is not None and result.high is not None:
         text += f" [{seconds(result.low)}, {seconds(result.high)}]"
-    if result.status is JobStatus.UNSAT:
-        text += f" {UNSAT_MARK}" + (f" {CERTIFIED_MARK}" if result.certified else "")
+    if result.status is JobStatus.UNSATISFIABLE:
+        text += f" {UNSATISFIABLE_MARK}" + (f" {CERTIFIED_MARK}" if result.certified else "")
     return text
 
 
 def summary_table(section: Section, rows: Sequence[Row] | None = None) -> Table:
-    """One row per backend, best PAR-2 first (bold; no winner over no puzzles). Status columns
-    that are zero for every backend are left out, except solved and wrong; the `root-solved`
-    column (answers decided by root propagation, no search; empty where not reported) is
-    there when a backend reports it, and the `unsat certified` column (UNSAT answers with a
+    """One row per backend, best PAR-2 first (bold; no winner over no puzzles). Status columns that
+    are zero for every backend are left out, except solved and wrong; the `root-solved` column
+    (answers decided by root propagation, no search; empty where not reported) is there when a
+    backend reports it, and the `unsatisfiable certified` column (UNSATISFIABLE answers with a
     verified certificate) when a campaign was run with `--certify`."""
     rows = [row for row in (rows if rows is not None else summarize(section)) if row.group == ALL]
-    nonzero = [n for n in ("unsat", "timeout", "memout", "crash", "error") if any(row.counts[n] for row in rows)]
-    before = ["solved"] + [n for n in nonzero if n == "unsat"]
-    after = ["wrong"] + [n for n in nonzero if n != "unsat"]
+    nonzero = [n for n in COUNTED if n not in ("solved", "wrong") and any(row.counts[n] for row in rows)]
+    before = ["solved"] + [n for n in nonzero if n == "unsatisfiable"]
+    after = ["wrong"] + [n for n in nonzero if n != "unsatisfiable"]
     repeated = any(row.runs != row.puzzles for row in rows)
     root = any(row.root_solved is not None for row in rows)
     certified = any(row.certified is not None for row in rows)
-    header = ("backend", *before, *(["unsat certified"] if certified else []), *(["root-solved"] if root else []),
+    header = ("backend", *before, *(["unsatisfiable certified"] if certified else []), *(["root-solved"] if root else []),
               "puzzles", *(["runs"] if repeated else []), *after, "time (s)", "median (s)", "PAR-2 (s)")
     body = tuple(
         (row.backend, *(row.counts[n] for n in before), *([row.certified] if certified else []),
@@ -110,7 +111,7 @@ def summary_table(section: Section, rows: Sequence[Row] | None = None) -> Table:
 
 
 def group_table(section: Section, rows: Sequence[Row], group_by: str) -> Table | None:
-    """The per-group summary (answered = solved + unsat), or None with a single group."""
+    """The per-group summary (answered = solved + unsatisfiable), or None with a single group."""
     grouped = [row for row in rows if row.group != ALL]
     if not grouped:
         return None

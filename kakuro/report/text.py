@@ -115,9 +115,9 @@ def print_sections(
 
 
 SUMMARY_COLUMNS = ("time limit (s)", "group", "backend", "puzzles", "runs", *COUNTED, "time (s)", "median (s)", "PAR-2 (s)",
-                   "root solved", "unsat certified")
-"""`root solved`: answers decided by root propagation, no search; `unsat certified`: UNSAT answers
-with a verified certificate (`--certify`); empty: not reported."""
+                   "root solved", "unsatisfiable certified")
+"""`root solved`: answers decided by root propagation, no search; `unsatisfiable certified`:
+UNSATISFIABLE answers with a verified certificate (`--certify`); empty: not reported."""
 
 
 def summary_csv(parts: Sequence[Section], *, group_by: str = "source") -> str:
@@ -138,10 +138,10 @@ def _csv_row(section: Section, row: Row) -> list[Any]:
 
 
 def per_puzzle_csv(parts: Sequence[Section]) -> str:
-    """The per-puzzle table of every section as CSV (a header per section, backends best
-    PAR-2 first): for each backend its aggregated status, median time, fastest and slowest
-    answered run (seconds), number of runs, whether root propagation decided the answer and
-    whether an UNSAT answer is certified (true, false, or empty: not reported); then the best
+    """The per-puzzle table of every section as CSV (a header per section, backends best PAR-2
+    first): for each backend its aggregated status, median time, fastest and slowest answered run
+    (seconds), number of runs, whether root propagation decided the answer and whether an
+    UNSATISFIABLE answer is certified (true, false, or empty: not reported); then the best
     backends."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)

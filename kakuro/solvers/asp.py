@@ -39,9 +39,9 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from kakuro.availability import Engine
 from kakuro.clock import Deadline
 from kakuro.combos import run_combinations_up_to, values_of
-from kakuro.engines import Engine
 from kakuro.isolation import stream_with_deadline
 from kakuro.options import Option, seed_below
 from kakuro.outcome import Enumeration, Stat

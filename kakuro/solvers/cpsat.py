@@ -10,9 +10,9 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from kakuro.availability import Engine
 from kakuro.clock import Deadline
 from kakuro.combos import given_domains, permutations, range_mask, subset_automaton, values_of
-from kakuro.engines import Engine
 from kakuro.isolation import call_interruptibly
 from kakuro.options import Option, seed_below
 from kakuro.outcome import Enumeration, Outcome, Status

@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from kakuro.clock import Deadline
-from kakuro.moved import moved_names
 from kakuro.native import (
     CONSISTENCY,
     TREE_OPTIONS,
@@ -47,7 +46,3 @@ class ForwardChecking(TreeSearchSolver):
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         return enumerate_solutions(puzzle, opts["consistency"], limit, deadline, seed, STATS, opts["values"],
                                    tree=tree_settings(opts))
-
-
-# Names this module held in the previous release (as kakuro.models/kakuro.search), served from their homes.
-__getattr__, __dir__ = moved_names(__name__, {"CONSISTENCY": "kakuro.native"})

@@ -47,7 +47,6 @@ from kakuro.engine.state import (
     PROPAGATIONS,
     stats_of,
 )
-from kakuro.moved import moved_names
 from kakuro.native import (
     SEARCH_STATS,
     TREE_OPTIONS,
@@ -115,11 +114,3 @@ class GacModel(TreeSearchSolver):
         found.stats.pop("root_solved")
         found.stats.update(stats)
         return found
-
-
-# Names this module held in the previous release (as kakuro.models/kakuro.search), served from their homes.
-__getattr__, __dir__ = moved_names(__name__, {
-    "RootReduction": "kakuro.reasoning.root",
-    "reduce": "kakuro.reasoning.root",
-    "totals_refutation": "kakuro.reasoning.root",
-})

@@ -55,9 +55,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kakuro.availability import Engine
 from kakuro.clock import Deadline
 from kakuro.combos import given_domains, run_combinations_up_to, union_of, values_of
-from kakuro.engines import Engine
 from kakuro.errors import KakuroError
 from kakuro.isolation import stream_with_deadline
 from kakuro.options import Option, seed_below

@@ -12,7 +12,6 @@ from kakuro.clock import Deadline
 from kakuro.combos import (
     fixed_values,
 )
-from kakuro.moved import moved_names
 from kakuro.native import (
     SEARCH_STATS,
     TREE_OPTIONS,
@@ -79,7 +78,3 @@ class ReducingDomainValues(TreeSearchSolver):
         )
         found.stats.update(root_solved=stats["root_solved"], passes=reduction.passes, forced=reduction.forced)
         return found
-
-
-# Names this module held in the previous release (as kakuro.models/kakuro.search), served from their homes.
-__getattr__, __dir__ = moved_names(__name__, {"Reduction": "kakuro.reasoning.rdv", "run_intersections": "kakuro.reasoning.rdv"})

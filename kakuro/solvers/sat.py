@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kakuro.availability import Engine
 from kakuro.clock import Deadline
-from kakuro.engines import Engine
-from kakuro.moved import moved_names
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Outcome
 from kakuro.puzzle import Puzzle
@@ -58,12 +57,3 @@ class Sat(Solver):
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
         return enumerate_with_sat(puzzle, limit, deadline, opts["solver"], opts["encoding"])
-
-
-# Names this module held in the previous release (as kakuro.models/kakuro.search), served from their homes.
-__getattr__, __dir__ = moved_names(__name__, {
-    "encode": "kakuro.reasoning.cnf",
-    "Encoding": "kakuro.reasoning.cnf",
-    "sat_items": "kakuro.reasoning.pysat_search",
-    "enumeration_of": "kakuro.reasoning.pysat_search",
-})

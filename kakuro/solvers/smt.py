@@ -34,9 +34,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from kakuro.availability import Engine
 from kakuro.clock import Deadline
 from kakuro.combos import given_domains, range_mask, run_table_sizes, values_of
-from kakuro.engines import Engine
 from kakuro.isolation import call_interruptibly
 from kakuro.options import Option, seed_below
 from kakuro.outcome import Enumeration, Stat

@@ -58,8 +58,8 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from kakuro.availability import Engine
 from kakuro.clock import Deadline
-from kakuro.engines import Engine
 from kakuro.isolation import ChildProcessFailed, DeadlineReached, call_with_deadline
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Outcome, Stat, Status

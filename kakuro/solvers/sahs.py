@@ -1,6 +1,6 @@
 """Self-Adaptive Harmony Search (Panov & Koceski 2014), backend `sahs`.
 
-Pre-computation as published: the Reducing Domain Values reduction (`kakuro.solvers.rdv`:
+Pre-computation as published: the Reducing Domain Values reduction (`kakuro.reasoning.rdv`:
 combination sets per run, their intersection per cell, unique numbers). Cells left with one
 value are fixed; every other cell is a decision variable whose value is an index into its
 candidate list.

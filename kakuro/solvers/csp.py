@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from kakuro.availability import Engine
 from kakuro.clock import Deadline
-from kakuro.engines import Engine
 from kakuro.errors import BackendOptionError
 from kakuro.isolation import stream_with_deadline
 from kakuro.options import Option
