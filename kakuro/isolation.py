@@ -337,7 +337,14 @@ def running(proc: Any) -> bool:
         return False
 
 
+KILL_WAIT = 5.0
+"""Seconds a kill waits at most for the processes it killed to be gone."""
+
+
 def _freeze_and_kill(procs: list[Any]) -> None:
+    """Freeze `procs`, kill them, and wait (up to `KILL_WAIT` s) until none runs any more: a
+    process SIGKILLed is still tearing down, its files (a results file's lock among them) still
+    open, for a moment after the signal."""
     import psutil
 
     for proc in procs:
@@ -346,6 +353,9 @@ def _freeze_and_kill(procs: list[Any]) -> None:
     for proc in procs:
         with contextlib.suppress(psutil.Error):
             proc.kill()
+    until = time.monotonic() + KILL_WAIT
+    while any(running(proc) for proc in procs) and time.monotonic() < until:
+        time.sleep(0.001)
 
 
 def _reap_children() -> None:
@@ -513,10 +523,23 @@ def interrupts_kept() -> Iterator[Callable[[], None]]:
     caught: list[int] = []
     _kept.append(caught)
     signal.signal(signal.SIGINT, _remember)
+    hook, sys.unraisablehook = sys.unraisablehook, _quiet_about_kept(sys.unraisablehook)
     try:
         yield raise_kept_interrupt
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        sys.unraisablehook = hook
         _kept.pop()
     if caught:
         raise KeyboardInterrupt
+
+
+def _quiet_about_kept(hook: Callable[[Any], None]) -> Callable[[Any], None]:
+    """`sys.unraisablehook` that says nothing of a KeyboardInterrupt dropped in a finalizer (it
+    is remembered and raised again: no traceback for the user) and hands anything else to `hook`."""
+
+    def unraisable(info: Any) -> None:
+        if not isinstance(info.exc_value, KeyboardInterrupt):
+            hook(info)
+
+    return unraisable

@@ -221,7 +221,8 @@ def test_a_model_too_large_for_choco_is_refused_at_once_and_the_caller_lives(
     assert done.returncode == 0 and len(lines) == 1, (done.returncode, done.stderr[-2000:])
     _, cpu, peak, said = lines[0].split(" ", 3)
     assert said.startswith("refused: choco's") and said.endswith(instead), said
-    assert float(cpu) < 0.5 and int(peak) < 1024, lines[0]  # CPU seconds, MB: nothing was built
+    # CPU seconds, MB: nothing was built (the Java engine alone peaks at 0.9-1.3 GB; a model at tens of GB)
+    assert float(cpu) < 0.5 and int(peak) < 2048, lines[0]
 
 
 @pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it

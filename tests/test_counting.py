@@ -27,6 +27,7 @@ from kakuro.native import enumerate_solutions, stop_reason
 from kakuro.outcome import Enumeration
 from kakuro.solver import CHECK_GRACE
 from tests.conftest import ROOT, tree_env
+from tests.timing import timed
 
 NATIVE = ("gac", "fc", "rdv", "auto")
 """The complete native backends whose default search learns (and stored found solutions'
@@ -66,10 +67,11 @@ def test_a_huge_limit_answers_within_the_time_limit() -> None:
     """The issue's bound: limit=10**9 with time_limit=2 answers within 3 s, its count checked."""
     puzzle = empty_6x6()
     kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=60)
-    start = time.perf_counter()
-    found = kakuro.count_solutions(puzzle, "gac", limit=10**9, time_limit=2)
-    assert time.perf_counter() - start < 3
-    assert found.count > 0 and not found.exhausted and found.message
+    with timed() as t:
+        found = kakuro.count_solutions(puzzle, "gac", limit=10**9, time_limit=2)
+    assert t.quiet(t.wall - 2) < 1, t  # the limit, then checking: within a second, as on an idle core
+    # A loaded machine may leave every solution found unchecked by the deadline: not counted, and said.
+    assert not found.exhausted and (found.count > 0 or "not checked in time" in found.message), found
 
 
 @pytest.mark.parametrize("search", ("depth_first", "learning"))
