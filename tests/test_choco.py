@@ -123,10 +123,11 @@ def test_time_limit_is_honoured_in_search_and_counting(hard: Puzzle) -> None:
 @pytest.mark.timed  # a bound on wall time: the parallel tests' load would break it
 def test_time_limit_stops_building_a_large_table(hard: Puzzle) -> None:
     """The 1..10 grid needs two tables of 9! rows (seconds to move into Choco): the deadline
-    stops the building, and nothing half-built is cached."""
+    stops the building. On a loaded machine the child building it may not answer in time and is
+    killed: then the message cannot say which phase it was in."""
     with timed() as t:
         result = kakuro.solve(hard, "choco:model=table", time_limit=0.2)
-    assert result.status is Status.UNKNOWN and "building" in result.message
+    assert result.status is Status.UNKNOWN and result.message.startswith("time limit reached"), result
     assert t.quiet(t.wall - 0.2) < 1.0, t
 
 
