@@ -13,10 +13,12 @@ paths of one file counts once.
 
 from __future__ import annotations
 
-import statistics
+import warnings
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from kakuro.records.record import ANSWERED, JobStatus, Record
 
@@ -91,18 +93,38 @@ def aggregate(records: Iterable[Record]) -> list[PuzzleResult]:
     return [_combine(runs) for runs in groups.values()]
 
 
+def majority(answered: np.ndarray, wrong: np.ndarray, times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rule that aggregates runs, over the last axis of the arrays (one entry per run:
+    answered, WRONG, time in seconds): whether the runs answer by majority with none WRONG,
+    and the median time of the answered runs there (nan elsewhere)."""
+    runs = answered.shape[-1]
+    ok = (2 * answered.sum(axis=-1) > runs) & ~wrong.any(axis=-1)
+    with warnings.catch_warnings():  # a slice with no answered run has no median: nan, as wanted
+        warnings.simplefilter("ignore", RuntimeWarning)
+        median = np.nanmedian(np.where(answered, times, np.nan), axis=-1)
+    return ok, np.where(ok, median, np.nan)
+
+
+def run_arrays(runs: Sequence[Record]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(answered, wrong, time) of each run, as `majority` takes them (a missing time is nan)."""
+    answered = np.array([run.status in ANSWERED and run.time is not None for run in runs])
+    wrong = np.array([run.status is JobStatus.WRONG for run in runs])
+    times = np.array([run.time if run.time is not None else np.nan for run in runs], dtype=float)
+    return answered, wrong, times
+
+
 def _combine(runs: list[Record]) -> PuzzleResult:
     first = runs[0]
     statuses = Counter(run.status for run in runs)
-    times = sorted(run.time for run in runs if run.status in ANSWERED and run.time is not None)
-    answered = sum(statuses[s] for s in ANSWERED)
+    answered, wrong, times = run_arrays(runs)
+    ok, median = majority(answered, wrong, times)
     time = low = high = None
     if statuses[JobStatus.WRONG]:
         status = JobStatus.WRONG
-    elif 2 * answered > len(runs):
+    elif 2 * sum(statuses[s] for s in ANSWERED) > len(runs):
         status = JobStatus.SOLVED if statuses[JobStatus.SOLVED] else JobStatus.UNSATISFIABLE
-        if times:
-            time, low, high = statistics.median(times), times[0], times[-1]
+        if ok:
+            time, low, high = float(median), float(times[answered].min()), float(times[answered].max())
     else:
         others = [s for s in _ORDER if s not in ANSWERED and statuses[s]]
         status = max(others, key=lambda s: (statuses[s], -_ORDER.index(s)))
