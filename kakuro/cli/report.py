@@ -67,10 +67,13 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
 
 def _declare(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The arguments of a report, on `p`."""
-    p.add_argument("results", nargs="+", metavar="FILE", help="results files; records of several files are merged")
+    p.add_argument("results", nargs="+", metavar="FILE",
+                   help="results files (records of several files are merged), or runs tables of any harness: CSV with "
+                   "the columns solver, instance, status, time (seconds), which need --time-limit")
     p.add_argument("--group", choices=GROUPINGS, default="source", help="group by puzzle file (default) or grid size")
     p.add_argument("--time-limit", type=positive_seconds, default=None, metavar="S",
-                   help="report only the runs with this time limit (needed when the files mix limits, unless --by-limit)")
+                   help="report only the runs with this time limit (needed when the files mix limits, unless --by-limit); "
+                   "the time limit of the runs of a runs table")
     p.add_argument("--by-limit", action="store_true", help="when the files mix time limits, a separate report per limit")
     p.add_argument("--puzzles", choices=("common", "each"), default="common",
                    help="compare backends on the puzzles they all ran (default), or each on all its own puzzles")
@@ -88,6 +91,13 @@ def _declare(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
                    help="the plots' file format (default png, 300 dpi; pdf and svg are vector graphics)")
     p.add_argument("--scatter", nargs=2, metavar=("A", "B"),
                    help="the two backends of the scatter plot (default: the best against the next ones)")
+    p.add_argument("--json", metavar="FILE",
+                   help="write the analysis as JSON: solved, PAR-2, SGM, Borda, VBS contribution, average rank and PAR-2 "
+                   "interval per backend, the VBS, Friedman's p and the critical difference, the pairwise tests, per group")
+    p.add_argument("--cd-diagram", metavar="FILE",
+                   help="draw the critical-difference diagram (average ranks, Nemenyi CD) as .svg, .pdf or .png")
+    p.add_argument("--sgm-shift", type=positive_seconds, default=None, metavar="S",
+                   help="the shift of the shifted geometric mean, in seconds (default 0.01)")
     p.add_argument("--force", action="store_true", help="replace existing output files")
     p.add_argument("--overwrite", dest="force", action="store_true", help=argparse.SUPPRESS)  # its old name
     p.set_defaults(run=_run_report)
@@ -96,14 +106,13 @@ def _declare(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def _run_report(args: argparse.Namespace) -> int:
     """Read the results files, print the sections, write every output asked for."""
-    from kakuro.records.files import read_results
     from kakuro.report.comparison import sections
     from kakuro.report.text import print_sections
 
     warn = lambda text: print(f"warning: {text}", file=sys.stderr)  # noqa: E731
     if args.per_puzzle and Path(args.per_puzzle).suffix.lower() not in PER_PUZZLE_FORMATS:
         raise UsageError(f"--per-puzzle {args.per_puzzle}: use a file ending in {', '.join(PER_PUZZLE_FORMATS)}")
-    records: list[Record] = [r for path in args.results for r in read_results(path, warn=warn)]
+    records: list[Record] = [r for path in args.results for r in _read(path, args.time_limit, warn)]
     title = args.title or ", ".join(Path(path).stem for path in args.results)
     parts = sections(records, time_limit=args.time_limit, by_limit=args.by_limit, scope=args.puzzles)
     empty = [section for section in parts if section.empty]
@@ -112,10 +121,29 @@ def _run_report(args: argparse.Namespace) -> int:
     pairs = _pairs(parts, args.scatter)
     outputs = _outputs(args, records, parts, title, pairs)
     refuse_existing([path for path, _ in outputs], args.force)  # before anything is printed
-    print_sections(parts, group_by=args.group, title=title)
+    print_sections(parts, group_by=args.group, title=title, sgm_shift=_shift(args))
     for path in write_all([(path, make()) for path, make in outputs], overwrite=args.force):
         print(f"wrote {path}")
     return EXIT_OK
+
+
+def _read(path: str, time_limit: float | None, warn: Callable[[str], None]) -> list[Record]:
+    """The records of a results file, or of a runs table (which needs the time limit)."""
+    from kakuro.records.files import read_results
+    from kakuro.records.runs_table import is_runs_table, read_runs_table
+
+    if not is_runs_table(path):
+        return read_results(path, warn=warn)
+    if time_limit is None:
+        raise UsageError(f"{path} is a runs table, which holds no time limit: give it with --time-limit S")
+    return read_runs_table(path, time_limit, warn=warn)
+
+
+def _shift(args: argparse.Namespace) -> float:
+    """The shifted geometric mean's shift asked for (seconds), or the default."""
+    from kakuro.report.analysis import SGM_SHIFT
+
+    return float(args.sgm_shift) if args.sgm_shift is not None else SGM_SHIFT
 
 
 def _nothing_to_compare(empty: Sequence[Section], files: Sequence[str]) -> str:
@@ -154,13 +182,17 @@ def _outputs(
     from kakuro.report.text import markdown, markdown_report, per_puzzle_csv, summary_csv
 
     out: list[Output] = []
-    group = args.group
+    group, shift = args.group, _shift(args)
+    if args.json:
+        out.append((Path(args.json), lambda: _json(parts, group, shift)))
+    if args.cd_diagram:
+        out.extend(_cd_diagrams(Path(args.cd_diagram), parts, shift))
     if args.csv:
         out.append((Path(args.csv), lambda: summary_csv(parts, group_by=group)))
     if args.markdown:
-        out.append((Path(args.markdown), lambda: markdown_report(parts, group_by=group, title=title)))
+        out.append((Path(args.markdown), lambda: markdown_report(parts, group_by=group, title=title, sgm_shift=shift)))
     if args.latex:
-        out.append((Path(args.latex), lambda: summary_latex(parts, group_by=group, title=title)))
+        out.append((Path(args.latex), lambda: summary_latex(parts, group_by=group, title=title, sgm_shift=shift)))
     if args.per_puzzle:
         path = Path(args.per_puzzle)
         kind = path.suffix.lower()
@@ -173,7 +205,8 @@ def _outputs(
     if args.html:
         files = args.results
         out.append((Path(args.html),
-                    lambda: html_report(parts, about(records, title=title, files=files), group_by=group, pairs=pairs)))
+                    lambda: html_report(parts, about(records, title=title, files=files), group_by=group, pairs=pairs,
+                                        sgm_shift=shift)))
     if args.plot:
         folder, kind = Path(args.plot), args.plot_format
         for section in parts:
@@ -185,6 +218,37 @@ def _outputs(
                 name = f"scatter-{safe_name(a)}-vs-{safe_name(b)}{suffix}.{kind}"
                 out.append((folder / name, partial(_plot, scatter, section, a, b, kind=kind)))
     return out
+
+
+def _json(parts: Sequence[Section], group_by: str, sgm_shift: float) -> str:
+    """The analysis as JSON text (`kakuro.report.conclusions.analysis_document`)."""
+    import json
+
+    from kakuro.report.conclusions import analysis_document
+
+    return json.dumps(analysis_document(parts, group_by, sgm_shift), indent=2, allow_nan=False) + "\n"
+
+
+def _cd_diagrams(path: Path, parts: Sequence[Section], sgm_shift: float) -> list[Output]:
+    """The critical-difference diagram of each section: `path` itself, or with `-<limit>s` before
+    its extension when there are several time limits."""
+    kind = path.suffix.lower().lstrip(".")
+    if kind not in PLOT_FORMATS:
+        raise UsageError(f"--cd-diagram {path}: use a file ending in {', '.join('.' + f for f in PLOT_FORMATS)}")
+    out: list[Output] = []
+    for section in parts:
+        suffix = f"-{section.time_limit:g}s".replace(".", "_") if len(parts) > 1 else ""
+        out.append((path.with_name(f"{path.stem}{suffix}{path.suffix}"), partial(_cd_plot, section, sgm_shift, kind)))
+    return out
+
+
+def _cd_plot(section: Section, sgm_shift: float, kind: str) -> bytes:
+    """The critical-difference diagram of `section` rendered as `kind`."""
+    from kakuro.report.analysis import analyse
+    from kakuro.report.critical_difference import cd_diagram
+    from kakuro.report.plots import render
+
+    return render(cd_diagram(analyse(section, sgm_shift=sgm_shift)), kind)
 
 
 def _plot(draw: Callable[..., Any], *args: Any, kind: str) -> bytes:

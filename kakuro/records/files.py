@@ -45,7 +45,7 @@ def read_results(path: str | os.PathLike[str], *, warn: Callable[[str], None] | 
     `file:line: reason`, then how many were skipped in all. A UTF-8 BOM at the start is ignored.
     Raises KakuroError, in one line, if the file cannot be read, is not a regular file, is no
     results file (binary, a line longer than `MAX_LINE`) or holds lines but no record."""
-    fd = _open_regular(path)
+    fd = open_regular(path)
     with os.fdopen(fd, "rb") as stream:
         records, notes = _parse(stream, path)
     if notes and not records:
@@ -56,7 +56,7 @@ def read_results(path: str | os.PathLike[str], *, warn: Callable[[str], None] | 
     return records
 
 
-def _open_regular(path: str | os.PathLike[str]) -> int:
+def open_regular(path: str | os.PathLike[str]) -> int:
     """A descriptor for reading the results file `path`, after refusing what is not a regular
     file (looked at before and after opening: a FIFO would block the read, a device such as
     /dev/zero never ends). Raises KakuroError naming the file."""
@@ -172,7 +172,7 @@ class ResultsFile:
         self._size = 0
         """Bytes the file holds as this object last left it."""
         try:
-            self._reader = _open_regular(self.path)
+            self._reader = open_regular(self.path)
             if not os.path.samestat(os.fstat(self._reader), os.fstat(self._fd)):
                 raise KakuroError(f"{self.path} was replaced while it was being opened; nothing was written to it")
             self._size = os.fstat(self._fd).st_size

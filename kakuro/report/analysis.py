@@ -122,7 +122,7 @@ class Analysis:
                 "par2_ci": list(s.par2_ci) if s.par2_ci is not None else None,
             } for name, s in self.backends.items()},
             "vbs": {"solved": self.vbs_solved, "par2": self.vbs_par2},
-            "friedman": {"p": self.friedman_p, "cd": self.cd},
+            "friedman": {"p": self.friedman_p, "cd": None if math.isnan(self.cd) else self.cd},
             "pairwise": [{"a": p.a, "b": p.b, "wilcoxon_p": p.wilcoxon_p, "holm_p": p.holm_p,
                           "a_faster": p.a_faster, "b_faster": p.b_faster} for p in self.pairs],
         }

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from kakuro.records.record import is_finite
 from kakuro.report.about import About, describe_machine
+from kakuro.report.analysis import SGM_SHIFT
 from kakuro.report.comparison import Section
 from kakuro.report.plots import cactus, render, scatter
 from kakuro.report.summary import ranking
@@ -45,6 +46,7 @@ table.facts th { text-align: left; background: none; position: static; border-bo
 table.facts td { text-align: left; white-space: normal; }
 .figures { display: flex; flex-wrap: wrap; gap: 1em; }
 figure { margin: 0; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+.caption { color: #444; max-width: 60em; margin-top: -1em; }
 .note { background: #fff8e1; border-left: 4px solid #f0b400; padding: 0.4em 0.8em; }
 details summary { cursor: pointer; font-weight: 600; margin: 0.5em 0; }
 .scroll { overflow-x: auto; }
@@ -166,15 +168,17 @@ def _backends(about: About) -> str:
 
 
 def _section(section: Section, number: int, *, group_by: str,
-             pairs: Sequence[tuple[str, str]] | None) -> str:
+             pairs: Sequence[tuple[str, str]] | None, sgm_shift: float) -> str:
     order = ranking(section)
     anchor = f"limit-{number}"
     parts = [f'<section id="{anchor}"><h2>Time limit {section.time_limit:g} s</h2>',
              f"<p>{_e(heading(section, ''))}.</p>",
              f'<p class="{"" if section.same_puzzles else "note"}">{_e(section.note())}</p>',
              *(f'<p class="note">{_e(note)}</p>' for note in section.notes()[1:])]
-    for k, table in enumerate(section_tables(section, group_by)):
+    for k, table in enumerate(section_tables(section, group_by, sgm_shift)):
         parts.append(table_html(table, table_id=f"{anchor}-summary-{k}"))
+        if table.caption:
+            parts.append(f'<p class="caption">{_e(show(table.caption))}</p>')
     if section.empty:  # nothing to compare: no winner, no plots (the note says how to see each)
         return "\n".join([*parts, "</section>"])
     figures = [_figure(render(cactus(section, order), "svg"),
@@ -198,9 +202,11 @@ def html_report(
     *,
     group_by: str = "source",
     pairs: Sequence[tuple[str, str]] | None = None,
+    sgm_shift: float = SGM_SHIFT,
 ) -> str:
     """The whole report as one HTML document. `pairs` chooses the scatter plots (default:
-    the best backend of each section against the next ones)."""
+    the best backend of each section against the next ones); `sgm_shift` is the shifted
+    geometric mean's shift in seconds."""
     made = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     notes = "".join(f"<li>{_e(note)}</li>" for note in about.notes)
     body = [
@@ -211,7 +217,7 @@ def html_report(
         _facts(about),
         _backends(about),
         f'<div class="note"><strong>Notes</strong><ul>{notes}</ul></div>' if notes else "",
-        *(_section(section, n, group_by=group_by, pairs=pairs) for n, section in enumerate(parts)),
+        *(_section(section, n, group_by=group_by, pairs=pairs, sgm_shift=sgm_shift) for n, section in enumerate(parts)),
     ]
     return "\n".join([
         "<!doctype html>",

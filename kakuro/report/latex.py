@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from kakuro.report.analysis import SGM_SHIFT
 from kakuro.report.comparison import Section
 from kakuro.report.summary import ranking
 from kakuro.report.tables import ROOT_MARK, Table, puzzle_table, show
@@ -76,14 +77,15 @@ def _caption(title: str, text: str) -> str:
     return f"{' '.join(title.split())}: {text}" if title.strip() else text
 
 
-def summary_latex(parts: Sequence[Section], *, group_by: str = "source", title: str = "") -> str:
-    """The summary tables of every section; PAR-2 best in bold, times in seconds. Captions are
-    short (title, table, time limit); the campaign's facts and notes are comments above each
-    table."""
+def summary_latex(parts: Sequence[Section], *, group_by: str = "source", title: str = "",
+                  sgm_shift: float = SGM_SHIFT) -> str:
+    """The tables of every section (`section_tables`); PAR-2 best in bold, times in seconds.
+    Captions are short (title, table, time limit); the campaign's facts and notes, and what the
+    table's numbers mean, are comments above each table."""
     out = [r"% kakuro report: needs \usepackage{booktabs}", ""]
     for section in parts:
-        for number, table in enumerate(section_tables(section, group_by)):
-            out.append(_comment([heading(section, title), *section.notes()])
+        for number, table in enumerate(section_tables(section, group_by, sgm_shift)):
+            out.append(_comment([heading(section, title), *section.notes(), *filter(None, [table.caption])])
                        + tabular(table, caption=_caption(title, f"{table.title}; times in seconds."),
                                  label=_label("summary", section, number)))
     return "\n".join(out)

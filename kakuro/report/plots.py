@@ -50,7 +50,7 @@ def _pyplot() -> Any:
     return plt
 
 
-def _subplots(height: float) -> tuple[Any, Any]:
+def subplots(height: float) -> tuple[Any, Any]:
     """A figure one column wide and `height` inches high, every text `FONT_SIZE` points."""
     plt = _pyplot()
     figure, axes = plt.subplots(figsize=(COLUMN_WIDTH, height))
@@ -74,7 +74,7 @@ def cactus(section: Section, backends: list[str], *, title: str | None = None) -
     limit too large to draw (see `drawn_limit`) is drawn lower with its real value in the label."""
     from matplotlib.ticker import MaxNLocator
 
-    figure, axes = _subplots(3.4)
+    figure, axes = subplots(3.4)
     total = len(section.puzzles)
     answered = [r.time for r in section.results if r.backend in backends and r.answered and r.time is not None]
     limit = drawn_limit(section.time_limit, answered)
@@ -104,7 +104,7 @@ def cactus(section: Section, backends: list[str], *, title: str | None = None) -
                        fontsize=FONT_SIZE, parse_math=False)
     axes.grid(True, which="both", alpha=0.3)
     _legend_below(axes, lines, labels)
-    _tight(figure)
+    tight(figure)
     return figure
 
 
@@ -127,7 +127,7 @@ def scatter(section: Section, a: str, b: str, *, title: str | None = None) -> An
         kind = "a wrong answer" if wrong else "both answered" if x < out and y < out else "unanswered by one or both"
         kinds[kind][0].append(x)
         kinds[kind][1].append(y)
-    figure, axes = _subplots(4.0)
+    figure, axes = subplots(4.0)
     times = [v for xs, ys in kinds.values() for v in xs + ys if v < out]
     low = min(times, default=limit / 10) / 2
     high = out * 1.4
@@ -160,11 +160,11 @@ def scatter(section: Section, a: str, b: str, *, title: str | None = None) -> An
     axes.grid(True, which="both", alpha=0.3)
     if shared:
         _legend_below(axes, points, labels)
-    _tight(figure)
+    tight(figure)
     return figure
 
 
-def _tight(figure: Any) -> None:
+def tight(figure: Any) -> None:
     """Margins fitted to the texts; a long backend name that cannot fit widens the saved
     picture instead (`render` saves with a tight bounding box), without a warning."""
     with warnings.catch_warnings():

@@ -30,6 +30,8 @@ class Table:
     keys: tuple[tuple[Any, ...], ...] | None = None
     text_columns: frozenset[int] = field(default_factory=lambda: frozenset({0}))
     """Columns of text (left-aligned); the others hold numbers."""
+    caption: str = ""
+    """One or two sentences under the title saying what the numbers mean (empty: none)."""
 
 
 HUGE = 1e7

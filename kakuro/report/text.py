@@ -10,7 +10,9 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from kakuro.records.record import Record
+from kakuro.report.analysis import SGM_SHIFT
 from kakuro.report.comparison import Scope, Section, sections
+from kakuro.report.conclusions import analysis_tables
 from kakuro.report.per_puzzle import per_puzzle
 from kakuro.report.runs import repeats
 from kakuro.report.summary import COUNTED, Row, ranking, summarize
@@ -27,7 +29,8 @@ def markdown(table: Table, *, title: bool = True) -> str:
     widths = [max(len(line[i]) for line in text) for i in range(len(table.header))]
     lines = ["| " + " | ".join(cell.ljust(w) for cell, w in zip(line, widths)) + " |" for line in text]
     lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    return (f"### {table.title}\n\n" if title else "") + "\n".join(lines) + "\n"
+    caption = f"\n{show(table.caption)}\n" if table.caption else ""
+    return (f"### {table.title}\n\n" if title else "") + "\n".join(lines) + "\n" + caption
 
 
 def heading(section: Section, title: str) -> str:
@@ -45,22 +48,24 @@ def _runs_text(counts: Any) -> str:
                      for n, pairs in sorted(counts.items()))
 
 
-def section_tables(section: Section, group_by: str) -> list[Table]:
-    """The summary tables of a section: per backend, then per group when there are several;
+def section_tables(section: Section, group_by: str, sgm_shift: float = SGM_SHIFT) -> list[Table]:
+    """The tables of a section: the summary per backend, then per group when there are several,
+    then the analysis (`kakuro.report.conclusions`: conclusions, pairwise tests, per group);
     none when there is nothing to compare (`Section.empty`: its note says so)."""
     if section.empty:
         return []
     rows = summarize(section, group_by=group_by)
     grouped = group_table(section, rows, group_by)
-    return [summary_table(section, rows)] + ([grouped] if grouped else [])
+    return [summary_table(section, rows), *([grouped] if grouped else []), *analysis_tables(section, group_by, sgm_shift)]
 
 
-def markdown_report(parts: Sequence[Section], *, group_by: str = "source", title: str = "") -> str:
+def markdown_report(parts: Sequence[Section], *, group_by: str = "source", title: str = "",
+                    sgm_shift: float = SGM_SHIFT) -> str:
     """Every section's heading, note and summary tables as Markdown."""
     out = []
     for section in parts:
         out.append(heading(section, title) + "\n\n" + "\n\n".join(section.notes()) + "\n")
-        out.extend(markdown(table) for table in section_tables(section, group_by))
+        out.extend(markdown(table) for table in section_tables(section, group_by, sgm_shift))
     return "\n".join(out)
 
 
@@ -80,10 +85,11 @@ def print_summary(
 
 
 def print_sections(
-    parts: Sequence[Section], *, group_by: str = "source", title: str = "", file: TextIO | None = None
+    parts: Sequence[Section], *, group_by: str = "source", title: str = "", file: TextIO | None = None,
+    sgm_shift: float = SGM_SHIFT,
 ) -> None:
-    """Print each section's heading, note and summary tables: rich tables on a terminal wide
-    enough, Markdown otherwise."""
+    """Print each section's heading, note and tables (`section_tables`): rich tables on a
+    terminal wide enough, Markdown otherwise."""
     from rich import box
     from rich.console import Console
     from rich.table import Table as RichTable
@@ -95,7 +101,7 @@ def print_sections(
         return
     console = Console(file=stream)
     for section in parts:
-        tables = section_tables(section, group_by)
+        tables = section_tables(section, group_by, sgm_shift)
         widths = [sum(max([len(h), *(len(show(row[i])) for row in t.rows)]) + 3 for i, h in enumerate(t.header))
                   for t in tables]
         if not console.is_terminal or max(widths, default=0) > console.width:  # too wide: plain text stays whole
@@ -112,6 +118,8 @@ def print_sections(
             for i, row in enumerate(table.rows):
                 drawn.add_row(*(Text(show(c), style="bold" if (i, j) in table.bold else "") for j, c in enumerate(row)))
             console.print(drawn)
+            if table.caption:
+                console.print(show(table.caption), highlight=False, markup=False)
 
 
 SUMMARY_COLUMNS = ("time limit (s)", "group", "backend", "puzzles", "runs", *COUNTED, "time (s)", "median (s)", "PAR-2 (s)",
