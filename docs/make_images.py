@@ -16,8 +16,9 @@ copies the pictures to the output folder:
 - ``images/compare-report.png``, ``images/compare-cactus.png``: the README's campaign
   (``python -m kakuro.compare instances/examples/ -b cpsat -b gac -b sat -b "nmcs:level=2"
   --time-limit 5 -j 2``, a few seconds once the engines are compiled), its HTML report
-  (``python -m kakuro.report ... --html ... --plot ...``) in a headless browser, 1200x1500,
-  and the report's cactus plot (docs/guide/compare.md).
+  (``python -m kakuro.report ... --html ... --plot ... --cd-diagram ...``) in a headless browser,
+  1200x1500, the report's cactus plot (docs/guide/compare.md) and its critical-difference diagram
+  (``images/cd-diagram.svg``, the README's).
 
 The screenshots need Chromium or Chrome (``apt-get install -y chromium``): found on the PATH
 (chromium, chromium-browser, google-chrome, google-chrome-stable), or named by ``--browser``
@@ -49,7 +50,7 @@ sys.path.insert(0, str(ROOT))  # this checkout's kakuro, whatever is installed
 DOCS = ROOT / "docs"
 
 SVGS = ("classic-10x10.svg", "classic-10x10-solved.svg", "explain-step.svg")
-PLOTS = ("images/compare-cactus.png",)
+PLOTS = ("images/compare-cactus.png", "images/cd-diagram.svg")
 SCREENSHOTS = ("images/compare-report.png", "images/explain-page.png")
 OUTPUTS = SVGS + PLOTS + SCREENSHOTS
 """Every picture the script makes, relative to the output folder (docs/ by default)."""
@@ -148,12 +149,14 @@ def hardest_step_number(puzzle_file: Path) -> int:
 
 
 def make_campaign(work: Path, pictures: Path) -> Path:
-    """The README's campaign and its report; copies the cactus plot; returns the HTML report."""
+    """The README's campaign and its report; copies the cactus plot and the critical-difference
+    diagram; returns the HTML report."""
     shutil.copytree(ROOT / "instances" / "examples", work / "instances" / "examples")
     run(CAMPAIGN, work, module="kakuro.compare")
-    run(["results/examples.jsonl", "--html", "results/examples.html", "--plot", "results/plots/"], work,
-        module="kakuro.report")
+    run(["results/examples.jsonl", "--html", "results/examples.html", "--plot", "results/plots/", "--cd-diagram",
+         "results/cd.svg"], work, module="kakuro.report")
     shutil.copyfile(work / "results" / "plots" / "cactus.png", pictures / "images" / "compare-cactus.png")
+    shutil.copyfile(work / "results" / "cd.svg", pictures / "images" / "cd-diagram.svg")
     return work / "results" / "examples.html"
 
 

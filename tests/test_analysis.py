@@ -137,3 +137,12 @@ def test_identical_backends_are_not_different() -> None:
 
 def test_friedman_needs_three_backends() -> None:
     assert analyse_values(random_values(8, backends=2)).friedman_p is None
+
+
+def test_the_diagram_joins_exactly_the_groups_within_the_critical_difference() -> None:
+    from kakuro.report.critical_difference import cliques
+
+    ranks = {"a": 1.0, "b": 1.9, "c": 2.5, "d": 4.0}
+    assert cliques(ranks, 1.0) == [("a", "b"), ("b", "c")]  # a-c differ by 1.5: not one group
+    assert cliques(ranks, 3.5) == [("a", "b", "c", "d")]
+    assert cliques(ranks, 0.5) == []

@@ -45,11 +45,14 @@ def cd_diagram(analysis: Analysis) -> Any:
         axes.plot([tick, tick], [0, 0.15], color="black", linewidth=1)
         axes.text(tick, 0.25, str(tick), ha="center", va="bottom", **text)
     cd = analysis.cd
-    if cd == cd and cd <= k - 1:  # a critical difference wider than the axis is not drawn (nan: none)
+    if cd == cd and cd <= k - 1:  # a critical difference wider than the axis is said, not drawn (nan: none)
         axes.plot([1, 1 + cd], [1.2, 1.2], color="black", linewidth=1.5)
         for end in (1, 1 + cd):
             axes.plot([end, end], [1.1, 1.3], color="black", linewidth=1.5)
         axes.text(1 + cd / 2, 1.35, f"CD = {cd:.2f}", ha="center", va="bottom", **text)
+    elif cd == cd:
+        axes.text((1 + k) / 2, 1.2, f"CD = {cd:.2f}, wider than the ranks' range: no difference is significant",
+                  ha="center", va="bottom", **text)
     bar = -0.35
     for group in groups:
         axes.plot([ranks[group[0]] - 0.03, ranks[group[-1]] + 0.03], [bar, bar], color="black", linewidth=3,
