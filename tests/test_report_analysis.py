@@ -37,7 +37,7 @@ def campaign(seed: int, puzzles: int = 35, repeats: int = 3) -> list[dict]:
         elif roll > 0.995:
             status, time = rng.choice(["MEMOUT", "CRASH"]), None
         else:
-            status = "UNSAT" if puzzle % 7 == 3 else "SOLVED"
+            status = "UNSATISFIABLE" if puzzle % 7 == 3 else "SOLVED"
         lines.append(rec(backend, puzzle, str(status), time, limit=LIMIT, seed=repeat))
     lines[7]["status"] = "WRONG"  # one wrong run makes its pair unanswered
     return lines
@@ -50,7 +50,7 @@ def par2_table(lines: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame, dict[tupl
         runs.setdefault((line["instance"], line["backend"]), []).append(line)
     par2, answered = {}, {}
     for (puzzle, backend), mine in runs.items():
-        times = [r["time"] for r in mine if r["status"] in ("SOLVED", "UNSAT")]
+        times = [r["time"] for r in mine if r["status"] in ("SOLVED", "UNSATISFIABLE")]
         ok = 2 * len(times) > len(mine) and not any(r["status"] == "WRONG" for r in mine)
         par2[(puzzle, backend)] = statistics.median(times) if ok else 2 * LIMIT
         answered[(puzzle, backend)] = ok
@@ -120,7 +120,7 @@ def bootstrap_by_loops(runs: dict[tuple[str, str], list[dict]], backend: str, pu
         picks = rng.integers(0, len(mine), size=(BOOTSTRAP_RESAMPLES, len(mine)))
         for b, pick in enumerate(picks):
             drawn = [mine[i] for i in pick]
-            times = [r["time"] for r in drawn if r["status"] in ("SOLVED", "UNSAT")]
+            times = [r["time"] for r in drawn if r["status"] in ("SOLVED", "UNSATISFIABLE")]
             ok = 2 * len(times) > len(drawn) and not any(r["status"] == "WRONG" for r in drawn)
             totals[b] += statistics.median(times) if ok else 2 * LIMIT
     means = np.array(totals) / len(puzzles)

@@ -25,7 +25,8 @@ from kakuro.records.record import ANSWERED, JobStatus, Record
 COLUMNS = ("solver", "instance", "status", "time")
 """The columns a runs table must have (lower-cased)."""
 STATUSES = {
-    "solved": JobStatus.SOLVED, "sat": JobStatus.SOLVED, "unsat": JobStatus.UNSAT, "timeout": JobStatus.TIMEOUT,
+    "solved": JobStatus.SOLVED, "sat": JobStatus.SOLVED,
+    "unsat": JobStatus.UNSATISFIABLE, "unsatisfiable": JobStatus.UNSATISFIABLE, "timeout": JobStatus.TIMEOUT,
     "memout": JobStatus.MEMOUT, "error": JobStatus.ERROR, "wrong": JobStatus.WRONG,
 }
 """A status as a runs table writes it (lower-cased) -> the record's."""

@@ -5,7 +5,7 @@ confidence intervals of PAR-2 over repeated runs.
 
 Everything is computed from a section's per-(puzzle, backend) results (`aggregate`: repeats
 answered by majority, time the median of the answered runs) on the puzzles every backend ran.
-The value of a pair is its PAR-2 score: the time when answered (SOLVED or UNSAT), else twice the
+The value of a pair is its PAR-2 score: the time when answered (SOLVED or UNSATISFIABLE), else twice the
 time limit (so a WRONG answer counts as unanswered). Times are seconds. scipy computes every
 distribution (the Friedman chi-square, the Wilcoxon signed-rank statistic, the studentized range
 behind the critical difference); Holm's step-down correction is the arithmetic of its definition.
@@ -68,7 +68,7 @@ class BackendScores:
     """One backend's figures over the compared puzzles (seconds where a time)."""
 
     solved: int
-    """Puzzles answered (SOLVED or UNSAT)."""
+    """Puzzles answered (SOLVED or UNSATISFIABLE)."""
     par2: float
     sgm: float
     """Shifted geometric mean of the PAR-2 values."""
