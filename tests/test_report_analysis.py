@@ -4,16 +4,15 @@ critical-difference diagram and the analysis in every output."""
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import json
-import math
 import statistics
+import sys
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
-from scipy import stats
 
 from kakuro.cli.report import main
 from kakuro.report.analysis import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
@@ -21,6 +20,19 @@ from tests.test_report import rec, write
 
 LIMIT = 10.0
 BACKENDS = ("gac", "cpsat", "sat", "nmcs:level=2", "sampling")
+EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
+
+
+@pytest.fixture(scope="module")
+def conclusions():
+    """experiments/conclusions.py: the recomputation from a results file with pandas and scipy."""
+    sys.path.insert(0, str(EXPERIMENTS))
+    try:
+        yield importlib.import_module("conclusions")
+    finally:
+        sys.path.remove(str(EXPERIMENTS))
+
+
 SPEED = {"gac": 0.02, "cpsat": 0.05, "sat": 0.3, "nmcs:level=2": 0.8, "sampling": 1.5}
 
 
@@ -43,71 +55,35 @@ def campaign(seed: int, puzzles: int = 35, repeats: int = 3) -> list[dict]:
     return lines
 
 
-def par2_table(lines: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame, dict[tuple[str, str], list[dict]]]:
-    """Per (puzzle, backend): PAR-2 and answered, by the report's rules written out again."""
-    runs: dict[tuple[str, str], list[dict]] = {}
-    for line in lines:
-        runs.setdefault((line["instance"], line["backend"]), []).append(line)
-    par2, answered = {}, {}
-    for (puzzle, backend), mine in runs.items():
-        times = [r["time"] for r in mine if r["status"] in ("SOLVED", "UNSATISFIABLE")]
-        ok = 2 * len(times) > len(mine) and not any(r["status"] == "WRONG" for r in mine)
-        par2[(puzzle, backend)] = statistics.median(times) if ok else 2 * LIMIT
-        answered[(puzzle, backend)] = ok
-    frame = pd.Series(par2).unstack()[list(BACKENDS)]
-    return frame, pd.Series(answered).unstack()[list(BACKENDS)], runs
-
-
-def holm(p: list[float]) -> list[float]:
-    order = np.argsort(p)
-    out, running = [0.0] * len(p), 0.0
-    for step, i in enumerate(order):
-        running = max(running, min(1.0, (len(p) - step) * p[i]))
-        out[i] = running
-    return out
-
-
-def test_every_number_of_the_json_equals_an_independent_recomputation(tmp_path: Path) -> None:
+def test_every_number_of_the_json_equals_an_independent_recomputation(tmp_path: Path, conclusions) -> None:
     lines = campaign(1)
     results = write(tmp_path / "r.jsonl", lines)
     out = tmp_path / "analysis.json"
     assert main([str(results), "--json", str(out), "--sgm-shift", "0.5", "--cd-diagram", str(tmp_path / "cd.svg")]) == 0
     got = json.loads(out.read_text())
-    par2, answered, runs = par2_table(lines)
-    n, k = par2.shape
-    assert got["time_limit"] == LIMIT and got["sgm_shift"] == 0.5 and got["puzzles"] == n
-    ranks = par2.rank(axis=1, method="average").mean()
-    vbs = par2.min(axis=1).mean()
-    for b in BACKENDS:
-        mine = got["backends"][b]
-        assert mine["solved"] == int(answered[b].sum())
-        assert mine["par2"] == pytest.approx(par2[b].mean(), abs=1e-6)
-        assert mine["sgm"] == pytest.approx(stats.gmean(par2[b] + 0.5) - 0.5, abs=1e-6)
-        assert mine["avg_rank"] == pytest.approx(ranks[b], abs=1e-6)
-        assert mine["vbs_contribution"] == pytest.approx(par2.drop(columns=b).min(axis=1).mean() - vbs, abs=1e-6)
-        borda = 0.0
-        for puzzle in par2.index:
-            for other in BACKENDS:
-                if other == b or not answered.at[puzzle, b]:
-                    continue
-                if not answered.at[puzzle, other]:
-                    borda += 1
-                else:
-                    t, u = par2.at[puzzle, b], par2.at[puzzle, other]
-                    borda += 0.5 if t + u == 0 else u / (t + u)
-        assert mine["borda"] == pytest.approx(borda, abs=1e-6)
-    assert got["vbs"] == {"solved": int(answered.any(axis=1).sum()), "par2": pytest.approx(vbs, abs=1e-6)}
-    assert got["friedman"]["p"] == pytest.approx(stats.friedmanchisquare(*(par2[b] for b in BACKENDS)).pvalue, abs=1e-4)
-    q = stats.studentized_range.ppf(0.95, k, np.inf) / math.sqrt(2)
-    assert got["friedman"]["cd"] == pytest.approx(q * math.sqrt(k * (k + 1) / (6 * n)), abs=1e-6)
-    pairs = list(itertools.combinations(BACKENDS, 2))
-    raw = [stats.wilcoxon(par2[a], par2[b]).pvalue for a, b in pairs]
-    assert [(p["a"], p["b"]) for p in got["pairwise"]] == pairs
-    for p, expected, adjusted, (a, b) in zip(got["pairwise"], raw, holm(raw), pairs):
-        assert p["wilcoxon_p"] == pytest.approx(expected, abs=1e-4)
-        assert p["holm_p"] == pytest.approx(adjusted, abs=1e-4)
-        assert (p["a_faster"], p["b_faster"]) == (int((par2[a] < par2[b]).sum()), int((par2[b] < par2[a]).sum()))
+    assert got["time_limit"] == LIMIT and got["sgm_shift"] == 0.5
+    expected = conclusions.recomputed(lines, LIMIT, 0.5)
+    assert list(expected["backends"]) == list(BACKENDS) and expected["puzzles"] == 35
+    assert conclusions.mismatches(got, expected) == []
     assert (tmp_path / "cd.svg").read_bytes().startswith(b"<?xml")
+
+
+def test_the_recomputation_sees_a_changed_number(tmp_path: Path, conclusions) -> None:
+    lines = campaign(1)
+    out = tmp_path / "analysis.json"
+    assert main([str(write(tmp_path / "r.jsonl", lines)), "--json", str(out)]) == 0
+    got = json.loads(out.read_text())
+    got["backends"]["sat"]["borda"] += 1e-5
+    got["pairwise"][3]["holm_p"] += 1e-3
+    got["vbs"]["solved"] -= 1
+    assert len(conclusions.mismatches(got, conclusions.recomputed(lines, LIMIT, got["sgm_shift"]))) == 3
+
+
+def runs_of(lines: list[dict]) -> dict[tuple[str, str], list[dict]]:
+    runs: dict[tuple[str, str], list[dict]] = {}
+    for line in lines:
+        runs.setdefault((line["instance"], line["backend"]), []).append(line)
+    return runs
 
 
 def bootstrap_by_loops(runs: dict[tuple[str, str], list[dict]], backend: str, puzzles: list[str]) -> tuple[float, float]:
@@ -133,7 +109,7 @@ def test_the_bootstrap_interval_holds_its_par2_and_is_the_textbook_percentile_in
     out = tmp_path / "a.json"
     assert main([str(results), "--json", str(out)]) == 0
     got = json.loads(out.read_text())["backends"]
-    par2, _, runs = par2_table(lines)
+    runs = runs_of(lines)
     puzzles = list(dict.fromkeys(line["instance"] for line in lines))
     for backend in ("nmcs:level=2", "gac"):
         low, high = got[backend]["par2_ci"]
