@@ -70,7 +70,7 @@ def main() -> int:
     for name, puzzles in sets(sys.argv[1:]):
         rows = []
         for puzzle in puzzles:
-            runs = len(puzzle.runs)
+            runs = len(puzzle.groups)
             at_root, shaving, dry, full = measure(puzzle, False)
             bounded = measure(puzzle, True)[3]
             rows.append((at_root / runs, shaving / runs, dry / runs, full, bounded))

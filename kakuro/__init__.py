@@ -32,8 +32,9 @@ from kakuro.errors import (
 from kakuro.formats import read, write
 from kakuro.options import Option
 from kakuro.outcome import STATS, Count, Enumeration, Outcome, Result, Status
-from kakuro.puzzle import Group, Puzzle, Run, Solution
+from kakuro.puzzle import Group, Puzzle, Run
 from kakuro.registry import ENTRY_POINT_GROUP, BackendInfo, backend_info, backends, get_solver, register
+from kakuro.solution import Solution
 from kakuro.solver import EnumeratingSolver, Solver
 
 if TYPE_CHECKING:  # imported on first use (module __getattr__): `import kakuro` stays light, without numpy

@@ -266,9 +266,9 @@ def free_parts(puzzle: Puzzle) -> list[tuple[int, int, int, int]]:
     """`free_part` of every run, in run order (fast without givens: a classic grid of a
     million cells has half a million runs)."""
     if puzzle.givens:
-        return [free_part(puzzle, run) for run in puzzle.runs]
+        return [free_part(puzzle, run) for run in puzzle.groups]
     full = range_mask(puzzle.values)
-    return [(len(run.cells), run.total, full, 0) for run in puzzle.runs]
+    return [(len(run.cells), run.total, full, 0) for run in puzzle.groups]
 
 
 def count_run_combinations(puzzle: Puzzle, run: Group) -> int:
@@ -287,7 +287,7 @@ def run_table_sizes(puzzle: Puzzle, givens: bool = True) -> list[int]:
     """`count_run_combinations` of every run, in run order: the sizes of `run_tables`; with
     `givens=False`, of the (length, total) tables over the whole range instead."""
     if not givens:
-        return [count_combinations(len(run.cells), run.total, puzzle.values) for run in puzzle.runs]
+        return [count_combinations(len(run.cells), run.total, puzzle.values) for run in puzzle.groups]
     return [count_combinations_within(length, total, allowed) for length, total, allowed, _ in free_parts(puzzle)]
 
 
@@ -324,7 +324,7 @@ def run_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
     tables = [
         np.array(_given_combinations(run, length, total, allowed, given), dtype=np.int64) if given  # this puzzle's own: not kept
         else _table_array(length, total, puzzle.values)
-        for run, (length, total, allowed, given) in zip(puzzle.runs, free_parts(puzzle))
+        for run, (length, total, allowed, given) in zip(puzzle.groups, free_parts(puzzle))
     ]
     offsets = np.zeros(len(tables) + 1, dtype=np.int64)
     np.cumsum([len(t) for t in tables], out=offsets[1:])

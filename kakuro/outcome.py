@@ -19,7 +19,8 @@ from typing import Any, NamedTuple, cast
 
 from kakuro.clock import Deadline
 from kakuro.errors import InvalidSolutionError
-from kakuro.puzzle import Puzzle, Solution
+from kakuro.puzzle import Puzzle
+from kakuro.solution import Solution
 from kakuro.values import shown
 
 Stat = int | float | bool | str

@@ -1,4 +1,5 @@
-"""The one shared puzzle representation: `Puzzle`, `Solution`, and the checker.
+"""The one shared puzzle representation, `Puzzle`, and its checker (a `Solution` is in
+`kakuro.solution`, the rules of a well-formed puzzle in `kakuro.wellformed`).
 
 A puzzle is white cells with values `lo..hi` (1..9 by default), givens, and groups of cells
 whose values all differ, with a sum (`kakuro.groups`). A Kakuro is a grid of `rows` x `cols`
@@ -22,10 +23,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, cast
 
-from kakuro.errors import InvalidPuzzleError, InvalidSolutionError
-from kakuro.groups import MAX_VALUE, Clue, Direction, Group, Position, Run, broken_rules, check_group, find_runs, max_sum, min_sum
+from kakuro.errors import InvalidPuzzleError
+from kakuro.groups import MAX_VALUE, Clue, Direction, Group, Position, Run, broken_rules, find_runs, max_sum, min_sum
 from kakuro.regions import (
-    check_layout,
     diagonal_groups,
     jigsaw_regions,
     killer_cages,
@@ -34,19 +34,15 @@ from kakuro.regions import (
     sudoku_grid,
     sudoku_groups,
 )
+from kakuro.solution import Solution
 from kakuro.values import is_digit, is_integer, position_name, shown
+from kakuro.wellformed import BLACK, MAX_SIDE, ZERO_GIVEN, GridCell, grid_cell_kind, validate
 
 __all__ = ["KINDS", "MAX_VALUE", "Clue", "Direction", "Group", "Kind", "Position", "Run", "is_digit", "max_sum", "min_sum",
-           "Puzzle", "Solution", "shown"]
+           "Puzzle", "shown"]
 
 
-BLACK = "#"
 DEFAULT_VALUES = (1, 9)
-MAX_SIDE = 1000
-"""Largest number of rows or columns a puzzle may have."""
-
-GridCell = str | int | Sequence[int | None] | None
-"""A position in the JSON-lines layout: "#", [down, across], 0 (empty white) or a given digit."""
 
 
 Kind = Literal["kakuro", "sudoku", "killer", "jigsaw", "sudoku-x", "killer-x", "jigsaw-x"]
@@ -55,18 +51,15 @@ KINDS: tuple[Kind, ...] = ("kakuro", "sudoku", "killer", "jigsaw", "sudoku-x", "
 """Every kind, Kakuro first."""
 
 
-ZERO_GIVEN = "a given 0 cannot be kept: every puzzle layout writes 0 for an empty cell"
-"""Why a puzzle refuses a given 0 (its solutions may hold 0 when the value range starts at 0)."""
-
-
 @dataclass(frozen=True, eq=False)
 class Puzzle:
     """An immutable puzzle: a Kakuro (build it with `from_grid` or `all_white`) or a member of
     the Sudoku family (`sudoku`, `jigsaw`, `killer`); every constructor validates.
 
     Attributes: `rows`, `cols` (the grid including clue positions), `cells` (white-cell
-    positions, index = cell number), `clues` (position -> (down, across)), `runs`,
-    `givens` (cell -> digit), `values` ((lo, hi)), `id` and `meta` (free-form provenance).
+    positions, index = cell number), `clues` (position -> (down, across)), `groups` (every
+    group; `runs` are Kakuro's), `givens` (cell -> digit), `values` ((lo, hi)), `id` and
+    `meta` (free-form provenance).
     """
 
     rows: int
@@ -85,13 +78,13 @@ class Puzzle:
     """A Sudoku's box shape (rows, cols); None for Kakuro and for a Jigsaw (its regions)."""
     diagonals: bool = False
     """True for Sudoku X (and Killer X, Jigsaw X): both main diagonals hold every value once."""
-    runs: tuple[Group, ...] = field(init=False)
+    groups: tuple[Group, ...] = field(init=False)
     """Every group the backends read, each with its cells and total: the Kakuro runs (`Run`,
     from the clues) and then the `regions`."""
     index: Mapping[Position, int] = field(init=False)
     """Cell number of each white position."""
-    cell_runs: tuple[tuple[int, ...], ...] = field(init=False)
-    """For each cell, the indices in `runs` of the groups it belongs to (at most two for
+    cell_groups: tuple[tuple[int, ...], ...] = field(init=False)
+    """For each cell, the indices in `groups` of the groups it belongs to (at most two for
     Kakuro, three for Sudoku, four for Killer)."""
 
     def __post_init__(self) -> None:
@@ -104,14 +97,14 @@ class Puzzle:
         set_(self, "index", MappingProxyType({p: i for i, p in enumerate(self.cells)}))
         set_(self, "regions", tuple(self.regions))
         set_(self, "box", None if self.box is None else tuple(self.box))
-        runs = find_runs(self.clues, self.index, bool(self.regions)) + self.regions
-        set_(self, "runs", runs)
+        groups = find_runs(self.clues, self.index, bool(self.regions)) + self.regions
+        set_(self, "groups", groups)
         memberships: list[list[int]] = [[] for _ in self.cells]
-        for r, run in enumerate(runs):
-            for c in run.cells:
-                memberships[c].append(r)
-        set_(self, "cell_runs", tuple(tuple(m) for m in memberships))
-        _validate(self)
+        for g, group in enumerate(groups):
+            for c in group.cells:
+                memberships[c].append(g)
+        set_(self, "cell_groups", tuple(tuple(m) for m in memberships))
+        validate(self)
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -145,13 +138,13 @@ class Puzzle:
             if len(row) != cols:
                 raise InvalidPuzzleError(f"row {r} has {len(row)} cells, the first (clue) row {cols}")
             for c, item in enumerate(row):
-                kind = _grid_cell_kind(item, (r, c))
+                kind = grid_cell_kind(item, (r, c))
                 if kind == "white":
                     if item:
                         givens[len(cells)] = int(item)  # type: ignore[arg-type]
                     cells.append((r, c))
                 elif kind == "clue":
-                    down, across = cast(Clue, item)  # a [down, across] pair: _grid_cell_kind checked it
+                    down, across = cast(Clue, item)  # a [down, across] pair: grid_cell_kind checked it
                     clues[(r, c)] = (down, across)
         return cls(rows, cols, tuple(cells), clues, givens, tuple(values), id, meta or {})  # type: ignore[arg-type]
 
@@ -270,14 +263,15 @@ class Puzzle:
         return position_name(position, border=not self.regions)
 
     @property
-    def groups(self) -> tuple[Group, ...]:
-        """Every group (cells whose values differ, with a sum): `runs` under its general name."""
-        return self.runs
+    def runs(self) -> tuple[Run, ...]:
+        """Kakuro's runs (the first groups, found from the clues); empty for the Sudoku family,
+        whose groups are all `regions`."""
+        return cast(tuple[Run, ...], self.groups[: len(self.groups) - len(self.regions)])
 
     def run(self, r: int) -> Run:
         """Group `r` as a Kakuro run, with its direction and clue; TypeError for a Sudoku's or
         a Killer's group (code written for Kakuro's lines refuses those puzzles first)."""
-        group = self.runs[r]
+        group = self.groups[r]
         if not isinstance(group, Run):
             raise TypeError(f"{group.name} of this {self.kind} is not a Kakuro run")
         return group
@@ -365,7 +359,8 @@ class Puzzle:
             boxes = f", boxes {self.box[0]}x{self.box[1]}" if self.box is not None else ""
             shape = f"{self.rows}x{self.cols}{boxes}{cages}"
             return f"<Puzzle{name} {self.kind} {shape}, values {lo}..{hi}>"
-        return f"<Puzzle{name} {self.rows}x{self.cols}, {self.size} cells, {len(self.runs)} runs, values {lo}..{hi}>"
+        groups = f"{len(self.groups)} {'groups' if self.regions else 'runs'}"
+        return f"<Puzzle{name} {self.rows}x{self.cols}, {self.size} cells, {groups}, values {lo}..{hi}>"
 
     # ----------------------------------------------------------------- checking
     def solution(self, values: Sequence[int]) -> Solution:
@@ -392,7 +387,7 @@ class Puzzle:
             held = values[i]
             if held is not None and held != digit:
                 problems.append(f"cell {self.position_name(self.cells[i])} was given {digit} but holds {shown(held)}")
-        for group in self.runs:
+        for group in self.groups:
             problems += broken_rules(group, [values[c] for c in group.cells])
         return problems
 
@@ -404,11 +399,11 @@ class Puzzle:
         whatever the backend does to it (`object.__setattr__` on the puzzle or a group
         included) leaves this puzzle as it was. It costs one new object per group."""
         fields = dict(vars(self))
-        runs = _copies(self.runs)
-        fields["runs"] = runs
-        tail = len(runs) - len(self.regions)  # the regions are the last groups (`runs`), the same objects
-        same = all(region is group for region, group in zip(self.regions, self.runs[tail:]))
-        fields["regions"] = runs[tail:] if same else _copies(self.regions)
+        groups = _copies(self.groups)
+        fields["groups"] = groups
+        tail = len(groups) - len(self.regions)  # the regions are the last groups, the same objects
+        same = all(region is group for region, group in zip(self.regions, self.groups[tail:]))
+        fields["regions"] = groups[tail:] if same else _copies(self.regions)
         for name in ("clues", "givens", "index"):
             fields[name] = MappingProxyType(fields[name].copy())  # a read-only proxy's copy is a dict
         meta = dict(self.meta)
@@ -445,49 +440,6 @@ class Puzzle:
         return values, []
 
 
-@dataclass(frozen=True)
-class Solution:
-    """One value per white cell of `puzzle`, in cell order. Validity is `puzzle.check(self)`."""
-
-    puzzle: Puzzle = field(repr=False, compare=False)
-    values: tuple[int, ...]
-
-    def __post_init__(self) -> None:
-        """Keep the values as Python ints; anything that is not a digit (`is_digit`: a float,
-        a bool, a string) raises InvalidSolutionError naming its cell, never rounded."""
-        values = tuple(self.values)
-        for i, v in enumerate(values):
-            if not is_digit(v):
-                where = f"cell {self.puzzle.position_name(self.puzzle.cells[i])}" if i < self.puzzle.size else f"value {i + 1}"
-                raise InvalidSolutionError(f"{where} holds {reprlib.repr(v)}, which is not a digit (an integer)")
-        object.__setattr__(self, "values", tuple(int(v) for v in values))
-        if len(self.values) != self.puzzle.size:
-            raise InvalidSolutionError(
-                f"a solution needs {self.puzzle.size} values, one per white cell; got {len(self.values)}"
-            )
-
-    def __getitem__(self, position: Position) -> int:
-        """The value at grid position (row, col)."""
-        return self.values[self.puzzle.index[position]]
-
-    def to_grid(self) -> list[list[int | str]]:
-        """The JSON-lines layout: rows with a digit per white cell and "#" elsewhere."""
-        grid: list[list[int | str]] = [[BLACK] * self.puzzle.cols for _ in range(self.puzzle.rows)]
-        for (r, c), v in zip(self.puzzle.cells, self.values):
-            grid[r][c] = v
-        return grid
-
-    def __str__(self) -> str:
-        """The solved grid as `kakuro solve` prints it (the text format, which reads it back):
-        `#` black, `down\\across` clues, a digit in every white cell, columns right-aligned.
-        `repr` stays the dataclass's."""
-        tokens = [[str(cell) for cell in row] for row in self.to_grid()]
-        for (r, c), (down, across) in self.puzzle.clues.items():
-            tokens[r][c] = f"{'' if down is None else down}\\{'' if across is None else across}"
-        width = max((len(t) for row in tokens for t in row), default=1)
-        return "\n".join(" ".join(t.rjust(width) for t in row).rstrip() for row in tokens)
-
-
 # --------------------------------------------------------------------- internals
 def _copies(groups: tuple[Group, ...]) -> tuple[Group, ...]:
     """Other objects equal to `groups` (frozen dataclasses: their fields are tuples, numbers
@@ -518,46 +470,3 @@ def _rebuild_family(grid: list[list[int]], box: tuple[int, int] | None, tiles: l
 
 def _rebuild(grid: list[list[GridCell]], values: tuple[int, int], id: str | None, meta: dict[str, Any]) -> Puzzle:
     return Puzzle.from_grid(grid, values=values, id=id, meta=meta)
-
-
-def _grid_cell_kind(item: Any, pos: Position) -> str:
-    """Classify one grid entry as 'black', 'clue' or 'white'; raise on anything else."""
-    if item == BLACK or item is None:
-        return "black"
-    if isinstance(item, bool):
-        raise InvalidPuzzleError(f"cell {position_name(pos)}: {item!r} is not a cell", cell=pos)
-    if isinstance(item, int):
-        if item < 0:
-            raise InvalidPuzzleError(f"cell {position_name(pos)}: {item} is not a digit", cell=pos)
-        return "white"
-    if isinstance(item, Sequence) and not isinstance(item, (str, bytes)) and len(item) == 2:
-        for part in item:
-            if part is not None and (not is_integer(part) or part < 0):
-                raise InvalidPuzzleError(f"cell {position_name(pos)}: clue {list(item)!r} must hold sums or null", cell=pos)
-        if item[0] is None and item[1] is None:
-            return "black"
-        return "clue"
-    raise InvalidPuzzleError(f"cell {position_name(pos)}: {item!r} is not '#', a clue [down, across], 0 or a digit", cell=pos)
-
-
-def _validate(p: Puzzle) -> None:
-    """The rules of a well-formed puzzle; raises InvalidPuzzleError on the first broken one."""
-    lo, hi = p.values
-    if not is_integer(lo) or not is_integer(hi):
-        raise InvalidPuzzleError(f"the value range {p.values!r} must be two integers")
-    if not 0 <= lo <= hi <= MAX_VALUE:
-        raise InvalidPuzzleError(f"the value range {lo}..{hi} must satisfy 0 <= lo <= hi <= {MAX_VALUE}")
-    if p.rows > MAX_SIDE or p.cols > MAX_SIDE:
-        raise InvalidPuzzleError(f"a {p.rows}x{p.cols} grid is larger than {MAX_SIDE}x{MAX_SIDE}")
-    for i, digit in p.givens.items():
-        if digit == 0:
-            raise InvalidPuzzleError(f"cell {p.position_name(p.cells[i])}: {ZERO_GIVEN}", cell=p.cells[i])
-        if not lo <= digit <= hi:
-            raise InvalidPuzzleError(f"cell {p.position_name(p.cells[i])}: given {digit} is outside {lo}..{hi}", cell=p.cells[i])
-    covered = [False] * p.size
-    for group in p.runs:
-        check_group(group, p.values, p.givens, p.cells, covered)
-    if p.regions and not all(covered):
-        alone = p.cells[covered.index(False)]
-        raise InvalidPuzzleError(f"cell {p.position_name(alone)} belongs to no group", cell=alone)
-    check_layout(p.regions, p.rows, p.cells, p.box, p.diagonals)

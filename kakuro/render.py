@@ -23,7 +23,8 @@ from xml.sax.saxutils import escape
 
 from kakuro.errors import KakuroError, UsageError
 from kakuro.files import refuse_existing, write_new
-from kakuro.puzzle import Puzzle, Solution
+from kakuro.puzzle import Puzzle
+from kakuro.solution import Solution
 from kakuro.values import is_number
 
 CELL = 40

@@ -36,8 +36,9 @@ from typing import Any
 from kakuro.clock import Deadline
 from kakuro.options import Option
 from kakuro.outcome import Outcome, Result, Status
-from kakuro.puzzle import Puzzle, Solution
+from kakuro.puzzle import Puzzle
 from kakuro.registry import register
+from kakuro.solution import Solution
 from kakuro.solver import Solver
 from kakuro.solvers.cpsat import CpSat
 
@@ -232,10 +233,10 @@ def broken(puzzle: Puzzle, values: list[int], kind: str) -> list[int]:
     free = next(c for c in range(puzzle.size) if c not in puzzle.givens)
     if kind in ("given", "sum"):  # a value its runs lack: no repeat, only the given and the sums broken
         cell = next(iter(puzzle.givens)) if kind == "given" else free
-        used = {values[c] for r in puzzle.cell_runs[cell] for c in puzzle.runs[r].cells}
+        used = {values[c] for r in puzzle.cell_groups[cell] for c in puzzle.groups[r].cells}
         values[cell] = next(v for v in range(lo, hi + 1) if v not in used)
     elif kind == "repeat":
-        run = next(r for r in puzzle.runs if len(r) > 1)
+        run = next(r for r in puzzle.groups if len(r) > 1)
         values[run.cells[1]] = values[run.cells[0]]
     elif kind == "range":
         values[free] = hi + 1
@@ -260,7 +261,7 @@ class Bad(CpSat):
         return Outcome(Status.SOLVED, broken(puzzle, list(found.values), opts["kind"]), found.stats)
 
 
-MUTATIONS = ("total", "runs", "givens")
+MUTATIONS = ("total", "groups", "givens")
 
 
 @register("test-mutate")
@@ -276,13 +277,13 @@ class Mutate(CpSat):
         found = super()._solve(puzzle, opts, deadline, seed)
         how = opts["how"]
         values = broken(puzzle, list(found.values), "given" if how == "givens" else "sum")
-        if how == "runs":
-            object.__setattr__(puzzle, "runs", ())
+        if how == "groups":
+            object.__setattr__(puzzle, "groups", ())
             return Outcome(Status.SOLVED, values, found.stats)
         if how == "givens":
             inner = next(d for d in gc.get_referents(puzzle.givens) if isinstance(d, dict))
             inner.update({cell: values[cell] for cell in inner})
-        for run in puzzle.runs:
+        for run in puzzle.groups:
             object.__setattr__(run, "total", sum(values[c] for c in run.cells))
         return Outcome(Status.SOLVED, values, found.stats)
 

@@ -25,7 +25,7 @@ def gac_fixpoint(puzzle: Puzzle, domains: Sequence[int], supports: RunSupports) 
     changed = True
     while changed:
         changed = False
-        for run in puzzle.runs:
+        for run in puzzle.groups:
             for c, s in zip(run.cells, supports(run.total, [current[c] for c in run.cells])):
                 if s == 0:
                     return None

@@ -44,7 +44,7 @@ def test_an_open_block_whose_runs_disagree_is_unbalanced_and_explained_by_its_bo
     assert not ok and info[FAILED] == UNBALANCED
     cause = {BLOCK.cells[c] for c in b.cause[:b.counters[balance.CAUSES]]}
     assert cause == {(1, 3), (2, 3), (3, 1), (3, 2)}  # (3, 3) lies in no run of the block
-    runs = {BLOCK.runs[r].clue for r in b.part_runs[:b.counters[balance.PARTS]]}
+    runs = {BLOCK.groups[r].clue for r in b.part_runs[:b.counters[balance.PARTS]]}
     assert runs == {(1, 0), (2, 0), (0, 1), (0, 2)}
 
 

@@ -125,6 +125,6 @@ def test_unique_puzzles_repeat_for_a_seed() -> None:
 def test_unique_puzzles_across_densities_and_run_lengths(size: int, density: float, longest: int) -> None:
     puzzle = classic(size, size, density=density, longest=longest, seed=1)[0]
     assert puzzle.check(hidden(puzzle)) == []
-    assert max(len(run.cells) for run in puzzle.runs) <= longest
+    assert max(len(run.cells) for run in puzzle.groups) <= longest
     assert root.reduce(puzzle, "fixpoint").solved  # the search's certificate, recomputed
     assert kakuro.count_solutions(puzzle, "cpsat", limit=2).unique

@@ -53,7 +53,7 @@ def test_the_checker_names_sudoku_cells_and_lines_from_1() -> None:
 def test_the_checker_names_a_kakuro_run_as_the_explanation_does() -> None:
     puzzle = kakuro.read(EXAMPLES / "puzzlink-6x5.txt")[0]
     grid = kakuro.solve(puzzle, "cpsat").solution.to_grid()
-    first = puzzle.runs[0]
+    first = puzzle.groups[0]
     r, c = puzzle.cells[first.cells[0]]
     grid[r][c] = grid[r][c] % 9 + 1
     problems = puzzle.check(grid)

@@ -65,6 +65,6 @@ def test_feasible_values_needs_a_matching_not_just_a_cover() -> None:
 
 def test_run_tables_are_flat_per_run(cazenave) -> None:
     offsets, masks = run_tables(cazenave)
-    assert len(offsets) == len(cazenave.runs) + 1
-    for r, run in enumerate(cazenave.runs):
+    assert len(offsets) == len(cazenave.groups) + 1
+    for r, run in enumerate(cazenave.groups):
         assert tuple(int(m) for m in masks[offsets[r] : offsets[r + 1]]) == combinations(len(run), run.total)

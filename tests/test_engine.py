@@ -146,8 +146,8 @@ def small_puzzles() -> list[Puzzle]:
         puzzles += cazenave(size, values, holes, count=3, seed=k)
     for k in range(6):  # unsatisfiable variants: one column sum moved by one
         p = cazenave(4, 6, 60, seed=100 + k)[0]
-        rows = [r.total for r in p.runs if r.direction == "across"]
-        cols = [r.total for r in p.runs if r.direction == "down"]
+        rows = [r.total for r in p.groups if r.direction == "across"]
+        cols = [r.total for r in p.groups if r.direction == "down"]
         cols[0] += 1
         givens = {(p.cells[c][0] - 1, p.cells[c][1] - 1): v for c, v in p.givens.items()}
         with contextlib.suppress(kakuro.InvalidPuzzleError):
@@ -183,8 +183,8 @@ def test_gac_during_search_matches_the_python_fixpoint() -> None:
             ok = propagate.assign(st, c, v)
             givens[c] = v
             grid_givens = {(puzzle.cells[k][0] - 1, puzzle.cells[k][1] - 1): d for k, d in givens.items()}
-            rows = [r.total for r in puzzle.runs if r.direction == "across"]
-            cols = [r.total for r in puzzle.runs if r.direction == "down"]
+            rows = [r.total for r in puzzle.groups if r.direction == "across"]
+            cols = [r.total for r in puzzle.groups if r.direction == "down"]
             expected = python_gac(Puzzle.all_white(rows, cols, values=puzzle.values, givens=grid_givens))
             if not ok:
                 assert expected is None
@@ -221,7 +221,7 @@ class PaperFC:
         self.dom = [set(range(lo, hi + 1)) for _ in range(puzzle.size)]
         self.val: list[int | None] = [None] * puzzle.size
         self.ok = True
-        for run in puzzle.runs:
+        for run in puzzle.groups:
             for c in run.cells:
                 self.dom[c] = {v for v in self.dom[c] if v <= run.total}
                 self.ok &= bool(self.dom[c])
@@ -235,8 +235,8 @@ class PaperFC:
             return False
         self.val[cell] = value
         self.dom[cell] = {value}
-        for r in self.p.cell_runs[cell]:
-            run = self.p.runs[r]
+        for r in self.p.cell_groups[cell]:
+            run = self.p.groups[r]
             assigned = [self.val[c] for c in run.cells if self.val[c] is not None]
             free = [c for c in run.cells if self.val[c] is None]
             if not free:

@@ -66,7 +66,7 @@ def at(puzzle: Puzzle, name: str) -> int:
 
 
 def across(puzzle: Puzzle, row: int) -> int:
-    return next(r for r, run in enumerate(puzzle.runs) if run.direction == "across" and run.clue[0] == row)
+    return next(r for r, run in enumerate(puzzle.groups) if run.direction == "across" and run.clue[0] == row)
 
 
 def four_cell_puzzle() -> str:
@@ -217,20 +217,20 @@ def region_sums_by_definition(puzzle: Puzzle) -> set[Found]:
                             if puzzle.index.get(near) in band:
                                 band.remove(puzzle.index[near])
                                 todo.append(puzzle.index[near])
-                    if any(len(puzzle.cell_runs[c]) != 2 for c in block):
+                    if any(len(puzzle.cell_groups[c]) != 2 for c in block):
                         continue
-                    runs = {r for c in block for r in puzzle.cell_runs[c]}
-                    clues = sum(puzzle.runs[r].total for r in runs if puzzle.runs[r].direction == along)
-                    crossing = [r for r in runs if puzzle.runs[r].direction != along]
-                    inside = [r for r in crossing if set(puzzle.runs[r].cells) <= block]
-                    outies = {c for r in crossing for c in puzzle.runs[r].cells} - block
-                    innies = block - {c for r in inside for c in puzzle.runs[r].cells}
+                    runs = {r for c in block for r in puzzle.cell_groups[c]}
+                    clues = sum(puzzle.groups[r].total for r in runs if puzzle.groups[r].direction == along)
+                    crossing = [r for r in runs if puzzle.groups[r].direction != along]
+                    inside = [r for r in crossing if set(puzzle.groups[r].cells) <= block]
+                    outies = {c for r in crossing for c in puzzle.groups[r].cells} - block
+                    innies = block - {c for r in inside for c in puzzle.groups[r].cells}
                     where = (tuple(sorted(block)), lines, first, last)
                     if 0 < len(outies) <= MAX_SUM_CELLS:
-                        total = sum(puzzle.runs[r].total for r in crossing) - clues
+                        total = sum(puzzle.groups[r].total for r in crossing) - clues
                         found.add((tuple(sorted(outies)), total, "outies", *where))
                     if 0 < len(innies) <= MAX_SUM_CELLS and inside:
-                        total = clues - sum(puzzle.runs[r].total for r in inside)
+                        total = clues - sum(puzzle.groups[r].total for r in inside)
                         found.add((tuple(sorted(innies)), total, "innies", *where))
                 last += 1
     return found
@@ -414,14 +414,14 @@ def test_hint_finds_the_first_mistake(generated: Puzzle) -> None:
     solution = generated.meta["solution"]
     # the first cell that starts both its runs, given a digit some combination of each run holds
     k = next(k for k in range(generated.size)
-             if all(generated.runs[r].cells[0] == k for r in generated.cell_runs[k]) and len(generated.cell_runs[k]) == 2)
+             if all(generated.groups[r].cells[0] == k for r in generated.cell_groups[k]) and len(generated.cell_groups[k]) == 2)
     r, c = generated.cells[k]
-    runs = [generated.runs[x] for x in generated.cell_runs[k]]
+    runs = [generated.groups[x] for x in generated.cell_groups[k]]
     wrong = next(v for v in range(1, 10) if v != solution[r][c]
                  and all(any(m >> v & 1 for m in combinations(len(run), run.total)) for run in runs))
     found = hint(generated, progress_of(generated, k, {k: wrong}))
     assert found.kind == MISTAKE and found.cell == k and "no solution has it" in found.message
-    repeat = hint(generated, progress_of(generated, 0, {0: 5, generated.runs[generated.cell_runs[0][0]].cells[1]: 5}))
+    repeat = hint(generated, progress_of(generated, 0, {0: 5, generated.groups[generated.cell_groups[0][0]].cells[1]: 5}))
     assert repeat.kind == MISTAKE and "repeats the 5" in repeat.message
     assert hint(generated, progress_of(generated, 0, {3: 12})).message.endswith("outside 1..9")
     with pytest.raises(KakuroError, match="grid is 2 x 2, the puzzle 10 x 10"):

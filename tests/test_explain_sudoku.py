@@ -45,7 +45,7 @@ def empty(size: int = 9, box: tuple[int, int] | None = None) -> Puzzle:
 
 def group(puzzle: Puzzle, name: str) -> int:
     """The index of the group a player calls `name` ("row 1", "box 5", "the 17-cage at r1c1")."""
-    return next(r for r in range(len(puzzle.runs)) if run_name(puzzle, r) == name)
+    return next(r for r in range(len(puzzle.groups)) if run_name(puzzle, r) == name)
 
 
 def cell(puzzle: Puzzle, name: str) -> int:
@@ -76,15 +76,15 @@ def removed(board: Board, finding: object) -> dict[str, list[int]]:
 def test_cells_and_groups_are_named_as_players_name_them() -> None:
     p = empty()
     assert cell_name(p, 0) == "r1c1" and cell_name(p, 80) == "r9c9"
-    names = [run_name(p, r) for r in range(len(p.runs))]
+    names = [run_name(p, r) for r in range(len(p.groups))]
     assert names[:2] == ["row 1", "row 2"] and "column 9" in names
-    box5 = p.runs[group(p, "box 5")]
+    box5 = p.groups[group(p, "box 5")]
     assert {p.cells[c] for c in box5.cells} == {(r, c) for r in range(3, 6) for c in range(3, 6)}
     six = empty(6, (2, 3))
-    box4 = six.runs[group(six, "box 4")]  # reading order: two boxes per band
+    box4 = six.groups[group(six, "box 4")]  # reading order: two boxes per band
     assert min(six.cells[c] for c in box4.cells) == (2, 3)
     k = Puzzle.killer([(17, [(1, 3), (1, 2)])])
-    assert run_name(k, len(k.runs) - 1) == "the 17-cage at r2c3"  # named by its top-left cell
+    assert run_name(k, len(k.groups) - 1) == "the 17-cage at r2c3"  # named by its top-left cell
 
 
 # --------------------------------------------------------------------- each technique
@@ -100,7 +100,7 @@ def test_hidden_single_places_a_digit_with_one_place_left() -> None:
 def test_hidden_single_leaves_cages_to_their_combinations() -> None:
     p = Puzzle.killer([(3, [(0, 0), (0, 1)])], size=4)
     b = without(Board(p), 1, "r1c2")
-    assert hidden_single(b, len(p.runs) - 1) is None  # a cage's digits depend on its sum
+    assert hidden_single(b, len(p.groups) - 1) is None  # a cage's digits depend on its sum
 
 
 def test_pointing_removes_a_digit_from_the_rest_of_the_line() -> None:
@@ -123,7 +123,7 @@ def test_box_line_reduction_removes_a_digit_from_the_rest_of_the_box() -> None:
 
 def test_a_cage_locks_its_digits_into_the_line_it_lies_in() -> None:
     p = Puzzle.killer([(17, [(0, 0), (0, 1)])])
-    cage = len(p.runs) - 1
+    cage = len(p.groups) - 1
     b = Board(p)
     found = locked_candidates(b, cage)
     assert found is not None and removed(b, found) == {f"r1c{c}": [8] for c in range(3, 10)}
@@ -168,7 +168,7 @@ def test_a_naked_single_leaves_every_group_of_its_cell() -> None:
 def test_cage_combinations_carry_over_from_kakuro() -> None:
     p = Puzzle.killer([(3, [(0, 0), (0, 1)]), (17, [(1, 0), (2, 0)])])
     b = Board(p)
-    three, seventeen = len(p.runs) - 2, len(p.runs) - 1
+    three, seventeen = len(p.groups) - 2, len(p.groups) - 1
     found = unique_combination(b, three)
     assert found is not None and found.reason.startswith("the 3-cage at r1c1 has one combination, {1,2}")
     cross = intersection(b, cell(p, "r2c1"))

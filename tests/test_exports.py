@@ -107,7 +107,7 @@ def runs_as_pycsp3_reads_them(data: dict) -> set[tuple[str, int, tuple[tuple[int
 
 
 def expected_runs(puzzle: Puzzle) -> set[tuple[str, int, tuple[tuple[int, int], ...]]]:
-    return {(run.direction, run.total, tuple(puzzle.cells[c] for c in run.cells)) for run in puzzle.runs}
+    return {(run.direction, run.total, tuple(puzzle.cells[c] for c in run.cells)) for run in puzzle.groups}
 
 
 def test_xcsp_data_describes_the_same_runs(cazenave: Puzzle) -> None:

@@ -62,8 +62,8 @@ def all_solutions(puzzle: Puzzle) -> list[tuple[int, ...]]:
     found: list[tuple[int, ...]] = []
 
     def ok(cell: int) -> bool:
-        for r in puzzle.cell_runs[cell]:
-            run = puzzle.runs[r]
+        for r in puzzle.cell_groups[cell]:
+            run = puzzle.groups[r]
             placed = [values[c] for c in run.cells if c <= cell]
             if len(set(placed)) < len(placed) or sum(placed) > run.total:
                 return False

@@ -42,8 +42,8 @@ def test_grids_are_valid_and_sums_consistent(size: int, values: int, holes: floa
             assert len(set(row)) == size and all(1 <= v <= values for v in row)
         for column in zip(*grid):
             assert len(set(column)) == size
-        across = [r.total for r in puzzle.runs if r.direction == "across"]
-        down = [r.total for r in puzzle.runs if r.direction == "down"]
+        across = [r.total for r in puzzle.groups if r.direction == "across"]
+        down = [r.total for r in puzzle.groups if r.direction == "down"]
         assert across == [sum(row) for row in grid]
         assert down == [sum(column) for column in zip(*grid)]
         assert puzzle.check(puzzle.meta["solution"]) == []

@@ -61,12 +61,12 @@ def one_row(draw: st.DrawFn) -> tuple[Puzzle, set[int]]:
 @given(one_row())
 def test_run_table_is_the_definition(case: tuple[Puzzle, set[int]]) -> None:
     puzzle, digits = case
-    row = next(r for r in puzzle.runs if r.direction == "across")
+    row = next(r for r in puzzle.groups if r.direction == "across")
     expected = brute_force(len(row), row.total, puzzle.values, digits)
     assert run_combinations(puzzle, row) == expected
     assert count_run_combinations(puzzle, row) == len(expected)
     offsets, masks = run_tables(puzzle)
-    r = puzzle.runs.index(row)
+    r = puzzle.groups.index(row)
     assert tuple(int(m) for m in masks[offsets[r]:offsets[r + 1]]) == expected
 
 
@@ -82,7 +82,7 @@ def test_combinations_within_a_mask_is_the_definition(allowed: int, length: int,
 def test_givens_leave_few_combinations() -> None:
     # a row of 5 over 1..9 summing to 25 with 9 and 8 given: the rest is 3 of 1..7 summing to 8
     puzzle = Puzzle.all_white([25], [9, 8, 1, 2, 3], values=(1, 9), givens={(0, 0): 9, (0, 1): 8})
-    row = next(r for r in puzzle.runs if r.direction == "across")
+    row = next(r for r in puzzle.groups if r.direction == "across")
     given = mask_of([8, 9])
     assert run_combinations(puzzle, row) == tuple(sorted(given | mask_of(s) for s in [(1, 2, 5), (1, 3, 4)]))
     assert len(combinations(5, 25, (1, 9))) > 2
@@ -93,7 +93,7 @@ def test_a_puzzle_without_givens_keeps_its_tables(name: str) -> None:
     for puzzle in read(INSTANCES / name):
         assert not puzzle.givens
         offsets, masks = run_tables(puzzle)
-        for r, run in enumerate(puzzle.runs):
+        for r, run in enumerate(puzzle.groups):
             old = combinations(len(run), run.total, puzzle.values)
             assert run_combinations(puzzle, run) is old
             assert tuple(int(m) for m in masks[offsets[r]:offsets[r + 1]]) == old
@@ -107,7 +107,7 @@ def test_a_wide_grid_with_few_holes_is_solved_through_its_tables(backend: str) -
     # issue builds its tables too, 380,000 combinations, but no backend measured solves it
     # within two minutes.)
     puzzle = cazenave(20, 62, 10, seed=1)[0]
-    assert max(count_run_combinations(puzzle, run) for run in puzzle.runs) < 20_000
+    assert max(count_run_combinations(puzzle, run) for run in puzzle.groups) < 20_000
     result = get_solver(backend).solve(puzzle, time_limit=120, seed=1)
     assert result.status is Status.SOLVED
     assert result.solution is not None and puzzle.check(result.solution) == []

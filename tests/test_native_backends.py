@@ -37,8 +37,8 @@ def compiled() -> None:
 
 def unsatisfiable_variant(p: Puzzle) -> Puzzle | None:
     """The same grid with one column sum raised by one (rows and columns then disagree)."""
-    rows = [r.total for r in p.runs if r.direction == "across"]
-    cols = [r.total for r in p.runs if r.direction == "down"]
+    rows = [r.total for r in p.groups if r.direction == "across"]
+    cols = [r.total for r in p.groups if r.direction == "down"]
     cols[-1] += 1
     givens = {(p.cells[c][0] - 1, p.cells[c][1] - 1): v for c, v in p.givens.items()}
     try:

@@ -43,7 +43,7 @@ class Tiny(kakuro.EnumeratingSolver):
             for c, v in zip(free, choice):
                 filling[c] = v
             if all(len({filling[c] for c in run.cells}) == len(run.cells)
-                   and sum(filling[c] for c in run.cells) == run.total for run in puzzle.runs):
+                   and sum(filling[c] for c in run.cells) == run.total for run in puzzle.groups):
                 found.append(filling)
                 if len(found) == limit:
                     break

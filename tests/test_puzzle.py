@@ -14,13 +14,13 @@ def interior_grid(values: list[list[int]]) -> list[list[object]]:
 
 
 def test_all_white_grid_has_row_and_column_runs(cazenave: Puzzle) -> None:
-    assert cazenave.size == 25 and len(cazenave.runs) == 10
+    assert cazenave.size == 25 and len(cazenave.groups) == 10
     assert cazenave.is_all_white
-    across = [r.total for r in cazenave.runs if r.direction == "across"]
-    down = [r.total for r in cazenave.runs if r.direction == "down"]
+    across = [r.total for r in cazenave.groups if r.direction == "across"]
+    down = [r.total for r in cazenave.groups if r.direction == "down"]
     assert sorted(across) == sorted([18, 26, 28, 26, 21])
     assert sorted(down) == sorted([24, 25, 20, 26, 24])
-    assert all(len(m) == 2 for m in cazenave.cell_runs)
+    assert all(len(m) == 2 for m in cazenave.cell_groups)
 
 
 def test_cazenave_table2_is_a_valid_solution(cazenave: Puzzle) -> None:
@@ -89,7 +89,7 @@ def test_invalid_puzzles_are_refused_with_a_precise_message(grid, message: str) 
 
 def test_wide_value_range() -> None:
     puzzle = Puzzle.all_white([30 * 31 // 2], [1] * 30, values=(1, 30))
-    assert puzzle.values == (1, 30) and len(puzzle.runs[0]) == 30 or len(puzzle.runs[-1]) == 30
+    assert puzzle.values == (1, 30) and len(puzzle.groups[0]) == 30 or len(puzzle.groups[-1]) == 30
     with pytest.raises(InvalidPuzzleError):
         Puzzle.all_white([3, 3], [3, 3], values=(1, 63))
 
@@ -106,8 +106,8 @@ def test_puzzle_is_immutable_and_hashable(cazenave: Puzzle) -> None:
 def test_one_cell_segment_needs_no_clue() -> None:
     # (2, 1) is alone across (black to its left and right) but lies in the down run of column 1.
     puzzle = Puzzle.from_grid([["#", [4, None], [3, None]], [[None, 4], 0, 0], ["#", 0, "#"]])
-    assert len(puzzle.runs) == 3
-    assert puzzle.cell_runs[puzzle.index[(2, 1)]] != ()
+    assert len(puzzle.groups) == 3
+    assert puzzle.cell_groups[puzzle.index[(2, 1)]] != ()
 
 
 def test_puzzle_pickles(cazenave: Puzzle) -> None:

@@ -27,7 +27,7 @@ def defined_totals(puzzle: Puzzle, domains: np.ndarray) -> str:
     """`totals_refutation` as its docstring defines it, run by run and cell by cell."""
     sign = [0] * puzzle.size
     totals = {"across": 0, "down": 0}
-    for run in (g for g in puzzle.runs if isinstance(g, Run)):
+    for run in (g for g in puzzle.groups if isinstance(g, Run)):
         for cell in run.cells:
             sign[cell] += 1 if run.direction == "across" else -1
         totals[run.direction] += run.total
@@ -49,7 +49,7 @@ def defined_values(puzzle: Puzzle, st: State) -> str:
     full = range_mask(puzzle.values)
     counts = []  # per value: across runs surely holding it, maybe holding it; down runs the same
     for way in ("across", "down"):
-        runs = [r for r, run in enumerate(puzzle.runs) if isinstance(run, Run) and run.direction == way]
+        runs = [r for r, run in enumerate(puzzle.groups) if isinstance(run, Run) and run.direction == way]
         for bits in sets:
             counts.append(Counter(v for r in runs for v in values_of(int(bits[r]) & full)))
     a_low, a_high, d_low, d_high = counts

@@ -180,20 +180,20 @@ def _spoil(puzzle: Puzzle) -> None:
     for value in puzzle.meta.values():
         if isinstance(value, list):
             value.append("spoiled")
-    for group in puzzle.runs:
+    for group in puzzle.groups:
         object.__setattr__(group, "total", group.total + 1)
         object.__setattr__(group, "stated", not group.stated)
-    object.__delattr__(puzzle.runs[0], "cells")
+    object.__delattr__(puzzle.groups[0], "cells")
     object.__setattr__(puzzle, "values", (0, 62))
-    object.__setattr__(puzzle, "runs", ())
+    object.__setattr__(puzzle, "groups", ())
 
 
 def puzzle_state(puzzle: Puzzle) -> dict[str, object]:
     """Everything a puzzle holds, groups and mappings included, as plain values."""
-    state = {name: value for name, value in vars(puzzle).items() if name not in ("runs", "regions", "_changeable_meta")}
+    state = {name: value for name, value in vars(puzzle).items() if name not in ("groups", "regions", "_changeable_meta")}
     for name in ("givens", "clues", "index", "meta"):
         state[name] = dict(state[name])  # type: ignore[call-overload]
-    state["runs"] = [dict(vars(group)) for group in puzzle.runs]
+    state["groups"] = [dict(vars(group)) for group in puzzle.groups]
     state["regions"] = [dict(vars(group)) for group in puzzle.regions]
     return state
 

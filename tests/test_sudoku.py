@@ -29,7 +29,7 @@ def grid_of(line: str) -> list[list[int]]:
 def test_a_sudoku_is_cells_in_rows_columns_and_boxes() -> None:
     puzzle = Puzzle.sudoku(grid_of(HARD_LINE))
     assert (puzzle.kind, puzzle.size, len(puzzle.groups), puzzle.values, puzzle.box) == ("sudoku", 81, 27, (1, 9), (3, 3))
-    assert all(len(groups) == 3 for groups in puzzle.cell_runs)
+    assert all(len(groups) == 3 for groups in puzzle.cell_groups)
     assert all(not g.stated and g.total == 45 for g in puzzle.groups)
     assert puzzle.givens[0] == 4 and puzzle.cages == ()
 
@@ -72,7 +72,7 @@ def test_a_killer_adds_its_cages_to_the_sudoku() -> None:
     puzzle = killer(9, seed=2)
     assert puzzle.kind == "killer" and puzzle.cages
     assert sorted(c for cage in puzzle.cages for c in cage.cells) == list(range(81))  # cages tile the grid
-    assert max(len(groups) for groups in puzzle.cell_runs) == 4
+    assert max(len(groups) for groups in puzzle.cell_groups) == 4
     assert pickle.loads(pickle.dumps(puzzle)) == puzzle
     cages = [(c.total, [puzzle.cells[i] for i in c.cells]) for c in puzzle.cages]
     assert Puzzle.killer(cages[::-1]) == puzzle  # the same cages in another order
@@ -82,7 +82,7 @@ def test_a_killer_adds_its_cages_to_the_sudoku() -> None:
 def test_the_engine_gives_each_cell_all_its_groups() -> None:
     puzzle = killer(9, seed=2)
     st = build_state(puzzle, "gac")
-    for c, groups in enumerate(puzzle.cell_runs):
+    for c, groups in enumerate(puzzle.cell_groups):
         row = st.cell_runs[c]
         assert list(row[: len(groups)]) == list(groups) and np.all(row[len(groups):] == -1)
     assert build_state(kakuro.read(HARD_LINE)[0], "fc").cell_runs.shape[1] == 3

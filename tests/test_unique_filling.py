@@ -68,7 +68,7 @@ def test_retargeted_clues_propagate_like_a_new_puzzle() -> None:
         values = [other[(r - 1, c - 1)] for r, c in puzzle.cells]
         fresh = puzzle_of_values(puzzle, values)
         callable_from_python(local_search.retarget)(st, np.array(values, dtype=np.int64), bounds, masks, range_mask((1, 9)))
-        assert [int(t) for t in st.runs[:, state.TARGET]] == [run.total for run in fresh.runs]
+        assert [int(t) for t in st.runs[:, state.TARGET]] == [run.total for run in fresh.groups]
         assert propagate.root_propagate(st)
         assert st.dom.tolist() == propagate.root_domains(fresh)
 

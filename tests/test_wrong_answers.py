@@ -18,12 +18,13 @@ from kakuro.compare.attempt import Attempt
 from kakuro.compare.jobs import Backend, Instance, Job, Limits
 from kakuro.compare.worker import Reply
 from kakuro.outcome import Enumeration, Status
-from kakuro.puzzle import Puzzle, Solution
+from kakuro.puzzle import Puzzle
 from kakuro.records.files import read_results
 from kakuro.records.record import JobStatus
 from kakuro.records.verdict import Witnesses, judge
 from kakuro.registry import import_plugin, register, registry_restored
 from kakuro.report import ALL, sections, summarize
+from kakuro.solution import Solution
 from kakuro.solver import EnumeratingSolver
 from tests.conftest import UNSATISFIABLE
 from tests.test_compare import BACKENDS_FILE, restore_registry, run  # noqa: F401 (restore_registry: a fixture)
@@ -74,7 +75,7 @@ def test_a_rejected_solution_is_wrong_with_the_reason(kind: str) -> None:
         assert puzzle.check(Solution(puzzle, result.rejected))
 
 
-@pytest.mark.parametrize("how", ["total", "runs", "givens"])
+@pytest.mark.parametrize("how", ["total", "groups", "givens"])
 def test_a_backend_that_changes_the_puzzle_is_still_wrong(how: str) -> None:
     puzzle = latin()
     result = kakuro.solve(puzzle, f"test-mutate:how={how}", time_limit=10)
@@ -180,8 +181,8 @@ def test_the_same_on_dask(puzzle_file: Path, tmp_path: Path) -> None:
 def test_a_copy_shares_nothing_a_backend_could_change() -> None:
     puzzle = latin()
     copy = puzzle.copy()
-    assert copy == puzzle and copy.runs == puzzle.runs and copy.givens == puzzle.givens
-    object.__setattr__(copy.runs[0], "total", 7)
-    object.__delattr__(copy.runs[1], "cells")
-    assert puzzle.runs[0].total == 6 and puzzle.runs[1].cells == latin().runs[1].cells
+    assert copy == puzzle and copy.groups == puzzle.groups and copy.givens == puzzle.givens
+    object.__setattr__(copy.groups[0], "total", 7)
+    object.__delattr__(copy.groups[1], "cells")
+    assert puzzle.groups[0].total == 6 and puzzle.groups[1].cells == latin().groups[1].cells
     assert puzzle.check(puzzle.solution([1, 2, 3, 2, 3, 1, 3, 1, 2])) == []

@@ -20,8 +20,8 @@ def fillings(puzzle: Puzzle, order: str, deadline: Deadline) -> Iterator[list[in
 
     def fits(cell: int, value: int) -> bool:
         """`value` in `cell` keeps every run of the cell able to reach its sum."""
-        for r in puzzle.cell_runs[cell]:
-            run = puzzle.runs[r]
+        for r in puzzle.cell_groups[cell]:
+            run = puzzle.groups[r]
             placed = [values[c] for c in run.cells if values[c] is not None and c != cell]
             if value in placed:
                 return False

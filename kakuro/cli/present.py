@@ -10,8 +10,9 @@ from typing import Any
 from kakuro.formats import text
 from kakuro.options import value_text
 from kakuro.outcome import Count, Result, Status
-from kakuro.puzzle import GridCell, Puzzle
+from kakuro.puzzle import Puzzle
 from kakuro.registry import BackendInfo
+from kakuro.wellformed import GridCell
 
 
 def rich_console() -> Any:

@@ -29,7 +29,8 @@ from kakuro.deduction.trace import (
     Step,
 )
 from kakuro.errors import KakuroError
-from kakuro.puzzle import Puzzle, Solution
+from kakuro.puzzle import Puzzle
+from kakuro.solution import Solution
 from kakuro.values import is_number
 
 if TYPE_CHECKING:

@@ -45,7 +45,7 @@ def contradiction(board: Board, deadline: Deadline = Deadline()) -> Finding | No
         if len(placed) > SHOWN_PLACEMENTS:
             shown += f" (and {len(placed) - SHOWN_PLACEMENTS} more)"
         then = f"place {shown}, and "
-    runs = tuple(dict.fromkeys((*board.cell_runs[cell], *((failed,) if failed is not None else ()))))
+    runs = tuple(dict.fromkeys((*board.cell_groups[cell], *((failed,) if failed is not None else ()))))
     if failed is None:
         ending = "wipe out a run"
     elif board.stated(failed):
@@ -65,7 +65,7 @@ def _chain(board: Board, cell: int, value: int) -> tuple[list[tuple[int, int]], 
     none is, which the engine's answer rules out)."""
     cands = list(board.cands)
     cands[cell] = 1 << value
-    queue = deque(board.cell_runs[cell])
+    queue = deque(board.cell_groups[cell])
     queued = set(queue)
     placed: list[tuple[int, int]] = []
     while queue:
@@ -81,7 +81,7 @@ def _chain(board: Board, cell: int, value: int) -> tuple[list[tuple[int, int]], 
             if is_single(s) and c != cell:
                 placed.append((c, single_value(s)))
             cands[c] = s
-            for other in board.cell_runs[c]:
+            for other in board.cell_groups[c]:
                 if other != r and other not in queued:
                     queue.append(other)
                     queued.add(other)
@@ -103,7 +103,7 @@ def search(board: Board, deadline: Deadline = Deadline()) -> Finding | None:
         c = opens[0]
         reason = (f"no technique applies, and a search through the candidates finds no solution at all, "
                   f"whatever {board.cell_name(c)} holds")
-        return Finding("search", reason, (c,), tuple(board.cell_runs[c]), {c: board.cands[c]})
+        return Finding("search", reason, (c,), tuple(board.cell_groups[c]), {c: board.cands[c]})
     first = found[0]
     if len(found) == 1:
         c = opens[0]
@@ -116,7 +116,7 @@ def search(board: Board, deadline: Deadline = Deadline()) -> Finding | None:
         v, w = int(first[c]), int(second[c])
         reason = (f"no technique applies, and the puzzle has more than one solution from here: "
                   f"{board.cell_name(c)} is {v} in one and {w} in another; {v} is chosen")
-    return Finding("search", reason, (c,), tuple(board.cell_runs[c]), {c: board.cands[c] & ~(1 << v)},
+    return Finding("search", reason, (c,), tuple(board.cell_groups[c]), {c: board.cands[c] & ~(1 << v)},
                    assumption=Placement(c, v), chosen=len(found) > 1)
 
 

@@ -14,7 +14,8 @@ from kakuro.deduction.names import cell_name as cell_name  # re-exported: caller
 from kakuro.deduction.names import group_word
 from kakuro.deduction.names import run_name as run_name
 from kakuro.errors import KakuroError
-from kakuro.puzzle import Puzzle, Solution
+from kakuro.puzzle import Puzzle
+from kakuro.solution import Solution
 
 MAX_RUN_COMBINATIONS = 20_000
 """Most combinations one run may have: the techniques enumerate them in Python, which is made
@@ -41,15 +42,15 @@ def initial_candidates(puzzle: Puzzle, placed: Mapping[int, int] | None = None) 
 
 class Board:
     """`cands[c]`: the candidates of cell `c`; `tables[r]`: every combination of run `r`'s clue
-    (bitmasks); `run_cells[r]`, `cell_runs[c]` as in the puzzle. Only `cands` changes."""
+    (bitmasks); `run_cells[r]`, `cell_groups[c]` as in the puzzle. Only `cands` changes."""
 
     def __init__(self, puzzle: Puzzle, candidates: Sequence[int] | None = None) -> None:
         self.puzzle = puzzle
         self.cands: list[int] = list(candidates) if candidates is not None else initial_candidates(puzzle)
-        self.run_cells = [run.cells for run in puzzle.runs]
-        self.cell_runs = puzzle.cell_runs
-        self.totals = [run.total for run in puzzle.runs]
-        self.tables = [_table(puzzle, r) for r in range(len(puzzle.runs))]
+        self.run_cells = [run.cells for run in puzzle.groups]
+        self.cell_groups = puzzle.cell_groups
+        self.totals = [run.total for run in puzzle.groups]
+        self.tables = [_table(puzzle, r) for r in range(len(puzzle.groups))]
 
     # ----------------------------------------------------------------- run views
     def placed_digits(self, r: int) -> int:
@@ -124,7 +125,7 @@ class Board:
     def stated(self, r: int) -> bool:
         """True when group `r`'s sum is a rule of the puzzle (a Kakuro clue, a Killer cage's
         sum), False for a Sudoku row, column or box (every value once)."""
-        return self.puzzle.runs[r].stated
+        return self.puzzle.groups[r].stated
 
 
 def only_place(board: Board, cells: Sequence[int], values: int) -> tuple[int, int] | None:
@@ -161,7 +162,7 @@ def and_list(items: Sequence[str], word: str = "and") -> str:
 
 
 def _table(puzzle: Puzzle, r: int) -> tuple[int, ...]:
-    run = puzzle.runs[r]
+    run = puzzle.groups[r]
     count = count_combinations(len(run), run.total, puzzle.values)
     if count > MAX_RUN_COMBINATIONS:
         lo, hi = puzzle.values

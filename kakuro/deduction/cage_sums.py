@@ -50,8 +50,8 @@ def cage_sums(puzzle: Puzzle, expired: Callable[[], bool] | None = None) -> list
     order; none for a puzzle without cages. Stops early when `expired()` answers True."""
     if not puzzle.cages:
         return []
-    cages = [r for r, group in enumerate(puzzle.runs) if group.stated]
-    owner = {c: r for r in cages for c in puzzle.runs[r].cells}
+    cages = [r for r, group in enumerate(puzzle.groups) if group.stated]
+    owner = {c: r for r in cages for c in puzzle.groups[r].cells}
     out: list[CageSum] = []
     seen: set[tuple[tuple[int, ...], int]] = set()
     for lines, block, houses in _blocks(puzzle):
@@ -76,7 +76,7 @@ def _blocks(puzzle: Puzzle) -> list[tuple[str, frozenset[int], int]]:
                 lines = f"{word} {first + 1}" if first == last else f"{word}s {first + 1}-{last + 1}"
                 cells = frozenset(i for i, pos in enumerate(puzzle.cells) if first <= pos[axis] <= last)
                 out.append((lines, cells, last - first + 1))
-    for r, group in enumerate(puzzle.runs):
+    for r, group in enumerate(puzzle.groups):
         if not group.stated and len({puzzle.cells[c][0] for c in group.cells}) > 1 \
                 and len({puzzle.cells[c][1] for c in group.cells}) > 1:
             out.append((run_name(puzzle, r), frozenset(group.cells), 1))
@@ -86,18 +86,18 @@ def _blocks(puzzle: Puzzle) -> list[tuple[str, frozenset[int], int]]:
 def _sums_of(puzzle: Puzzle, lines: str, block: frozenset[int], houses: int, owner: dict[int, int]) -> list[CageSum]:
     total = houses * sum(range(puzzle.values[0], puzzle.values[1] + 1))
     met = sorted({owner[c] for c in block if c in owner})
-    inside = [r for r in met if all(c in block for c in puzzle.runs[r].cells)]
+    inside = [r for r in met if all(c in block for c in puzzle.groups[r].cells)]
     across = [r for r in met if r not in inside]
-    inside_total = sum(puzzle.runs[r].total for r in inside)
-    covered = {c for r in inside for c in puzzle.runs[r].cells}
+    inside_total = sum(puzzle.groups[r].total for r in inside)
+    covered = {c for r in inside for c in puzzle.groups[r].cells}
     ordered = tuple(sorted(block))
     out = []
     innies = tuple(c for c in ordered if c not in covered)
     if 1 <= len(innies) <= MAX_SUM_CELLS:
         out.append(CageSum(innies, total - inside_total, ordered, lines, houses, "innies", tuple(inside), inside_total))
     if across and all(c in owner for c in block):
-        outies = tuple(sorted(c for r in across for c in puzzle.runs[r].cells if c not in block))
-        met_total = sum(puzzle.runs[r].total for r in met)
+        outies = tuple(sorted(c for r in across for c in puzzle.groups[r].cells if c not in block))
+        met_total = sum(puzzle.groups[r].total for r in met)
         if 1 <= len(outies) <= MAX_SUM_CELLS:
             out.append(CageSum(outies, met_total - total, ordered, lines, houses, "outies", tuple(met), met_total))
     return out

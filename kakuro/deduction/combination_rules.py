@@ -37,7 +37,7 @@ def intersection(board: Board, c: int) -> Finding | None:
     d = board.cands[c]
     if d & (d - 1) == 0:
         return None
-    runs = board.cell_runs[c]
+    runs = board.cell_groups[c]
     allowed = d
     uses = []
     for r in runs:

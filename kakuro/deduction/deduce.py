@@ -158,7 +158,7 @@ class Deduction:
         """Make every run, cell and region sum that `cells` belong to pending again for every
         technique."""
         board = self.board
-        runs = {r for c in cells for r in board.cell_runs[c]}
+        runs = {r for c in cells for r in board.cell_groups[c]}
         regions = {k for c in cells for k in self.cell_regions[c]} if self.regions is not None else set()
         by_scope: dict[str, Any] = {RUN: runs, CELL: cells, REGION: regions}
         for i, rule in enumerate(self.rules):

@@ -26,7 +26,8 @@ from kakuro.deduction.deduce import Deduction
 from kakuro.deduction.names import cell_name, run_name
 from kakuro.deduction.trace import Placement, Removal, Step, step_to_dict
 from kakuro.errors import KakuroError
-from kakuro.puzzle import Puzzle, Solution
+from kakuro.puzzle import Puzzle
+from kakuro.solution import Solution
 from kakuro.values import is_integer
 
 MISTAKE = "mistake"
@@ -116,7 +117,7 @@ def _rule_out_filled(board: Board, filled: dict[int, int]) -> None:
     """Take each filled digit from the candidates of the other cells of its groups (no group
     repeats a digit): what a player sees on the grid, before any technique."""
     for cell, digit in filled.items():
-        for r in board.cell_runs[cell]:
+        for r in board.cell_groups[cell]:
             for mate in board.run_cells[r]:
                 if mate != cell:
                     board.cands[mate] &= ~(1 << digit)
@@ -129,7 +130,7 @@ def _naked_single(board: Board, filled: dict[int, int]) -> Step | None:
         if cell in filled or not is_single(mask):
             continue
         value = single_value(mask)
-        runs = tuple(board.cell_runs[cell])
+        runs = tuple(board.cell_groups[cell])
         holders = tuple(dict.fromkeys(m for r in runs for m in board.run_cells[r] if m in filled))
         others = tuple(v for v in range(board.puzzle.values[0], board.puzzle.values[1] + 1) if v != value)
         sentence = (f"{board.cell_name(cell)} can only be {value}: "
@@ -188,7 +189,7 @@ def _broken_rule(puzzle: Puzzle, filled: dict[int, int]) -> Hint | None:
     """The rule break whose cell comes first in reading order: a repeated digit (at its second
     cell), a run whose digits cannot reach or already pass its clue (at its last filled cell)."""
     found: list[Hint] = []
-    for r, run in enumerate(puzzle.runs):
+    for r, run in enumerate(puzzle.groups):
         name = run_name(puzzle, r)
         seen: dict[int, int] = {}
         placed = [c for c in run.cells if c in filled]

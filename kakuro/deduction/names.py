@@ -24,7 +24,7 @@ def run_name(puzzle: Puzzle, r: int) -> str:
     """E.g. "the across 16 in 2 at r2c1": direction, clue, length and first cell of Kakuro run
     `r`; a Sudoku-family group as players name it: "row 3", "column 5", "box 5", "the region
     at r4c1", "the main diagonal", "the 17-cage at r2c3"."""
-    group = puzzle.runs[r]
+    group = puzzle.groups[r]
     if isinstance(group, Run):
         return group.name  # "the across 16 in 2 at r2c1", as puzzle.check names it too
     word = group_word(puzzle, r)
@@ -52,12 +52,12 @@ the diagonals (two)."""
 def group_word(puzzle: Puzzle, r: int) -> str:
     """What group `r` is: "run" (Kakuro), "row", "column", "box", "region" (a Jigsaw's),
     "diagonal" (Sudoku X) or "cage" (Killer), from the family's order of groups."""
-    group = puzzle.runs[r]
+    group = puzzle.groups[r]
     if isinstance(group, Run):
         return "run"
     if group.stated:
         return "cage"
-    k = r - (len(puzzle.runs) - len(puzzle.regions))  # its place among the regions
+    k = r - (len(puzzle.groups) - len(puzzle.regions))  # its place among the regions
     word = GROUP_WORDS[min(k // puzzle.rows, 3)]
     return "region" if word == "box" and puzzle.box is None else word
 

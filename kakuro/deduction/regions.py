@@ -44,7 +44,7 @@ def sum_supports(board: Board, cells: list[int], total: int) -> list[int]:
     """Per cell, the candidates used by some assignment of `cells` summing to `total`, with
     distinct values in cells that share a run."""
     n = len(cells)
-    runs = [set(board.cell_runs[c]) for c in cells]
+    runs = [set(board.cell_groups[c]) for c in cells]
     clashes = [[j for j in range(i) if runs[i] & runs[j]] for i in range(n)]
     options = [values_of(board.cands[c]) for c in cells]
     lows = [min(o) for o in options]

@@ -13,7 +13,8 @@ from kakuro.combos import mask_of, values_of
 from kakuro.deduction.board import initial_candidates
 from kakuro.deduction.trace import Step
 from kakuro.errors import KakuroError
-from kakuro.puzzle import Puzzle, Solution
+from kakuro.puzzle import Puzzle
+from kakuro.solution import Solution
 
 
 def replay(puzzle: Puzzle, steps: Iterable[Step], candidates: Sequence[int] | None = None) -> list[int]:

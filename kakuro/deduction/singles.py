@@ -12,7 +12,7 @@ def naked_single(board: Board, c: int) -> Finding | None:
     d = board.cands[c]
     if d == 0 or d & (d - 1):
         return None
-    runs = board.cell_runs[c]
+    runs = board.cell_groups[c]
     mates = [m for r in runs for m in board.run_cells[r] if m != c]
     removals = {m: d for m in mates if board.cands[m] & d}
     if not removals:

@@ -46,7 +46,7 @@ def locked_candidates(board: Board, r: int) -> Finding | None:
         able = [c for c in opens if board.cands[c] & bit]
         if len(able) < 2:
             continue  # one place: a hidden single (or required digit); none: exact reasoning shows it
-        shared = set(board.cell_runs[able[0]]).intersection(*(board.cell_runs[c] for c in able[1:])) - {r}
+        shared = set(board.cell_groups[able[0]]).intersection(*(board.cell_groups[c] for c in able[1:])) - {r}
         for other in sorted(shared):
             targets = [c for c in board.run_cells[other] if c not in members and board.cands[c] & bit]
             if targets:

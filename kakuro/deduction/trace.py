@@ -1,7 +1,7 @@
 """A deduction trace as data: `Step`, `Explanation` and their JSON form.
 
 Cells are white-cell numbers of the puzzle (`puzzle.cells[i]` is the grid position) and runs
-are indices of `puzzle.runs`; the JSON form names cells by grid position `[row, col]` and runs
+are indices of `puzzle.groups`; the JSON form names cells by grid position `[row, col]` and runs
 by their clue position and direction (a Sudoku's or Killer's groups by what they are, their name
 and their cells), so a reader needs no numbering.
 """
@@ -15,7 +15,8 @@ from typing import Any
 from kakuro.deduction.names import group_word, run_name
 from kakuro.deduction.techniques import BY_NAME, level_names, level_of
 from kakuro.errors import KakuroError
-from kakuro.puzzle import Puzzle, Run, Solution
+from kakuro.puzzle import Puzzle, Run
+from kakuro.solution import Solution
 
 SOLVED = "solved"
 """Deduction alone fixed every cell: the puzzle has exactly this one solution."""
@@ -145,7 +146,7 @@ def step_to_dict(puzzle: Puzzle, step: Step) -> dict[str, Any]:
 def run_to_dict(puzzle: Puzzle, index: int) -> dict[str, Any]:
     """A Kakuro run as its direction, clue, total and length; a Sudoku's or Killer's group as
     what it is ("row", "column", "box", "cage"), its name ("row 3"), total and cells."""
-    group = puzzle.runs[index]
+    group = puzzle.groups[index]
     if isinstance(group, Run):
         return {"direction": group.direction, "clue": list(group.clue), "total": group.total, "length": len(group)}
     return {"group": group_word(puzzle, index), "name": run_name(puzzle, index), "total": group.total,
@@ -200,12 +201,12 @@ def _cell(puzzle: Puzzle, position: Any) -> int:
 def _run(puzzle: Puzzle, data: Mapping[str, Any]) -> int:
     if "cells" in data:
         cells = {_cell(puzzle, p) for p in data["cells"]}
-        for index, group in enumerate(puzzle.runs):
+        for index, group in enumerate(puzzle.groups):
             if set(group.cells) == cells and group.total == int(data["total"]):
                 return index
         raise KakuroError(f"the puzzle has no group {data.get('name', '')!r} with those cells and total {data['total']}")
     clue, direction = (int(data["clue"][0]), int(data["clue"][1])), data["direction"]
-    for index, run in enumerate(puzzle.runs):
+    for index, run in enumerate(puzzle.groups):
         if isinstance(run, Run) and run.clue == clue and run.direction == direction:
             return index
     raise KakuroError(f"the puzzle has no {direction} run with its clue at {list(clue)}")

@@ -81,7 +81,7 @@ def build_state(puzzle: Puzzle, consistency: str = "fc", expired: Callable[[], b
             raise BuildStopped
 
     mode = MODES[consistency]
-    n, m = puzzle.size, len(puzzle.runs)
+    n, m = puzzle.size, len(puzzle.groups)
     lo, hi = puzzle.values
     width = hi - lo + 1
     full = range_mask(puzzle.values)
@@ -117,9 +117,9 @@ def build_state(puzzle: Puzzle, consistency: str = "fc", expired: Callable[[], b
 def _run_arrays(puzzle: Puzzle, step: Callable[[], None]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`cell_runs`, `runs` and `members` of a fresh state of `puzzle` (`step` is called
     halfway: `build_state`'s time check)."""
-    n, m = puzzle.size, len(puzzle.runs)
-    lengths = np.array([len(run) for run in puzzle.runs], dtype=np.int64)
-    flat = np.fromiter(itertools.chain.from_iterable(run.cells for run in puzzle.runs), dtype=np.int64,
+    n, m = puzzle.size, len(puzzle.groups)
+    lengths = np.array([len(run) for run in puzzle.groups], dtype=np.int64)
+    flat = np.fromiter(itertools.chain.from_iterable(run.cells for run in puzzle.groups), dtype=np.int64,
                        count=int(lengths.sum()))
     step()
     owners = np.repeat(np.arange(m, dtype=np.int64), lengths)
@@ -130,7 +130,7 @@ def _run_arrays(puzzle: Puzzle, step: Callable[[], None]) -> tuple[np.ndarray, n
     cell_runs = np.full((n, max(2, int(counts.max(initial=0)))), -1, dtype=np.int64)  # Kakuro: across and down
     cell_runs[cells_sorted, slot] = owners[order]
     runs = np.zeros((m, RUN_FIELDS), dtype=np.int64)
-    runs[:, TARGET] = [run.total for run in puzzle.runs]
+    runs[:, TARGET] = [run.total for run in puzzle.groups]
     runs[:, FREE] = lengths
     members = offsets_first(lengths, flat)
     return cell_runs, runs, members
@@ -254,7 +254,7 @@ def tables_fit(puzzle: Puzzle) -> bool:
     run's table (a fixed cost of every solve) on the ranges of Kakuro and Sudoku."""
     lo, hi = puzzle.values
     widest = math.comb(hi - lo + 1, (hi - lo + 1) // 2)
-    return widest <= MAX_COMBINATIONS and widest * len(puzzle.runs) <= MAX_TABLE
+    return widest <= MAX_COMBINATIONS and widest * len(puzzle.groups) <= MAX_TABLE
 
 
 def tables_refusal(sizes: Sequence[int]) -> TablesTooLargeError | None:

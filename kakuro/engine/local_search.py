@@ -287,7 +287,7 @@ def layout_state(puzzle: Puzzle, bounds: np.ndarray) -> State:
     `bounds` (`kakuro.combos.combination_library`)."""
     st = build_state(puzzle, "gac")
     widest = (bounds[:, :, 1] - bounds[:, :, 0]).max(axis=1)
-    room = len(puzzle.runs) + 1 + int(sum(widest[len(run.cells)] for run in puzzle.runs))
+    room = len(puzzle.groups) + 1 + int(sum(widest[len(run.cells)] for run in puzzle.groups))
     return st._replace(combos=np.zeros(room, dtype=np.int64))
 
 
@@ -297,7 +297,7 @@ def run(puzzle: Puzzle, fill: np.ndarray, seed: int, max_moves: int, end: float 
     filling when found) on `puzzle`'s layout, for at most `max_moves` moves or until `end` (a
     `time.perf_counter` reading, None: no limit). Returns (UNIQUE | OUT_OF_MOVES | STOPPED,
     moves, kicks)."""
-    bounds, masks = combination_library(max(len(run.cells) for run in puzzle.runs), puzzle.values)
+    bounds, masks = combination_library(max(len(run.cells) for run in puzzle.groups), puzzle.values)
     st = layout_state(puzzle, bounds)
     arm(st, end, seed)
     n = puzzle.size

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar, cast, overload
 
 from kakuro.errors import InvalidPuzzleError, PuzzleFormatError
-from kakuro.puzzle import DEFAULT_VALUES, GridCell, Puzzle
+from kakuro.puzzle import DEFAULT_VALUES, Puzzle
+from kakuro.wellformed import GridCell
 
 T = TypeVar("T")
 

@@ -33,7 +33,8 @@ from typing import Any
 
 from kakuro.errors import KakuroError, PuzzleFormatError
 from kakuro.formats.base import BadPuzzle, building, cell_token, gather, line_column, parse_number
-from kakuro.puzzle import DEFAULT_VALUES, MAX_SIDE, GridCell, Puzzle, is_digit
+from kakuro.puzzle import DEFAULT_VALUES, Puzzle, is_digit
+from kakuro.wellformed import MAX_SIDE, GridCell
 
 NAME = "course"
 EXTENSIONS: tuple[str, ...] = ()

@@ -55,7 +55,7 @@ def cnf_text(puzzle: Puzzle, enc: Encoding, extra: Sequence[Sequence[int]] = ())
     name = puzzle.id or puzzle.digest()
     lines = [
         f"c Kakuro puzzle {name}: {puzzle.rows}x{puzzle.cols} grid, {puzzle.size} white cells, "
-        f"{len(puzzle.runs)} runs, values {lo}..{hi}",
+        f"{len(puzzle.groups)} runs, values {lo}..{hi}",
         f"c written by the kakuro toolkit: the sat backend's {enc.encoding} encoding",
         "c each white cell holds exactly one value; a true variable listed below as",
         "c   c map <variable> <row> <col> <value>",

@@ -39,7 +39,7 @@ def dumps(puzzles: Sequence[Puzzle]) -> str:
     cell_at = [[0] * puzzle.cols for _ in range(puzzle.rows)]
     for i, (r, c) in enumerate(puzzle.cells, start=1):
         cell_at[r][c] = i
-    runs = [run.cells for run in puzzle.runs]
+    runs = [run.cells for run in puzzle.groups]
     givens = list(puzzle.givens.items())
     width = len(str(hi))
     black = "#".rjust(width)
@@ -59,7 +59,7 @@ array[1..n_cells] of int: row = {_array(r for r, _ in puzzle.cells)};
 array[1..n_cells] of int: col = {_array(c for _, c in puzzle.cells)};
 array[0..n_rows-1, 0..n_cols-1] of int: cell_at = array2d(0..n_rows-1, 0..n_cols-1, {_array(v for line in cell_at for v in line)});
 int: n_runs = {len(runs)};
-array[1..n_runs] of int: total = {_array(run.total for run in puzzle.runs)};
+array[1..n_runs] of int: total = {_array(run.total for run in puzzle.groups)};
 array[1..n_runs] of set of 1..n_cells: run_cells = [{", ".join(_set(c + 1 for c in cells) for cells in runs)}];
 int: n_givens = {len(givens)};
 array[1..n_givens] of 1..n_cells: given_cell = {_array(c + 1 for c, _ in givens)};

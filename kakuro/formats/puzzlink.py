@@ -27,8 +27,9 @@ from functools import partial
 
 from kakuro.errors import KakuroError, PuzzleFormatError
 from kakuro.formats.base import BadPuzzle, Header, building, gather, header_lines, parse_number
-from kakuro.puzzle import DEFAULT_VALUES, MAX_SIDE, GridCell, Puzzle
+from kakuro.puzzle import DEFAULT_VALUES, Puzzle
 from kakuro.values import position_name
+from kakuro.wellformed import MAX_SIDE, GridCell
 
 NAME = "puzzlink"
 EXTENSIONS = (".puzzlink",)

@@ -27,7 +27,8 @@ from typing import NamedTuple
 
 from kakuro.errors import PuzzleFormatError
 from kakuro.formats.base import BadPuzzle, Header, building, cell_token, gather, header_lines, line_column, parse_number
-from kakuro.puzzle import MAX_SIDE, GridCell, Puzzle
+from kakuro.puzzle import Puzzle
+from kakuro.wellformed import MAX_SIDE, GridCell
 
 NAME = "simonis"
 EXTENSIONS = (".ecl", ".pl")

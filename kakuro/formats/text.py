@@ -25,7 +25,8 @@ from functools import partial
 
 from kakuro.errors import PuzzleFormatError
 from kakuro.formats.base import BadPuzzle, Header, building, cell_token, gather, header_lines, parse_number
-from kakuro.puzzle import MAX_SIDE, GridCell, Puzzle
+from kakuro.puzzle import Puzzle
+from kakuro.wellformed import MAX_SIDE, GridCell
 
 NAME = "text"
 EXTENSIONS = (".txt", ".kakuro", ".kak")

@@ -17,8 +17,9 @@ import random
 
 from kakuro.errors import UsageError
 from kakuro.generate.checks import check_count_and_seed
-from kakuro.puzzle import BLACK, MAX_VALUE, Puzzle
+from kakuro.puzzle import MAX_VALUE, Puzzle
 from kakuro.values import is_integer, is_number
+from kakuro.wellformed import BLACK
 
 MAX_GRID_NODES = 200_000
 """Backtracking steps one attempt at a full grid may take before restarting afresh."""

@@ -32,8 +32,9 @@ from kakuro.errors import KakuroError, LimitReachedError, UsageError
 from kakuro.generate.checks import check_count_and_seed
 from kakuro.generate.grade import grade as grade_of
 from kakuro.generate.unique import unique_filling
-from kakuro.puzzle import BLACK, DEFAULT_VALUES, GridCell, Puzzle
+from kakuro.puzzle import DEFAULT_VALUES, Puzzle
 from kakuro.values import is_integer, is_number
+from kakuro.wellformed import BLACK, GridCell
 
 Cell = tuple[int, int]
 """An interior position (row, column), 0-based; grid position (row + 1, column + 1)."""

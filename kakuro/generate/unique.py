@@ -61,7 +61,7 @@ def unique_filling(
         raise KakuroError("unique_filling needs a layout without givens")
     fill = np.array(values, dtype=np.int64)
     if fill.shape != (puzzle.size,) or any(
-        len({int(fill[c]) for c in run.cells}) != len(run.cells) for run in puzzle.runs
+        len({int(fill[c]) for c in run.cells}) != len(run.cells) for run in puzzle.groups
     ) or not all(puzzle.values[0] <= v <= puzzle.values[1] for v in values):
         raise KakuroError("values must give each cell a value in range, all different along every run")
     code, moves, kicks = local_search.run(puzzle, fill, seed, max_moves, deadline.end, beyond_gac)

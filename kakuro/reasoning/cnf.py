@@ -109,16 +109,16 @@ def encode(puzzle: Puzzle, encoding: str = "combinations", domains: Sequence[int
     width = hi - lo + 1
     builder = _Builder(puzzle.size * width)
     combining = encoding == "combinations"
-    tables = [_combinations(puzzle, run) if combining else () for run in puzzle.runs]
+    tables = [_combinations(puzzle, run) if combining else () for run in puzzle.groups]
     # values a cell can hold at all: in some combination of each of its runs (or its given)
     allowed = [range_mask((lo, hi))] * puzzle.size if domains is None else [d & range_mask((lo, hi)) for d in domains]
     for cell, digit in puzzle.givens.items():
         allowed[cell] &= 1 << digit
     if domains is not None and combining:  # the combinations the domains can still form
         tables = [tuple(m for m in table if m & ~union_of(allowed[c] for c in run.cells) == 0)
-                  for run, table in zip(puzzle.runs, tables)]
+                  for run, table in zip(puzzle.groups, tables)]
     if combining:
-        for run, table in zip(puzzle.runs, tables):
+        for run, table in zip(puzzle.groups, tables):
             union = union_of(table)
             for cell in run.cells:
                 allowed[cell] &= union
@@ -128,7 +128,7 @@ def encode(puzzle: Puzzle, encoding: str = "combinations", domains: Sequence[int
         builder.clauses.extend([-(base + v)] for v in range(lo, hi + 1) if not allowed[cell] >> v & 1)
         builder.add(lits)
         builder.at_most_one(lits)
-    for run, table in zip(puzzle.runs, tables):
+    for run, table in zip(puzzle.groups, tables):
         by_value = {
             v: [1 + c * width + v - lo for c in run.cells if allowed[c] >> v & 1] for v in range(lo, hi + 1)
         }

@@ -241,7 +241,7 @@ def _segments(puzzle: Puzzle, lines: str) -> list[_Segment]:
     """The segments of every row (column), line by line."""
     axis = 0 if lines == "rows" else 1
     along = "across" if lines == "rows" else "down"
-    runs = puzzle.runs
+    runs = puzzle.groups
     by_line: dict[int, list[int]] = {}
     for c, position in enumerate(puzzle.cells):
         by_line.setdefault(position[axis], []).append(c)
@@ -267,7 +267,7 @@ def _segments(puzzle: Puzzle, lines: str) -> list[_Segment]:
                 n = puzzle.index.get((row - 1, col) if axis == 0 else (row, col - 1))
                 if n is not None:
                     beside[segment_of[n]] = None
-                for r in puzzle.cell_runs[c]:
+                for r in puzzle.cell_groups[c]:
                     run = puzzle.run(r)
                     if run.direction == along:
                         along_runs[r] = None
@@ -287,7 +287,7 @@ def _segments(puzzle: Puzzle, lines: str) -> list[_Segment]:
                 segment_of[c] = len(segments)
             segments.append(_Segment(
                 line, tuple(piece), tuple(beside),
-                any(len(puzzle.cell_runs[c]) != 2 for c in piece),
+                any(len(puzzle.cell_groups[c]) != 2 for c in piece),
                 tuple(along_runs), sum(runs[r].total for r in along_runs),
                 tuple(crossing), (starting[0], starting[1]),
                 tuple(entering), (sum(len(runs[r].cells) for r in entering), sum(runs[r].total for r in entering)),
@@ -303,7 +303,7 @@ def _sum_cells(puzzle: Puzzle, segments: list[_Segment], lines: str, first: int,
     axis = 0 if lines == "rows" else 1
     sticking = {r for s in top for r in segments[s].entering} | {r for s in bottom for r in segments[s].leaving}
     outside = kind == "outies"
-    return tuple(sorted(c for r in sticking for c in puzzle.runs[r].cells
+    return tuple(sorted(c for r in sticking for c in puzzle.groups[r].cells
                         if (not first <= puzzle.cells[c][axis] <= last) == outside))
 
 
@@ -315,6 +315,6 @@ def _region_sum(puzzle: Puzzle, segments: list[_Segment], lines: str, first: int
     outer = tuple(sorted(r for s in group.segments for r in segments[s].along))
     crossing = sorted({r for s in group.segments for r in segments[s].crossing})
     if kind == "innies":
-        crossing = [r for r in crossing if puzzle.cells[puzzle.runs[r].cells[0]][axis] >= first
-                    and puzzle.cells[puzzle.runs[r].cells[-1]][axis] <= last]
+        crossing = [r for r in crossing if puzzle.cells[puzzle.groups[r].cells[0]][axis] >= first
+                    and puzzle.cells[puzzle.groups[r].cells[-1]][axis] <= last]
     return RegionSum(cells, total, block, lines, first, last, kind, outer, tuple(crossing))

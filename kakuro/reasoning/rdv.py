@@ -57,7 +57,7 @@ def reduce_domains(puzzle: Puzzle, deadline: Deadline | None = None) -> Reductio
     domains = given_domains(puzzle)
     deadline = deadline or Deadline()
     tables = []
-    for number, run in enumerate(puzzle.runs):
+    for number, run in enumerate(puzzle.groups):
         if number % CHECK_EVERY == 0 and deadline.expired():
             return Reduction(tuple(domains), False, 0, 0, stopped=True)
         tables.append(run_combinations(puzzle, run))  # those holding the givens: the others are never possible
@@ -66,7 +66,7 @@ def reduce_domains(puzzle: Puzzle, deadline: Deadline | None = None) -> Reductio
     while changed:
         changed = False
         passes += 1
-        for number, (run, table) in enumerate(zip(puzzle.runs, tables)):
+        for number, (run, table) in enumerate(zip(puzzle.groups, tables)):
             if number % CHECK_EVERY == 0 and deadline.expired():
                 return Reduction(tuple(domains), False, passes, forced, stopped=True)
             cells = run.cells
@@ -121,9 +121,9 @@ def run_intersections(puzzle: Puzzle) -> list[int]:
     runs, of the digits of the run's combinations (givens ignored). Davies' run-based ordering
     starts its backtracking from these domains."""
     full = range_mask(puzzle.values)
-    digits = [union_of(combinations(len(run.cells), run.total, puzzle.values)) for run in puzzle.runs]
+    digits = [union_of(combinations(len(run.cells), run.total, puzzle.values)) for run in puzzle.groups]
     domains = []
-    for runs in puzzle.cell_runs:
+    for runs in puzzle.cell_groups:
         d = full
         for r in runs:
             d &= digits[r]

@@ -168,14 +168,14 @@ def totals_refutation(puzzle: Puzzle, domains: np.ndarray, cell_runs: np.ndarray
     why no filling can (e.g. a grid whose row sums and column sums disagree). "" for a puzzle
     with regions (Sudoku, Killer), which has no clue lines. `cell_runs`: the runs of each cell
     (a state's `cell_runs`, cells x groups, -1 padded) when at hand, else read from `puzzle`."""
-    if puzzle.regions or not puzzle.runs:
+    if puzzle.regions or not puzzle.groups:
         return ""
     direction = _directions(puzzle)
     if cell_runs is None:
-        cell_runs = _padded(puzzle.cell_runs)
+        cell_runs = _padded(puzzle.cell_groups)
     padded = np.append(direction, 0)  # the padding -1 reads the last: 0
     sign = np.sum([padded[column] for column in cell_runs.T], axis=0)  # +1 across only, -1 down only, 0 both (or neither)
-    totals = np.array([run.total for run in puzzle.runs], dtype=np.int64)
+    totals = np.array([run.total for run in puzzle.groups], dtype=np.int64)
     across, down = int(totals[direction > 0].sum()), int(totals[direction < 0].sum())
     domains = np.asarray(domains, dtype=np.int64)
     lowest = np.bitwise_count((domains & -domains) - 1)
@@ -220,7 +220,7 @@ def values_refutation(puzzle: Puzzle, st: State) -> str:
 
 def _directions(puzzle: Puzzle) -> np.ndarray:
     """+1 for each across run of `puzzle`, -1 for each down run, 0 for a region (int64, run order)."""
-    return np.array([(1 if run.direction == "across" else -1) if isinstance(run, Run) else 0 for run in puzzle.runs],
+    return np.array([(1 if run.direction == "across" else -1) if isinstance(run, Run) else 0 for run in puzzle.groups],
                     dtype=np.int64)
 
 
@@ -237,7 +237,7 @@ def run_values(puzzle: Puzzle, st: State) -> tuple[np.ndarray, np.ndarray] | Non
     where every cell of a Kakuro `puzzle` lies in one across and one down run (None elsewhere): the
     allowed combinations are those of the run's table (`st`, a gac state) within the union of
     its cells' domains."""
-    m = len(puzzle.runs)
+    m = len(puzzle.groups)
     if m == 0 or puzzle.regions or bool(np.any(st.cell_runs < 0)):  # a Sudoku's groups; a cell without a run one way
         return None
     offsets = st.combos[: m + 1]

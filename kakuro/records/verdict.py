@@ -29,8 +29,9 @@ from typing import Any, Literal, Protocol
 
 from kakuro.errors import InvalidSolutionError
 from kakuro.outcome import Status, rejection
-from kakuro.puzzle import Puzzle, Solution
+from kakuro.puzzle import Puzzle
 from kakuro.records.record import JobStatus, Record
+from kakuro.solution import Solution
 
 MEMOUT_FRACTION = 0.9
 """A worker that dies, not killed by the pool, while its job uses at least this share of the

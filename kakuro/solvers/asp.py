@@ -94,7 +94,7 @@ def build_program(puzzle: Puzzle, model: str, deadline: Deadline | None = None) 
     parts = [f"val({lo}..{hi}).", f"cell(0..{puzzle.size - 1})." if puzzle.size else ""]
     parts += [f"given({c},{v})." for c, v in puzzle.givens.items()]
     sums = 0
-    for r, run in enumerate(puzzle.runs):
+    for r, run in enumerate(puzzle.groups):
         if r % BUILD_CHECK_EVERY == 0 and deadline.expired():
             return None
         parts.append(f"run({r}).")
@@ -145,7 +145,7 @@ the deadline) before it kills it."""
 def grounding_seconds(puzzle: Puzzle, program: str) -> float:
     """An estimate of the seconds clingo takes to ground `program`, the program of `puzzle`."""
     lo, hi = puzzle.values
-    cell_values = sum(len(run) for run in puzzle.runs) * (hi - lo + 1)
+    cell_values = sum(len(run) for run in puzzle.groups) * (hi - lo + 1)
     return len(program) * GROUND_SECONDS_PER_CHARACTER + cell_values * GROUND_SECONDS_PER_CELL_VALUE
 
 

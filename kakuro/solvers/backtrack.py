@@ -43,8 +43,8 @@ def descending_for(puzzle: Puzzle) -> bool:
     """Decisive value ordering: True (descending) unless the average clue per cell (sum of
     the clues over the sum of the run lengths) lies below the middle of the value range."""
     lo, hi = puzzle.values
-    cells = sum(len(run.cells) for run in puzzle.runs)
-    clues = sum(run.total for run in puzzle.runs)
+    cells = sum(len(run.cells) for run in puzzle.groups)
+    clues = sum(run.total for run in puzzle.groups)
     return 2 * clues >= (lo + hi) * cells
 
 

@@ -64,7 +64,7 @@ def build_model(
             return None
         cells.append(model.new_int_var_from_domain(cp_model.Domain.from_values(values_of(d)), f"x_{r}_{c}"))
     tuples = states = transitions = 0
-    for number, run in enumerate(puzzle.runs):
+    for number, run in enumerate(puzzle.groups):
         if number % BUILD_CHECK_EVERY == 0 and deadline.expired():
             return None
         members = [cells[i] for i in run.cells]

@@ -42,7 +42,7 @@ def build_problem(puzzle: Puzzle, search: str = "backtracking", forwardcheck: bo
     for cell in range(puzzle.size):
         given = puzzle.givens.get(cell)
         problem.addVariable(cell, [given] if given is not None else list(range(lo, hi + 1)))
-    for run in puzzle.runs:
+    for run in puzzle.groups:
         cells = list(run.cells)
         if len(cells) > 1:
             problem.addConstraint(constraint.AllDifferentConstraint(), cells)
@@ -66,7 +66,7 @@ def _solutions(puzzle: Puzzle, search: str, forwardcheck: bool, limit: int | Non
 
 
 def _sizes(puzzle: Puzzle) -> dict[str, Stat]:
-    constraints = sum(run.stated + (len(run) > 1) for run in puzzle.runs)
+    constraints = sum(run.stated + (len(run) > 1) for run in puzzle.groups)
     return {"num_vars": puzzle.size, "num_constraints": constraints}
 
 

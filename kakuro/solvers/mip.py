@@ -132,10 +132,10 @@ def build_program(puzzle: Puzzle, model: str = MODELS[0]) -> Program:
     if model not in MODELS:
         raise KakuroError(f"unknown mip model {model!r}; models: {', '.join(MODELS)}")
     domains = given_domains(puzzle)
-    tables: list[tuple[int, ...] | None] = [None] * len(puzzle.runs)
+    tables: list[tuple[int, ...] | None] = [None] * len(puzzle.groups)
     if model == "combinations":
-        tables = [run_combinations_up_to(puzzle, run, MAX_RUN_COMBINATIONS) for run in puzzle.runs]
-        for run, combos in zip(puzzle.runs, tables):
+        tables = [run_combinations_up_to(puzzle, run, MAX_RUN_COMBINATIONS) for run in puzzle.groups]
+        for run, combos in zip(puzzle.groups, tables):
             if combos is not None:
                 union = union_of(combos)
                 for cell in run.cells:
@@ -149,7 +149,7 @@ def build_program(puzzle: Puzzle, model: str = MODELS[0]) -> Program:
         program.cell_columns.append(pairs)
         columns.append(dict(pairs))
         program.row([(col, 1.0) for _, col in pairs], 1.0, 1.0)  # an empty domain: the row 0 = 1
-    for run, combos in zip(puzzle.runs, tables):
+    for run, combos in zip(puzzle.groups, tables):
         if combos is None:
             program.untabulated_runs += model == "combinations"
             _assignment_rows(program, puzzle, run.cells, run.total, columns)

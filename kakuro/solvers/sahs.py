@@ -80,9 +80,9 @@ class HarmonySearch(NativeEngine):
         var_cell = np.array(variables, dtype=np.int64)
         cand_off = np.cumsum([0] + [len(c) for c in candidates]).astype(np.int64)
         cand_vals = np.array([v for c in candidates for v in c], dtype=np.int64)
-        run_off = np.cumsum([0] + [len(r) for r in puzzle.runs]).astype(np.int64)
-        run_cells = np.array([c for r in puzzle.runs for c in r.cells], dtype=np.int64)
-        run_total = np.array([r.total for r in puzzle.runs], dtype=np.int64)
+        run_off = np.cumsum([0] + [len(r) for r in puzzle.groups]).astype(np.int64)
+        run_cells = np.array([c for r in puzzle.groups for c in r.cells], dtype=np.int64)
+        run_total = np.array([r.total for r in puzzle.groups], dtype=np.int64)
         strict = opts["fitness"] == "strict"
         hms, iterations = opts["hms"], opts["iterations"]
         memory = np.zeros((hms, len(variables)), dtype=np.int32)

@@ -154,7 +154,7 @@ def _integer(puzzle: Puzzle, domains: list[int], deadline: Deadline) -> tuple[st
             either = f" (or {' '.join(f'(= x{i} {v})' for v in values)})" if holes else ""
             lines.append(f"(assert (and {bounded}{either}))")
     constraints = puzzle.size
-    for number, run in enumerate(puzzle.runs):
+    for number, run in enumerate(puzzle.groups):
         if number % BUILD_CHECK_EVERY == 0 and deadline.expired():
             return None
         members = " ".join(f"x{i}" for i in run.cells)
@@ -184,7 +184,7 @@ def _onehot(puzzle: Puzzle, domains: list[int], deadline: Deadline) -> tuple[str
             lines.append(f"(assert (not (or false {' '.join(f'b{i}_{v}' for v in excluded)})))")
             constraints += 1
     constraints += puzzle.size
-    for number, run in enumerate(puzzle.runs):
+    for number, run in enumerate(puzzle.groups):
         if number % BUILD_CHECK_EVERY == 0 and deadline.expired():
             return None
         if len(run.cells) > 1:

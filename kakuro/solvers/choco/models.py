@@ -248,7 +248,7 @@ def model_size(puzzle: Puzzle, kind: str) -> ModelSize:
         return ModelSize()
     size, step, seen = 0.0, 0.0, set()
     n = puzzle.values[1] - puzzle.values[0] + 1
-    runs = Counter((len(run), run.total, part) for run, part in zip(puzzle.runs, free_parts(puzzle)) if run.stated)
+    runs = Counter((len(run), run.total, part) for run, part in zip(puzzle.groups, free_parts(puzzle)) if run.stated)
     for (length, total, (free, rest, allowed, given)), count in runs.items():
         key = (length, total, puzzle.values)
         combos = count_combinations(*key)
@@ -326,7 +326,7 @@ def build_model(puzzle: Puzzle, kind: str = "decomposition", algo: str = "CT+", 
         cells.append(model.intvar(puzzle.givens[i]) if i in puzzle.givens else model.intvar(lo, hi))
     size = count = 0
     try:
-        for run in puzzle.runs:
+        for run in puzzle.groups:
             posted = _run_constraints(model, puzzle, run, cells, kind, algo, handles, deadline or Deadline())
             if posted is None or (deadline is not None and deadline.expired()):
                 handles.close()
