@@ -1,4 +1,5 @@
-"""When a kernel stops: the kernels' clock, the deadline, Ctrl-C, and arming a state for a solve.
+"""When a kernel stops: the kernels' clock, the deadline, Ctrl-C, the tree search's budgets,
+and arming a state for a solve.
 
 Kernels read CLOCK_MONOTONIC (the clock of `time.perf_counter` on Linux) and look for a
 pending signal every `CLOCK_EVERY` assignments (`should_stop`); past the deadline or on an
@@ -6,6 +7,11 @@ interrupt it raises the stop flag and every search loop returns `STOPPED` at onc
 side then raises KeyboardInterrupt: `raise_if_interrupted`). A process racing the kernel can
 raise the flag too (`with_shared_stop`, `request_stop`). Not `kakuro.clock`, the Python side's
 one deadline type: this is the compiled side's reading of it.
+
+A tree search given budgets (`bound`) stops exactly at them: before it would open a node past
+its node budget (`out_of_nodes`), and at a dead end past its fail budget, which it does not
+count (`out_of_fails`); it raises the stop flag and notes the cause (`stopped_by`), so a search
+stopped by a budget answers everything a search of that many nodes and fails decides.
 """
 
 from __future__ import annotations
@@ -21,13 +27,21 @@ from numba.extending import intrinsic
 
 from kakuro.engine.compile import compiled, entry_point
 from kakuro.engine.layout import (
+    BY_CLOCK,
+    BY_FAILS,
+    BY_NODES,
     END_NS,
+    FAIL_BUDGET,
+    FAILS,
     INTERRUPTED,
+    NO_BUDGET,
     NO_DEADLINE,
+    NODE_BUDGET,
     NODES,
     RESTARTS,
     RNG,
     STOP,
+    STOPPED_BY,
     TICKS,
     State,
 )
@@ -81,6 +95,42 @@ def should_stop(st: State) -> bool:
     return st.info[STOP] != 0
 
 
+@compiled
+def out_of_nodes(st: State) -> bool:
+    """True, with the stop flag raised and the cause noted, when the search has opened as many
+    nodes as its budget allows: it calls this before opening (and counting) the next one."""
+    if st.info[NODES] >= st.info[NODE_BUDGET]:
+        st.info[STOP] = 1
+        st.info[STOPPED_BY] = BY_NODES
+        return True
+    return False
+
+
+@compiled
+def out_of_fails(st: State) -> bool:
+    """True, with the stop flag raised and the cause noted, when a dead end just met is one past
+    the search's fail budget: it calls this before counting the dead end, and does not count it."""
+    if st.info[FAILS] >= st.info[FAIL_BUDGET]:
+        st.info[STOP] = 1
+        st.info[STOPPED_BY] = BY_FAILS
+        return True
+    return False
+
+
+def bound(st: State, nodes: int | None, fails: int | None) -> None:
+    """Give the tree search on an armed state its budgets: at most `nodes` nodes and `fails`
+    fails, counted from the arming (None: no such budget). Root propagation and shaving count
+    neither, so they are not bounded by them."""
+    st.info[NODE_BUDGET] = NO_BUDGET if nodes is None else nodes
+    st.info[FAIL_BUDGET] = NO_BUDGET if fails is None else fails
+
+
+def stopped_by(st: State) -> int:
+    """What stopped a search that returned STOPPED: BY_CLOCK (the deadline, Ctrl-C or a stop
+    request), BY_NODES or BY_FAILS."""
+    return int(st.info[STOPPED_BY])
+
+
 def raise_if_interrupted(st: State) -> None:
     """Raise KeyboardInterrupt when a kernel stopped on Ctrl-C (see `should_stop`)."""
     if st.info[INTERRUPTED]:
@@ -115,9 +165,10 @@ def postpone(st: State, seconds: float) -> None:
 
 def resume(st: State, end: float | None) -> None:
     """Give a search that stopped at its deadline a new one, `end` (as in `arm`), keeping its
-    counters and generator: a search resumed where it paused (its nogoods kept)."""
+    counters, budgets and generator: a search resumed where it paused (its nogoods kept)."""
     st.info[END_NS] = NO_DEADLINE if end is None else kernel_ns(end)
     st.info[STOP] = 0
+    st.info[STOPPED_BY] = BY_CLOCK
 
 
 def kernel_ns(moment: float) -> int:
@@ -142,8 +193,10 @@ def request_stop(info: np.ndarray) -> None:
 
 def arm(st: State, end: float | None, seed: int) -> None:
     """Arm the state for one solve: the deadline `end` (a `time.perf_counter` reading, None for
-    no limit) and the seed of its generator; the counters start at 0."""
+    no limit) and the seed of its generator; the counters start at 0, with no budget (`bound`
+    gives one)."""
     resume(st, end)
+    bound(st, None, None)
     st.info[INTERRUPTED] = 0
     st.info[TICKS] = 0
     st.info[NODES : RESTARTS + 1] = 0

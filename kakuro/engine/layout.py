@@ -94,7 +94,12 @@ SUMS_FROM = 30
 UNBALANCED_FOUND = 31
 # info slot of a LearningState: the store's slots held by found solutions' nogoods (never deleted)
 NG_KEPT = 32
-INFO_SIZE = 33
+# info slots: the tree search's budgets (the most nodes and fails it may count; NO_BUDGET: none)
+# and what stopped a search that returned STOPPED (BY_CLOCK, BY_NODES or BY_FAILS)
+NODE_BUDGET = 33
+FAIL_BUDGET = 34
+STOPPED_BY = 35
+INFO_SIZE = 36
 DECISION = -1
 """`info[REASON]` of a search decision (or refutation): no explanation."""
 UNBALANCED = -1
@@ -122,6 +127,14 @@ OUT_OF_MEMORY = 6
 ASSIGNED = 1 << 20
 """`size` of an assigned cell: larger than any domain, so variable choice skips it."""
 NO_DEADLINE = np.iinfo(np.int64).max
+NO_BUDGET = np.iinfo(np.int64).max
+"""`info[NODE_BUDGET]` / `info[FAIL_BUDGET]` of a search without that budget."""
+BY_CLOCK = 0
+"""`info[STOPPED_BY]` of a search stopped by its deadline, Ctrl-C or a stop request (or not stopped)."""
+BY_NODES = 1
+"""`info[STOPPED_BY]` of a search stopped by its node budget: it would have opened one node more."""
+BY_FAILS = 2
+"""`info[STOPPED_BY]` of a search stopped by its fail budget: it met one dead end more (not counted)."""
 CLOCK_EVERY = 16
 """Assignments between two clock readings (a reading costs about 30 ns)."""
 MAX_TABLE = 20_000_000

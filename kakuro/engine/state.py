@@ -37,6 +37,7 @@ from kakuro.engine.build import (
 )
 from kakuro.engine.interrupt import (
     arm,
+    bound,
     clock_ns,
     kernel_clock_offset,
     kernel_ns,
@@ -45,12 +46,16 @@ from kakuro.engine.interrupt import (
     request_stop,
     resume,
     should_stop,
+    stopped_by,
     warm_up,
     with_shared_stop,
 )
 from kakuro.engine.layout import (
     ASSIGNED,
     ASSIGNMENTS,
+    BY_CLOCK,
+    BY_FAILS,
+    BY_NODES,
     CLOCK_EVERY,
     DECISION,
     DELETED,
@@ -232,6 +237,11 @@ __all__ = [
     "with_shared_stop",
     "request_stop",
     "arm",
+    "bound",
+    "stopped_by",
+    "BY_CLOCK",
+    "BY_NODES",
+    "BY_FAILS",
     "rng_state",
     "random_below",
     "random_value",

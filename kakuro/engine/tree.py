@@ -25,6 +25,10 @@ solution is excluded by the nogood of its decisions, which no reduction deletes 
 for them: `nogoods.make_room`), and the search goes on (without learning, the search stops
 restarting once it has found a solution, so it cannot find it twice).
 
+Both searches count `nodes` (values tried: d-way nodes, or decisions of the binary search) and
+`fails` (dead ends), and stop exactly at the budgets of `kakuro.engine.interrupt.bound`: before a
+node past the node budget, at a dead end past the fail budget (`out_of_nodes`, `out_of_fails`).
+
 Both searches write their solutions in rows that their Python drivers (`run_depth_first`,
 `run_learning_search`) hand out a chunk at a time (`kakuro.engine.chunks`): a kernel whose rows
 are full stops where it is (FILLED) and goes on when called again, so memory grows with the
@@ -42,7 +46,7 @@ from kakuro.engine.bits import highest_bit_index, lowest_bit_index
 from kakuro.engine.build import warm_up_state, with_learning
 from kakuro.engine.chunks import chunk_rows, drained
 from kakuro.engine.compile import INTERNAL, compiled, entry_point, instance_of
-from kakuro.engine.interrupt import clock_ns
+from kakuro.engine.interrupt import clock_ns, out_of_fails, out_of_nodes
 from kakuro.engine.layout import (
     ASSIGNED,
     DECISION,
@@ -138,9 +142,12 @@ def depth_first(st: State, cells: np.ndarray, value_order: int, solutions: np.nd
             v = random_value(st, vals)
         s_vals[d] = vals & ~(np.int64(1) << v)
         undo(st, s_mark[d])
+        if out_of_nodes(st):
+            undo(st, root)
+            return STOPPED, count
         st.info[NODES] += 1
         if not assign(st, s_var[d], v):
-            if st.info[STOP] != 0:
+            if st.info[STOP] != 0 or out_of_fails(st):
                 undo(st, root)
                 return STOPPED, count
             st.info[FAILS] += 1
@@ -456,6 +463,8 @@ def _repair(st: State, plan: Plan, level: int, solution: bool) -> tuple[int, int
         if level == 0:
             return EXHAUSTED, level, conflicts
         if not solution:
+            if out_of_fails(st):
+                return STOPPED, level, conflicts
             st.info[FAILS] += 1
             conflicts += 1
             _weigh(st, plan, st.info[FAILED])
@@ -550,6 +559,9 @@ def learning_search(st: State, plan: Plan, solutions: np.ndarray, limit: int) ->
                     return FILLED, count
                 conflict = True
             else:
+                if out_of_nodes(st):
+                    undo(st, root)
+                    return STOPPED, count
                 level += 1
                 conflict = not _decide(st, plan, c, level)
                 if conflict and st.info[STOP] != 0:
