@@ -41,7 +41,7 @@ from typing import Any
 
 import kakuro
 from kakuro.cli import compare as cli
-from kakuro.clock import Deadline
+from kakuro.limits import Limits
 from kakuro.options import Option
 from kakuro.outcome import Outcome, Status
 from kakuro.puzzle import Puzzle
@@ -69,7 +69,7 @@ class BenchSpin(Solver):
     def warm_up(cls) -> None:
         backend_class("cpsat").warm_up()
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         digest = puzzle.digest()
         if digest not in _cache:
             result = kakuro.solve(puzzle, "cpsat")

@@ -30,6 +30,7 @@ from kakuro.errors import (
     UnsupportedOperationError,
 )
 from kakuro.formats import read, write
+from kakuro.limits import Budget, Limits
 from kakuro.options import Option
 from kakuro.outcome import STATS, Count, Enumeration, Outcome, Result, Status
 from kakuro.puzzle import Group, Puzzle, Run
@@ -51,6 +52,7 @@ def solve(
     *,
     time_limit: float | None = None,
     seed: int | None = None,
+    budget: Budget | None = None,
     **options: Any,
 ) -> Result:
     """Solve `puzzle` and return a `Result`; never raises for an unsolvable puzzle.
@@ -64,6 +66,11 @@ def solve(
             None means no limit, which incomplete backends (sampling, nmcs, flat, uct, sahs)
             refuse with BackendOptionError because they could search forever.
         seed: a non-negative int for the backends that draw random numbers (default 0).
+        budget: a `kakuro.Budget(nodes=N, fails=F)`: the search nodes and fails the run may
+            count (as the backend counts them: a SAT engine's fails are its conflicts), a bound
+            that a busy machine cannot move; None for none. A backend that does not honour a
+            bound given refuses it with BackendOptionError (`kakuro backends NAME` lists what
+            each honours).
         **options: backend options, overriding the spec's (e.g. `level=3`).
 
     Returns a frozen `Result`: `status` is one of
@@ -72,8 +79,10 @@ def solve(
             cannot change the verdict);
         Status.UNSATISFIABLE: the backend proved there is no solution (complete backends, or
             propagation before any search);
-        Status.UNKNOWN: the time limit was reached, or an incomplete search gave up
-            (`message` says which);
+        Status.UNKNOWN: a limit was reached, or an incomplete search gave up (`message` says
+            which; `stopped_by` is "time", "nodes" or "fails" for a limit, with the nodes or
+            fails counted in `stats`, at most the budget for the native backends; an answer
+            past its budget is UNKNOWN too);
         Status.WRONG: the backend returned a solution that `puzzle.check` rejected (a bug
             in it): `message` names the broken rules, `rejected` holds the values, `solution`
             is None;
@@ -88,10 +97,11 @@ def solve(
     a missing key means "not reported", never 0.
 
     Raises: UnknownBackendError, BackendOptionError (an unknown option, a bad value, a bad
-    `time_limit` or `seed`), BackendUnavailableError (engine not installed, with the pip
-    command), TypeError for something that is not a Puzzle.
+    `time_limit`, `seed` or `budget`, a budget the backend does not honour),
+    BackendUnavailableError (engine not installed, with the pip command), TypeError for
+    something that is not a Puzzle.
     """
-    return get_solver(backend).solve(puzzle, time_limit=time_limit, seed=seed, **options)
+    return get_solver(backend).solve(puzzle, time_limit=time_limit, seed=seed, budget=budget, **options)
 
 
 def count_solutions(
@@ -101,23 +111,25 @@ def count_solutions(
     limit: int = 2,
     time_limit: float | None = None,
     seed: int | None = None,
+    budget: Budget | None = None,
     **options: Any,
 ) -> Count:
     """Find up to `limit` distinct solutions (each checked) with a complete backend.
 
-    Arguments: `puzzle`, `backend`, `time_limit`, `seed` and `**options` as for `kakuro.solve`;
+    Arguments: `puzzle`, `backend`, `time_limit`, `seed`, `budget` and `**options` as for `kakuro.solve`;
     `limit` (a positive int, default 2, enough to tell unique from not) stops the search at
     that many solutions. Incomplete backends raise UnsupportedOperationError.
 
     Returns a frozen `Count`: `count` solutions in `solutions`; `exhausted` True when the
     search finished, so the count is exact; `bound` says "exactly N" or "at least N" (also
     shown by `str()` and `repr()`); `unique` is True only for exactly one. `status` is
-    SOLVED (at least one found), UNSATISFIABLE (none exist), UNKNOWN (the time limit came
-    before the first), WRONG (a solution the checker rejected, or the same one twice:
+    SOLVED (at least one found), UNSATISFIABLE (none exist), UNKNOWN (a limit came before
+    the first: `stopped_by` says which), WRONG (a solution the checker rejected, or the same one twice:
     `message` says which, `rejected` holds it) or ERROR; `time`, `stats`, `message` and
     `backend` as in `Result`.
     """
-    return get_solver(backend).count_solutions(puzzle, limit=limit, time_limit=time_limit, seed=seed, **options)
+    return get_solver(backend).count_solutions(puzzle, limit=limit, time_limit=time_limit, seed=seed, budget=budget,
+                                               **options)
 
 
 __all__ = [
@@ -126,6 +138,7 @@ __all__ = [
     "BackendInfo",
     "BackendOptionError",
     "BackendUnavailableError",
+    "Budget",
     "Count",
     "Deadline",
     "Engine",
@@ -135,6 +148,7 @@ __all__ = [
     "InvalidPuzzleError",
     "InvalidSolutionError",
     "KakuroError",
+    "Limits",
     "Option",
     "Outcome",
     "Puzzle",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,9 @@ from kakuro.engine.compile import ensure, is_cold
 from kakuro.engine.plan import Plan, pause_at, plan_for
 from kakuro.engine.propagate import root_propagate
 from kakuro.engine.state import (
+    BY_CLOCK,
+    BY_FAILS,
+    BY_NODES,
     EXHAUSTED,
     FULL,
     MAX_SUM_TOTAL,
@@ -38,6 +42,7 @@ from kakuro.engine.state import (
     State,
     all_fixed,
     arm,
+    bound,
     build_state,
     load_domains,
     postpone,
@@ -46,10 +51,12 @@ from kakuro.engine.state import (
     resume,
     rng_state,
     stats_of,
+    stopped_by,
     with_learning,
     with_shared_stop,
 )
 from kakuro.engine.tree import NO_CELLS, run_depth_first, run_learning_search
+from kakuro.limits import Limits
 from kakuro.options import Option
 from kakuro.outcome import TIME_LIMIT_REACHED as TIME_LIMIT_REACHED  # its home; the native backends' name for it
 from kakuro.outcome import Enumeration, Stat
@@ -84,6 +91,9 @@ TREE_OPTIONS: dict[str, Option] = {
 """The complete tree search's parts, shared by `gac`, `fc` and `rdv` (at consistency=gac)."""
 PLAIN = {"restarts": "none", "learning": False, "order": "dom", "phase": False, "implied": False, "balance": False}
 """Every part off: the papers' depth-first search (d-way branching, smallest domain first)."""
+TREE_BUDGETS = MappingProxyType({"nodes": "nodes", "fails": "fails"})
+"""The budgets of a backend whose search is the engine's tree search (`Solver.budgets`): its
+nodes and fails, at which the search stops exactly (`kakuro.engine.interrupt.bound`)."""
 MODERN_STATS = ("restarts", "learned", "deleted", "unbalanced")
 SEARCH_STATS = ("nodes", "fails", "propagations")
 """The counters a complete search reports (with MODERN_STATS for the modern search)."""
@@ -157,30 +167,31 @@ def tree_kernels(consistency: str, tree: Mapping[str, Any], stages: tuple[str, .
 
 
 def start(
-    puzzle: Puzzle, consistency: str, deadline: Deadline, seed: int, stat_names: tuple[str, ...],
+    puzzle: Puzzle, consistency: str, limits: Limits, seed: int, stat_names: tuple[str, ...],
     domains: Sequence[int] | None = None, learning: bool = False, implied: bool = False,
 ) -> tuple[State | None, Enumeration | None]:
     """Build the state of `puzzle` at `consistency`, from `domains` when given (bitmasks in
-    cell order), arm it with the deadline and seed, and root-propagate. Returns the state (a
+    cell order), arm it with the limits (`arm_limits`) and seed, and root-propagate. Returns the state (a
     learning state with `learning`, with the implied sums when `implied`, when the root leaves
     the puzzle open; None only when the deadline passed while it was built) and, when the
     root already decides (unsatisfiable, solved, or out of time), that decision. Stats get
     `root_solved`: True when root propagation alone decided the puzzle (a wipe-out, or every
     cell fixed)."""
+    deadline = limits.deadline
     try:
         st = build_state(puzzle, consistency, deadline.expired)
     except BuildStopped:
-        return None, Enumeration([], False, {}, TIME_LIMIT_REACHED + " while building the search state")
+        return None, Enumeration([], False, {}, TIME_LIMIT_REACHED + " while building the search state", "time")
     if domains is not None:
         load_domains(st, list(domains))
-    arm(st, deadline.end, seed)
+    arm_limits(st, limits, seed)
     ok = root_propagate(st)
     raise_if_interrupted(st)
     st.info[ROOT_SOLVED] = (not ok and st.info[STOP] == 0) or (ok and all_fixed(st))
     stats: dict[str, Stat] = dict(stats_of(st, stat_names))
     if not ok:
         if st.info[STOP] != 0:
-            return st, Enumeration([], False, stats, TIME_LIMIT_REACHED + " during root propagation")
+            return st, Enumeration([], False, stats, TIME_LIMIT_REACHED + " during root propagation", "time")
         return st, Enumeration([], True, stats, "root propagation wiped out a domain")
     if st.info[NFREE] == 0:
         return st, Enumeration([[int(v) for v in st.val]], True, stats)
@@ -188,6 +199,18 @@ def start(
         return st, Enumeration([fixed_values(st.dom)], True, stats)
     # A LearningState goes wherever a State does (numba types the engine; its annotations say State).
     return (learning_state(st, puzzle, implied, deadline) if learning else st), None  # type: ignore[return-value]
+
+
+def arm_limits(st: State, limits: Limits, seed: int) -> None:
+    """Arm `st` for one solve (`kakuro.engine.state.arm`): the deadline and the seed, and the
+    tree search's budgets (`bound`: root propagation and shaving count no nodes)."""
+    arm(st, limits.deadline.end, seed)
+    bound_search(st, limits)
+
+
+def bound_search(st: State, limits: Limits) -> None:
+    """Give the tree search on the armed `st` the budgets of `limits` (`bound`)."""
+    bound(st, limits.budget.nodes, limits.budget.fails)
 
 
 def learning_state(st: State, puzzle: Puzzle, implied: bool, deadline: Deadline = Deadline()) -> LearningState:
@@ -220,14 +243,21 @@ def search(
     else:
         code, found = run_learning_search(st, limit, plan or learning_plan(st, tree, consistency, value_order))
         stat_names = stat_names + MODERN_STATS
-    return Enumeration(found, code == EXHAUSTED, dict(stats_of(st, stat_names)), stop_reason(code, len(found)))
+    stopped = STOPPED_BY[stopped_by(st)] if code == STOPPED else None
+    return Enumeration(found, code == EXHAUSTED, dict(stats_of(st, stat_names)), stop_reason(code, len(found), stopped),
+                       stopped)
 
 
-def stop_reason(code: int, found: int) -> str:
+STOPPED_BY = {BY_CLOCK: "time", BY_NODES: "nodes", BY_FAILS: "fails"}
+"""`Enumeration.stopped_by` of a search stopped by each cause (`kakuro.engine.state.stopped_by`)."""
+
+
+def stop_reason(code: int, found: int, stopped: str | None = "time") -> str:
     """Why a search that returned `code` after `found` solutions stopped before its limit
-    ("" when it finished or reached the limit)."""
+    ("" when it finished or reached the limit, or a budget stopped it: the template says so
+    with the count); `stopped` the limit that stopped it."""
     if code == STOPPED:
-        return TIME_LIMIT_REACHED
+        return TIME_LIMIT_REACHED if stopped == "time" else ""
     if code == FULL:
         return f"the nogood store is full of found solutions' nogoods ({found} solutions found)"
     if code == OUT_OF_MEMORY:
@@ -242,14 +272,14 @@ def learning_plan(st: State, tree: Mapping[str, Any], consistency: str = "gac", 
 
 
 def enumerate_solutions(
-    puzzle: Puzzle, consistency: str, limit: int, deadline: Deadline, seed: int, stat_names: tuple[str, ...],
+    puzzle: Puzzle, consistency: str, limit: int, limits: Limits, seed: int, stat_names: tuple[str, ...],
     value_order: str = "ascending", domains: Sequence[int] | None = None, tree: Mapping[str, Any] | None = None,
 ) -> Enumeration:
     """`start`, then (unless the root decides) `search` with the `tree` options (None: the
-    depth-first search)."""
+    depth-first search), within `limits` (its budgets bound the search)."""
     learning = tree is not None and learns(consistency, tree)
     implied = learning and bool(tree and tree["implied"])
-    st, decided = start(puzzle, consistency, deadline, seed, stat_names, domains, learning, implied)
+    st, decided = start(puzzle, consistency, limits, seed, stat_names, domains, learning, implied)
     if decided is not None:
         return decided
     assert st is not None  # start returns no state only with a decision

@@ -15,10 +15,11 @@ import reprlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, TypeGuard, cast
 
 from kakuro.clock import Deadline
 from kakuro.errors import InvalidSolutionError
+from kakuro.limits import LIMIT_NAMES, TIME, Limits, described_stop
 from kakuro.puzzle import Puzzle
 from kakuro.solution import Solution
 from kakuro.values import shown
@@ -76,6 +77,9 @@ class Result:
     """The spec string of the solver that produced it."""
     rejected: tuple[Any, ...] | None = None
     """When `status` is WRONG: the values the backend returned, as it returned them."""
+    stopped_by: str | None = None
+    """What stopped an UNKNOWN run: "time", "nodes" or "fails" (its budget: `kakuro.Budget`);
+    None when it answered, or stopped for another reason (an incomplete search gave up)."""
 
     @property
     def solved(self) -> bool:
@@ -106,6 +110,9 @@ class Count:
     backend: str = ""
     rejected: tuple[Any, ...] | None = None
     """When `status` is WRONG: the values of the rejected solution, as the backend returned them."""
+    stopped_by: str | None = None
+    """What stopped a count short of its limit and of the end of the search: "time", "nodes" or
+    "fails" (as `Result.stopped_by`)."""
 
     @property
     def unique(self) -> bool:
@@ -133,9 +140,9 @@ class Count:
 
 def _json_form(answer: Result | Count, head: Mapping[str, Any], tail: Mapping[str, Any]) -> dict[str, Any]:
     """The JSON form `Result` and `Count` share: status, then `head`, then time (seconds),
-    backend and stats, then `tail`, then message."""
+    backend and stats, then `tail`, then message and stopped_by."""
     return {"status": answer.status.value, **head, "time": answer.time, "backend": answer.backend,
-            "stats": dict(answer.stats), **tail, "message": answer.message}
+            "stats": dict(answer.stats), **tail, "message": answer.message, "stopped_by": answer.stopped_by}
 
 
 @dataclass
@@ -144,7 +151,9 @@ class Outcome:
 
     `status` is a `Status`; `values` one value per white cell (cell order) when it is SOLVED;
     `stats` a mapping of names (`STATS`) to ints, floats, bools or strs (numpy numbers, NaN, an
-    int past 64 bits or any other object are made plain: `plain_stats`); `message` a str.
+    int past 64 bits or any other object are made plain: `plain_stats`); `message` a str;
+    `stopped_by`, for an UNKNOWN answer, the limit that stopped it ("time", or the name of a
+    budget of `kakuro.Limits`; None: the template says "time" when the deadline has passed).
     Anything else `_solve` returns (a tuple, a status as a string) is an ERROR result saying
     what it was.
     """
@@ -153,25 +162,28 @@ class Outcome:
     values: Sequence[int] | None = None
     stats: dict[str, Stat] = field(default_factory=dict)
     message: str = ""
+    stopped_by: str | None = None
 
 
 @dataclass
 class Enumeration:
     """What a backend's `_count` returns: the solutions found (a list, or a numpy array), and
-    whether search finished (a bool); `stats` and `message` as in `Outcome`, checked the same way."""
+    whether search finished (a bool); `stats`, `message` and `stopped_by` (what stopped a
+    search that did not finish) as in `Outcome`, checked the same way."""
 
     solutions: Sequence[Sequence[int]]
     exhausted: bool
     stats: dict[str, Stat] = field(default_factory=dict)
     message: str = ""
+    stopped_by: str | None = None
 
     def outcome(self) -> Outcome:
         """This enumeration as a solve's outcome: SOLVED with the first solution, else
-        UNSATISFIABLE when the search finished, else UNKNOWN."""
+        UNSATISFIABLE when the search finished, else UNKNOWN (with its `stopped_by`)."""
         if self.solutions:
             return Outcome(Status.SOLVED, self.solutions[0], self.stats, self.message)
         status = Status.UNSATISFIABLE if self.exhausted else Status.UNKNOWN
-        return Outcome(status, None, self.stats, self.message)
+        return Outcome(status, None, self.stats, self.message, None if self.exhausted else self.stopped_by)
 
 
 class BadAnswer(Exception):
@@ -188,7 +200,7 @@ def checked_outcome(answer: object) -> Outcome:
     if not isinstance(answer.status, Status):
         raise BadAnswer(f"the backend's Outcome.status is {_kind(answer.status)}, not a kakuro.Status")
     stats, message = _checked_parts(answer, "Outcome")
-    return Outcome(answer.status, answer.values, stats, message)
+    return Outcome(answer.status, answer.values, stats, message, _checked_stop(answer))
 
 
 def checked_enumeration(answer: object) -> Enumeration:
@@ -204,7 +216,16 @@ def checked_enumeration(answer: object) -> Enumeration:
         raise BadAnswer(f"the backend's Enumeration.solutions is {_kind(solutions)}, not a list of solutions")
     if not isinstance(exhausted, bool) and getattr(getattr(exhausted, "dtype", None), "kind", "") != "b":
         raise BadAnswer(f"the backend's Enumeration.exhausted is {_kind(exhausted)}, not a bool")
-    return Enumeration(solutions, bool(exhausted), stats, message)
+    return Enumeration(solutions, bool(exhausted), stats, message, _checked_stop(answer))
+
+
+def _checked_stop(answer: Outcome | Enumeration) -> str | None:
+    """`answer.stopped_by` when it is None or one of `LIMIT_NAMES`; BadAnswer otherwise."""
+    stopped = answer.stopped_by
+    if stopped is None or (isinstance(stopped, str) and stopped in LIMIT_NAMES):
+        return stopped
+    kind = type(answer).__name__
+    raise BadAnswer(f"the backend's {kind}.stopped_by is {_kind(stopped)}, not None or one of {', '.join(LIMIT_NAMES)}")
 
 
 def _checked_parts(answer: Outcome | Enumeration, kind: str) -> tuple[dict[str, Stat], str]:
@@ -270,6 +291,49 @@ def as_returned(values: object) -> tuple[Any, ...] | None:
         return tuple(cast(Iterable[Any], values))
     except Exception:  # a backend's own sequence type may fail anyhow
         return None
+
+
+def limited(
+    answered: bool, stats: Mapping[str, Stat], stopped_by: str | None, limits: Limits, counters: Mapping[str, str]
+) -> tuple[str | None, str]:
+    """What stopped a run held to `limits`, and what its message should say ("": the backend's
+    own), from what its backend reported: `answered` (it solved, proved unsatisfiability, or
+    counted to the end or to its limit), its `stats` and `stopped_by` (checked by
+    `checked_outcome`); `counters` maps each budget the backend honours to the stats key that
+    counts it (`Solver.budgets`).
+
+    An answer whose count is past a budget is no answer within it: (that budget, a message
+    saying so), for the caller to make UNKNOWN. Otherwise an answer was stopped by nothing
+    (None, ""); a run without one by what its backend says (with a message naming the count
+    when a budget stopped it, TIME_LIMIT_REACHED when time did), else by time when the deadline
+    has passed, else by nothing (an incomplete search gave up). Raises BadAnswer when `stopped_by` names a limit the run did
+    not have, or when a run that answered, or says a budget stopped it, reports no count of that
+    budget (the template must see it to hold the run to it)."""
+    given = limits.budget.asked()
+    if stopped_by is not None and stopped_by not in given and not (stopped_by == TIME and limits.deadline.end is not None):
+        raise BadAnswer(f"the backend says its {stopped_by} limit stopped it, but the run had no such limit")
+    for name, allowed in given.items():
+        key = counters[name]
+        used = stats.get(key)
+        if not _is_count(used):
+            if answered or stopped_by == name:
+                raise BadAnswer(f"the backend reports no {key} count (a whole number), so its budget of {name} "
+                                "cannot be held")
+            continue
+        if answered and used > allowed:
+            return name, f"answered after {used} {key}, past its budget of {allowed} {name}: no answer within it"
+        if not answered and stopped_by == name:
+            return name, described_stop(name, used, allowed, key)
+    if answered:
+        return None, ""
+    if stopped_by == TIME or (stopped_by is None and limits.deadline.expired()):
+        return TIME, TIME_LIMIT_REACHED
+    return stopped_by, ""
+
+
+def _is_count(value: object) -> TypeGuard[int]:
+    """A whole number, 0 or more (not a bool): a count a backend reports."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 TIME_LIMIT_REACHED = "time limit reached"

@@ -239,7 +239,7 @@ def _unusable(name: str, reason: str) -> type[Solver]:
         paradigm = "plug-in"
         engine = Unavailable(reason)
 
-        def _solve(self, puzzle: Any, opts: Mapping[str, Any], deadline: Any, seed: int) -> Any:
+        def _solve(self, puzzle: Any, opts: Mapping[str, Any], limits: Any, seed: int) -> Any:
             raise BackendUnavailableError(reason)
 
     Unusable.name = name
@@ -360,6 +360,11 @@ class BackendInfo:
     """The family of methods it belongs to (`Solver.paradigm`)."""
     needs_time_limit: bool = False
     """True when `time_limit=None` is refused (an incomplete search)."""
+    budgets: Mapping[str, str] = field(default_factory=dict)
+    """The budgets beyond time it honours with its default options (`Solver.budgets`: name ->
+    the stats key that counts it)."""
+    budgets_vary: bool = False
+    """True when its options can narrow `budgets` (it overrides `Solver.budgets_for`)."""
 
 
 def backend_info(*names: str) -> list[BackendInfo]:
@@ -375,7 +380,8 @@ def backend_info(*names: str) -> list[BackendInfo]:
         infos.append(BackendInfo(
             name, available, version, reason, cls.complete, cls.description, cls.options,
             supports_seed=cls.supports_seed, supports_time_limit=cls.supports_time_limit,
-            needs_time_limit=cls.needs_time_limit(), paradigm=cls.paradigm,
+            needs_time_limit=cls.needs_time_limit(), paradigm=cls.paradigm, budgets=dict(cls.budgets),
+            budgets_vary=cls.budgets_for is not Solver.budgets_for,
         ))
     return infos
 

@@ -2,16 +2,18 @@
 `@kakuro.register`; the class docstring says what it writes, docs/guide/own-backend.md shows one).
 
 `Solver.solve` is the template method: it validates options, the time limit (seconds of
-solving; None is refused for an incomplete backend, which might never return) and the seed,
-pays one-time costs before the clock starts (`warm_up`, `prepare_engine`), times `_solve` with
+solving; None is refused for an incomplete backend, which might never return), the budget (a
+`kakuro.Budget` the backend must declare it honours: `Solver.budgets`) and the seed, pays
+one-time costs before the clock starts (`warm_up`, `prepare_engine`), times `_solve` with
 the one solving clock (`kakuro.clock.Stopwatch`) on a copy of the caller's puzzle (a shipped
 backend gets the puzzle itself: `kakuro.shipped`), checks what it returned
-(`kakuro.outcome.checked_outcome`) and re-checks any solution with the caller's `puzzle.check`;
-a solution the checker rejects is WRONG, never SOLVED. Unsatisfiability and reached limits are
+(`kakuro.outcome.checked_outcome`) and holds it to its limits (`kakuro.outcome.limited`: which
+one stopped it, no answer past its budget), and re-checks any solution with the caller's
+`puzzle.check`; a solution the checker rejects is WRONG, never SOLVED. Unsatisfiability and reached limits are
 results; bad input and misuse are exceptions. Status handling lives here, never in a backend.
 The results, options, clock, engine availability and registry a backend also uses have modules
-of their own (`kakuro.outcome`, `kakuro.options`, `kakuro.clock`, `kakuro.availability`,
-`kakuro.registry`).
+of their own (`kakuro.outcome`, `kakuro.options`, `kakuro.clock`, `kakuro.limits`,
+`kakuro.availability`, `kakuro.registry`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from kakuro.availability import Engine
 from kakuro.clock import Deadline, Stopwatch
 from kakuro.errors import BackendOptionError, KakuroError, UnsupportedOperationError, did_you_mean
 from kakuro.isolation import interrupts_kept
+from kakuro.limits import NO_BUDGET, Budget, Limits, refusal
 from kakuro.options import Option, solving_seed, spec_value
 from kakuro.outcome import (
     CHECK_GRACE,
@@ -41,6 +44,7 @@ from kakuro.outcome import (
     checked_outcome,
     checked_solution,
     described,
+    limited,
     rejection,
 )
 from kakuro.puzzle import Puzzle
@@ -53,11 +57,13 @@ class Solver:
 
     A backend subclasses it, sets the class attributes (`description`, `paradigm`, `complete`,
     `options`: a mapping of names to `kakuro.Option`, `engine`: the `kakuro.Engine` package it
-    needs, `supports_seed`) and implements
+    needs, `supports_seed`, `budgets`: what it counts of a `kakuro.Budget`) and implements
 
-    - `_solve(puzzle, opts, deadline, seed) -> kakuro.Outcome`: `opts` the validated options,
-      `deadline` a `kakuro.Deadline` to stop at (UNKNOWN then), `seed` a non-negative int;
-    - `_count(puzzle, opts, limit, deadline, seed) -> kakuro.Enumeration` when `complete`:
+    - `_solve(puzzle, opts, limits, seed) -> kakuro.Outcome`: `opts` the validated options,
+      `limits` a `kakuro.Limits` to stop at (`limits.deadline`, a `kakuro.Deadline`, and the
+      budgets it declares: UNKNOWN then, `stopped_by` the budget's name), `seed` a
+      non-negative int;
+    - `_count(puzzle, opts, limit, limits, seed) -> kakuro.Enumeration` when `complete`:
       up to `limit` distinct solutions, `exhausted` when the search finished. A complete
       backend whose one search does both subclasses `EnumeratingSolver` and writes `_count` only;
 
@@ -76,6 +82,10 @@ class Solver:
     paradigm: ClassVar[str] = "plug-in"
     """The family of methods it belongs to, as `kakuro backends` and the reports show it
     ("native propagation", "Monte-Carlo", "SAT", "MIP", ...)."""
+    budgets: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    """The budgets beyond time it honours (names of `kakuro.Budget`: "nodes", "fails"), each
+    with the stats key that counts it ("conflicts" for a SAT engine's fails): a run given
+    another is refused (`budgets_for` may narrow them by option). Every backend honours time."""
 
     def __init__(self, **options: Any) -> None:
         self.settings: Mapping[str, Any] = MappingProxyType(self._resolve(options))
@@ -102,25 +112,28 @@ class Solver:
         *,
         time_limit: float | None = None,
         seed: int | None = None,
+        budget: Budget | None = None,
         **options: Any,
     ) -> Result:
         """Solve `puzzle` within `time_limit` seconds (None: no limit, refused for an incomplete
-        backend); `options` override the instance's. A plug-in works on a copy of `puzzle`
-        (`Puzzle.copy`), so `puzzle` is as it was afterwards, whatever the backend did. Any
-        returned solution has passed `puzzle.check`; a solution that fails it is WRONG. See
-        `kakuro.solve` for the statuses and stats."""
-        settings, deadline, seed = self._prepare(puzzle, time_limit, seed, options)
+        backend) and `budget` (a `kakuro.Budget` of nodes and fails; one the backend does not
+        honour is refused); `options` override the instance's. A plug-in works on a copy of
+        `puzzle` (`Puzzle.copy`), so `puzzle` is as it was afterwards, whatever the backend did.
+        Any returned solution has passed `puzzle.check`; a solution that fails it is WRONG. An
+        answer that reports more nodes or fails than its budget is UNKNOWN (no answer within
+        it). See `kakuro.solve` for the statuses and stats."""
+        settings, limits, seed = self._prepare(puzzle, time_limit, seed, budget, options)
         spec = self._spec(settings)
         given = self._given(puzzle)
         with interrupts_kept():  # a Ctrl-C that lands in an engine object's finalizer is not lost
-            outcome, elapsed, error = _timed(lambda: checked_outcome(self._solve(given, settings, deadline, seed)))
+            outcome, elapsed, error = _timed(lambda: self._held(self._solve(given, settings, limits, seed), limits, settings))
         if outcome is None:  # a backend bug is an ERROR result, not the caller's crash
             return Result(Status.ERROR, None, elapsed, {}, error, spec)
         stats = MappingProxyType(outcome.stats)
         if outcome.status is Status.WRONG:  # only the checker says WRONG
             return Result(Status.ERROR, None, elapsed, stats, outcome.message or "the backend answered WRONG", spec)
         if outcome.status is not Status.SOLVED:
-            return Result(outcome.status, None, elapsed, stats, outcome.message, spec)
+            return Result(outcome.status, None, elapsed, stats, outcome.message, spec, stopped_by=outcome.stopped_by)
         solution, problems = checked_solution(puzzle, outcome.values)
         if solution is None:
             return Result(Status.WRONG, None, elapsed, stats, rejection(problems), spec, as_returned(outcome.values))
@@ -133,29 +146,32 @@ class Solver:
         limit: int = 2,
         time_limit: float | None = None,
         seed: int | None = None,
+        budget: Budget | None = None,
         **options: Any,
     ) -> Count:
         """Find up to `limit` distinct solutions, each checked as `solve` does (a rejected one,
         or one found twice, makes the count WRONG). Complete backends only.
 
         The count reaches `limit`, or is `exhausted`, or its `message` says why not (the
-        backend's reason, else "time limit reached"). Checking is bounded by the time limit
-        too, with CHECK_GRACE seconds more: a solution left unchecked then is not counted, and
-        the message says how many were."""
+        backend's reason, else "time limit reached") and `stopped_by` which limit stopped it
+        (a count that reports more nodes or fails than its `budget` is not exhausted). Checking
+        is bounded by the time limit too, with CHECK_GRACE seconds more: a solution left
+        unchecked then is not counted, and the message says how many were."""
         if not self.complete:
             raise UnsupportedOperationError(f"backend {self.name!r} is incomplete and cannot count solutions")
         if not is_integer(limit) or limit < 1:
             raise BackendOptionError(f"limit must be a positive integer, not {limit!r}")
-        settings, deadline, seed = self._prepare(puzzle, time_limit, seed, options)
+        settings, limits, seed = self._prepare(puzzle, time_limit, seed, budget, options)
         spec = self._spec(settings)
         given = self._given(puzzle)
         watch = Stopwatch()
         with interrupts_kept():  # as in solve
-            found, elapsed, error = _timed(lambda: checked_enumeration(self._count(given, settings, limit, deadline, seed)))
+            found, elapsed, error = _timed(
+                lambda: self._held_count(self._count(given, settings, limit, limits, seed), limits, settings, limit))
         if found is None:
             return Count(Status.ERROR, 0, False, (), elapsed, {}, error, spec)
         stats = MappingProxyType(dict(found.stats))
-        deadline = deadline.postponed(watch)  # by the one-time costs the backend met
+        deadline = limits.deadline.postponed(watch)  # by the one-time costs the backend met
         checked = check_solutions(puzzle, found.solutions[:limit], deadline.later(CHECK_GRACE))
         if checked.problem:
             return Count(Status.WRONG, 0, False, (), elapsed, stats, checked.problem, spec, checked.rejected)
@@ -167,14 +183,18 @@ class Solver:
             status = Status.UNSATISFIABLE
         else:
             status = Status.UNKNOWN
+        stopped_by = None if exhausted or len(solutions) >= limit else found.stopped_by
         if checked.unchecked:
             message = (f"{TIME_LIMIT_REACHED} while checking the solutions: {checked.unchecked} found but not "
                        f"checked in time are not counted")
+            stopped_by = "time"
         elif exhausted or len(solutions) >= limit:
             message = found.message
         else:  # stopped early: never without a reason
-            message = found.message or (TIME_LIMIT_REACHED if deadline.expired() else UNEXPLAINED_STOP)
-        return Count(status, len(solutions), exhausted, tuple(solutions), elapsed, stats, message, spec)
+            stopped_by = stopped_by or ("time" if deadline.expired() else None)
+            message = found.message or (TIME_LIMIT_REACHED if stopped_by == "time" else UNEXPLAINED_STOP)
+        return Count(status, len(solutions), exhausted, tuple(solutions), elapsed, stats, message, spec,
+                     stopped_by=stopped_by)
 
     @classmethod
     def needs_time_limit(cls) -> bool:
@@ -218,11 +238,30 @@ class Solver:
             _WARM.add(cls)
         self.prepare_engine(self.settings if settings is None else settings, everything)
 
+    def budgets_for(self, settings: Mapping[str, Any]) -> Mapping[str, str]:
+        """The budgets a solve with `settings` honours: the class's `budgets`, unless an option
+        narrows them (`sat`'s solver: Glucose ignores a conflict budget)."""
+        return self.budgets
+
+    def checked_budget(self, budget: Budget | None, settings: Mapping[str, Any] | None = None) -> Budget:
+        """`budget` (None: no budget) when this backend, with `settings` (default: its own),
+        honours every bound it gives; BackendOptionError in one line otherwise."""
+        if budget is None:
+            return NO_BUDGET
+        if not isinstance(budget, Budget):
+            raise BackendOptionError(f"budget must be a kakuro.Budget or None, not {type(budget).__name__} {budget!r}")
+        settings = self.settings if settings is None else settings
+        honoured = self.budgets_for(settings)
+        for name in budget.asked():
+            if name not in honoured:
+                raise BackendOptionError(refusal(self._spec(settings), name, honoured))
+        return budget
+
     # ----------------------------------------------------------------- for subclasses
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         raise NotImplementedError
 
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
         raise NotImplementedError
 
     # ----------------------------------------------------------------- internals
@@ -241,9 +280,33 @@ class Solver:
             settings[key] = self.options[key].parse(key, raw)
         return settings
 
+    def _held(self, answer: object, limits: Limits, settings: Mapping[str, Any]) -> Outcome:
+        """What `_solve` returned, checked (`checked_outcome`) and held to `limits`
+        (`kakuro.outcome.limited`): an answer past its budget made UNKNOWN, `stopped_by` filled
+        in, and the message when the backend gave none. Raises BadAnswer as those do."""
+        outcome = checked_outcome(answer)
+        if outcome.status not in (Status.SOLVED, Status.UNSATISFIABLE, Status.UNKNOWN):
+            return outcome
+        answered = outcome.status is not Status.UNKNOWN
+        stopped, note = limited(answered, outcome.stats, outcome.stopped_by, limits, self.budgets_for(settings))
+        if answered and stopped is not None:
+            return Outcome(Status.UNKNOWN, None, outcome.stats, note, stopped)
+        return Outcome(outcome.status, outcome.values, outcome.stats, outcome.message or note, stopped)
+
+    def _held_count(self, answer: object, limits: Limits, settings: Mapping[str, Any], limit: int) -> Enumeration:
+        """What `_count` returned, checked (`checked_enumeration`) and held to `limits` as
+        `_held` does: a search past its budget is not exhausted."""
+        found = checked_enumeration(answer)
+        answered = found.exhausted or len(found.solutions) >= limit
+        stopped, note = limited(answered, found.stats, found.stopped_by, limits, self.budgets_for(settings))
+        if answered and stopped is not None:
+            return Enumeration(found.solutions, False, found.stats, note, stopped)
+        return Enumeration(found.solutions, found.exhausted, found.stats, found.message or note, stopped)
+
     def _prepare(
-        self, puzzle: Puzzle, time_limit: float | None, seed: int | None, options: Mapping[str, Any]
-    ) -> tuple[dict[str, Any], Deadline, int]:
+        self, puzzle: Puzzle, time_limit: float | None, seed: int | None, budget: Budget | None,
+        options: Mapping[str, Any],
+    ) -> tuple[dict[str, Any], Limits, int]:
         if not isinstance(puzzle, Puzzle):
             raise TypeError(f"expected a Puzzle, got {type(puzzle).__name__}; use kakuro.read to load one")
         if time_limit is not None:
@@ -257,11 +320,12 @@ class Solver:
             )
         seed = solving_seed(seed)
         settings = self._resolve(options, self.settings)
+        budget = self.checked_budget(budget, settings)
         engine = self.engine_for(settings)
         if engine is not None:
             engine.version()
         self.ensure_warm(settings, everything=False)  # compilation and start-up before the clock and the deadline
-        return settings, Deadline.after(time_limit), seed
+        return settings, Limits(Deadline.after(time_limit), budget), seed
 
 
 class EnumeratingSolver(Solver):
@@ -270,8 +334,8 @@ class EnumeratingSolver(Solver):
 
     complete = True
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        return checked_enumeration(self._count(puzzle, opts, 1, deadline, seed)).outcome()
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
+        return checked_enumeration(self._count(puzzle, opts, 1, limits, seed)).outcome()
 
 
 T = TypeVar("T")

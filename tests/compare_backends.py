@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from kakuro.clock import Deadline
+from kakuro.limits import Limits
 from kakuro.options import Option
 from kakuro.outcome import Outcome, Result, Status
 from kakuro.puzzle import Puzzle
@@ -48,9 +49,9 @@ class Nap(CpSat):
     description = "test only: CP-SAT after a nap"
     options = {**CpSat.options, "nap": Option(0.0, "seconds to sleep first", minimum=0.0)}
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         time.sleep(opts["nap"])
-        return super()._solve(puzzle, opts, deadline, seed)
+        return super()._solve(puzzle, opts, limits, seed)
 
 
 @register("test-spin")
@@ -58,11 +59,11 @@ class Spin(CpSat):
     description = "test only: CP-SAT after busy-looping"
     options = {**CpSat.options, "spin": Option(0.0, "seconds of CPU to burn first", minimum=0.0)}
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         end = time.perf_counter() + opts["spin"]
         while time.perf_counter() < end:
             pass
-        return super()._solve(puzzle, opts, deadline, seed)
+        return super()._solve(puzzle, opts, limits, seed)
 
 
 @register("test-pid")
@@ -70,10 +71,10 @@ class Pid(CpSat):
     description = "test only: CP-SAT after noting its process id"
     options = {**CpSat.options, "pidfile": Option("", "file to append the process id to")}
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         with open(opts["pidfile"], "a") as stream:
             stream.write(f"{os.getpid()}\n")
-        return super()._solve(puzzle, opts, deadline, seed)
+        return super()._solve(puzzle, opts, limits, seed)
 
 
 @register("test-sleep")
@@ -81,7 +82,7 @@ class Sleep(Solver):
     description = "test only: sleeps past any limit"
     options = {"pidfile": Option("", "file to append 'pid start-time' to")}
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         if opts["pidfile"]:
             with open(opts["pidfile"], "a") as stream:
                 stream.write(f"{os.getpid()} {time.time()}\n")
@@ -95,7 +96,7 @@ class Hog(Solver):
     options = {"gib": Option(1.5, "GiB to hold at the most", minimum=0.0),
                "child": Option(False, "fill the memory of a forked solver child instead")}
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         if opts["child"]:
             from kakuro.isolation import call_with_deadline
 
@@ -118,7 +119,7 @@ def hog(gib: float) -> Outcome:
 class Exit(Solver):
     description = "test only: raises SystemExit"
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         raise SystemExit(3)
 
 
@@ -126,7 +127,7 @@ class Exit(Solver):
 class Interrupt(Solver):
     description = "test only: raises KeyboardInterrupt"
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         raise KeyboardInterrupt
 
 
@@ -162,7 +163,7 @@ class Chatty(Solver):
     description = "test only: a huge message"
     options = {"mb": Option(100, "megabytes of message", minimum=0)}
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         return Outcome(Status.UNKNOWN, message="x" * (opts["mb"] * 10**6))
 
 
@@ -171,7 +172,7 @@ class Session(Solver):
     description = "test only: leaves a child in a session of its own, then sleeps"
     options = {"pidfile": Option("", "file to append the child's pid to")}
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         child = subprocess.Popen(["sleep", "300"], start_new_session=True)
         with open(opts["pidfile"], "a") as stream:
             stream.write(f"{child.pid}\n")
@@ -183,7 +184,7 @@ class Session(Solver):
 class Abort(Solver):
     description = "test only: aborts the process"
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         faulthandler.disable()  # pytest's faulthandler would print a traceback from the worker
         os.abort()
 
@@ -202,7 +203,7 @@ class Liar(Solver):
     description = "test only: claims every puzzle is unsatisfiable"
     complete = True
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         return Outcome(Status.UNSATISFIABLE)
 
 
@@ -214,8 +215,8 @@ class BigStat(CpSat):
     description = "test only: CP-SAT's answer with oversized stats"
     options = {**CpSat.options, "digits": Option(5000, "digits of the `huge` stat", minimum=1)}
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        outcome = super()._solve(puzzle, opts, deadline, seed)
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
+        outcome = super()._solve(puzzle, opts, limits, seed)
         huge = 10 ** (opts["digits"] - 1)
         return dataclasses.replace(outcome, stats={**outcome.stats, "huge": huge, "wide": 2**64, "nan": float("nan")})
 
@@ -254,8 +255,8 @@ class Bad(CpSat):
     description = "test only: CP-SAT's solution with one rule broken (`kind`), returned the documented way"
     options = {**CpSat.options, "kind": Option("sum", ", ".join(BROKEN_KINDS), choices=BROKEN_KINDS)}
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        found = super()._solve(puzzle, opts, deadline, seed)
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
+        found = super()._solve(puzzle, opts, limits, seed)
         if found.status is not Status.SOLVED:
             return found
         return Outcome(Status.SOLVED, broken(puzzle, list(found.values), opts["kind"]), found.stats)
@@ -271,10 +272,10 @@ class Mutate(CpSat):
                    "behind `givens` (with the totals)")
     options = {**CpSat.options, "how": Option("total", ", ".join(MUTATIONS), choices=MUTATIONS)}
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         import gc
 
-        found = super()._solve(puzzle, opts, deadline, seed)
+        found = super()._solve(puzzle, opts, limits, seed)
         how = opts["how"]
         values = broken(puzzle, list(found.values), "given" if how == "givens" else "sum")
         if how == "groups":
@@ -302,7 +303,7 @@ class Mutate(CpSat):
 class ExitZero(Solver):
     description = "test only: ends its worker with status 0 mid-job"
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         os._exit(0)
 
 
@@ -314,7 +315,7 @@ class WarmExit(Solver):
     def warm_up(cls) -> None:
         os._exit(0)
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         return Outcome(Status.UNKNOWN, message="ran although its warm-up ends the process")
 
 
@@ -326,7 +327,7 @@ class Leave(Solver):
                "how": Option("session", "session, daemon, grandchild or all"),
                "then": Option("return", "return, kill (its worker) or hang")}
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         import signal
 
         import psutil
@@ -403,7 +404,7 @@ class Fault(CpSat):
     description = "test only: kills or stops its own worker (by seed), else CP-SAT"
     options = {**CpSat.options, "plan": Option("kill/stop/solve", "steps separated by /: " + ", ".join(FAULTS))}
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         import signal
 
         plan = opts["plan"].split("/")
@@ -414,7 +415,7 @@ class Fault(CpSat):
             from kakuro.isolation import call_with_deadline
 
             call_with_deadline(_stop_self, deadline=Deadline.after(3600))
-        return super()._solve(puzzle, opts, deadline, seed)
+        return super()._solve(puzzle, opts, limits, seed)
 
 
 def _stop_self() -> None:
@@ -435,7 +436,7 @@ class SignalParent(CpSat):
     description = "test only: signals its parent (or its parent's group), then CP-SAT"
     options = {**CpSat.options, "signal": Option("TERM", "INT, TERM or HUP"), "to": Option("parent", "parent or group")}
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         import signal
 
         signum = getattr(signal, f"SIG{opts['signal']}")
@@ -444,7 +445,7 @@ class SignalParent(CpSat):
         else:
             os.kill(os.getppid(), signum)
         time.sleep(0.2)
-        return super()._solve(puzzle, opts, deadline, seed)
+        return super()._solve(puzzle, opts, limits, seed)
 
 
 @register("test-warmhang")
@@ -458,5 +459,5 @@ class WarmHang(Solver):
                 stream.write("warm-up\n")
         time.sleep(3600)
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         return Outcome(Status.UNKNOWN, message="ran although its warm-up hangs")

@@ -16,9 +16,9 @@ import kakuro
 from kakuro import Puzzle, Status
 from kakuro.cli import main
 from kakuro.cli.exits import EXIT_ERROR, EXIT_LIMIT, EXIT_UNSATISFIABLE, EXIT_USAGE, EXIT_WRONG
-from kakuro.clock import Deadline
 from kakuro.formats import dumps
 from kakuro.formats.solution import read_solution
+from kakuro.limits import Limits
 from kakuro.outcome import Outcome
 from kakuro.registry import register, registry_restored
 from kakuro.solver import Solver
@@ -67,7 +67,7 @@ def test_solve_json_output(capsys: pytest.CaptureFixture[str], cazenave: Puzzle)
     code, out, _ = run(capsys, "solve", EXAMPLES / "cazenave-2010-table1.txt", "--format", "json", "-b", "cpsat:workers=1")
     record = json.loads(out)
     assert code == 0 and record["status"] == "solved" and record["id"] == "cazenave-2010-table1"
-    assert set(record) == {"id", "status", "time", "backend", "stats", "solution", "message"}
+    assert set(record) == {"id", "status", "time", "backend", "stats", "solution", "message", "stopped_by"}
     assert cazenave.check(record["solution"]) == [] and record["time"] > 0
 
 
@@ -92,7 +92,7 @@ class _Fixed(Solver):
     status = Status.UNKNOWN
     supports_seed = False
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         return Outcome(self.status, message="gave up")
 
 

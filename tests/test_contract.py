@@ -3,7 +3,8 @@
 Golden puzzles: Cazenave 2010 Table 1 (its Table 2 solution checks), the puzz.link vector of
 issue 2 (exactly one solution), a puzzle with two solutions, an unsatisfiable one. Complete
 backends must prove unsatisfiability and count solutions; incomplete ones must stop at the
-time limit and never claim a wrong answer.
+time limit and never claim a wrong answer. Each budget beyond time (`kakuro.Budget`) is
+honoured (a run stops at it, saying so, or answers within it) or refused in one line.
 """
 
 from __future__ import annotations
@@ -11,9 +12,12 @@ from __future__ import annotations
 import pytest
 
 import kakuro
-from kakuro import Puzzle, Status, UnsupportedOperationError
+from kakuro import BackendOptionError, Budget, Puzzle, Status, UnsupportedOperationError
+from kakuro.cli.present import budget_text
+from kakuro.limits import BUDGETS
+from kakuro.native import NativeEngine
 from kakuro.shipped import is_shipped
-from tests.conftest import AVAILABLE
+from tests.conftest import AVAILABLE, hard_for_gac
 from tests.test_solver import puzzle_state
 from tests.timing import timed
 
@@ -136,3 +140,65 @@ def test_leaves_the_puzzle_it_is_given_as_it_was(name: str, cazenave: Puzzle) ->
         if cls.complete:
             kakuro.count_solutions(puzzle, name, limit=3, time_limit=30)
         assert puzzle_state(puzzle) == before
+
+
+@pytest.fixture(scope="module")
+def needs_search() -> Puzzle:
+    """An unsatisfiable 12x12 grid over 1..13 that root reasoning does not refute: every
+    complete backend needs thousands of nodes or dozens of conflicts for it."""
+    return hard_for_gac(12)
+
+
+def held_to(answer: kakuro.Result | kakuro.Count, name: str, key: str, bound: int, exact: bool) -> None:
+    """`answer`, from a run given a budget of `bound` `name` (counted in its stats' `key`), was
+    stopped by it, saying so with its count (at most `bound` when the engine stops `exact`ly);
+    or it answered within it."""
+    used = answer.stats.get(key)
+    assert isinstance(used, int) and not isinstance(used, bool), (name, answer.stats)
+    if answer.status in (Status.SOLVED, Status.UNSATISFIABLE) and getattr(answer, "exhausted", True):
+        assert answer.stopped_by is None and used <= bound, answer
+        return
+    assert answer.status in (Status.UNKNOWN, Status.SOLVED), answer  # a count: SOLVED, not exhausted
+    assert answer.stopped_by == name and f"budget of {name}" in answer.message, answer
+    if exact:
+        assert used <= bound, answer
+
+
+@pytest.mark.parametrize("name", AVAILABLE)
+def test_each_budget_is_honoured_or_refused_in_one_line(name: str, needs_search: Puzzle, two_solutions: Puzzle) -> None:
+    """A budget the backend declares (`Solver.budgets_for` its options) stops the search of a
+    puzzle that needs one, saying which budget and what it counted (the native engine exactly
+    at the bound), and leaves a puzzle it decides within the budget answered; any other budget
+    is refused in one line before anything runs. `kakuro backends NAME` names what it honours."""
+    cls = solver_class(name)
+    solver = kakuro.get_solver(name)
+    honoured = solver.budgets_for(solver.settings)
+    assert set(honoured) <= set(BUDGETS) and set(honoured) <= set(cls.budgets)
+    info = kakuro.backend_info(name)[0]
+    assert all(budget in budget_text(info) for budget in honoured), budget_text(info)
+    limit = 30 if cls.complete else 3
+    for budget_name in BUDGETS:
+        tight = Budget(**{budget_name: 2})
+        if budget_name not in honoured:
+            with pytest.raises(BackendOptionError) as refused:
+                kakuro.solve(needs_search, name, time_limit=limit, seed=1, budget=tight)
+            said = str(refused.value)
+            assert "\n" not in said and repr(name) in said and f"budget of {budget_name}" in said, said
+            if cls.complete:
+                with pytest.raises(BackendOptionError):
+                    kakuro.count_solutions(needs_search, name, time_limit=limit, budget=tight)
+            continue
+        key, exact = honoured[budget_name], issubclass(cls, NativeEngine)
+        stopped = kakuro.solve(needs_search, name, time_limit=limit, seed=1, budget=tight)
+        assert stopped.status is Status.UNKNOWN, stopped  # it needs more than 2 of either
+        held_to(stopped, budget_name, key, 2, exact)
+        if cls.complete:
+            held_to(kakuro.count_solutions(needs_search, name, limit=2, time_limit=limit, budget=tight),
+                    budget_name, key, 2, exact)
+            roomy = Budget(**{budget_name: 10**6})
+            counted = kakuro.count_solutions(two_solutions, name, limit=5, time_limit=limit, budget=roomy)
+            assert (counted.count, counted.exhausted, counted.stopped_by) == (2, True, None), counted
+            held_to(counted, budget_name, key, 10**6, exact)
+        answered = kakuro.solve(two_solutions, name, time_limit=limit, seed=1, budget=Budget(**{budget_name: 10**6}))
+        assert answered.status is Status.SOLVED and two_solutions.check(answered.solution) == []
+        held_to(answered, budget_name, key, 10**6, exact)

@@ -23,6 +23,7 @@ from kakuro.engine.compile import callable_from_python
 from kakuro.engine.plan import ASCENDING, plan_for
 from kakuro.generate import cazenave
 from kakuro.generate.sudoku_grids import emptied, full_grid
+from kakuro.limits import Limits
 from kakuro.native import enumerate_solutions, stop_reason
 from kakuro.outcome import Enumeration
 from kakuro.solver import CHECK_GRACE
@@ -182,7 +183,7 @@ def grids() -> dict[tuple[int, int, int, int], tuple[Puzzle, int]]:
     for args in {(4, 6, 100, 9), *SLOW_TO_ENUMERATE.values()}:
         size, values, holes, seed = args
         puzzle = cazenave(size, values, holes, count=1, seed=seed)[0]
-        plain = enumerate_solutions(puzzle, "gac", 10**6, Deadline.after(60), 0, ("nodes",))
+        plain = enumerate_solutions(puzzle, "gac", 10**6, Limits(Deadline.after(60)), 0, ("nodes",))
         sat = kakuro.count_solutions(puzzle, "sat", limit=10**6, time_limit=60)
         assert plain.exhausted and sat.exhausted
         assert {tuple(s) for s in plain.solutions} == {s.values for s in sat.solutions} and len(plain.solutions) > 50
@@ -236,8 +237,8 @@ class HandsOutLate(Solver):
     complete = True
     solutions: list[tuple[int, ...]] = []
 
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        while not deadline.expired():
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
+        while not limits.deadline.expired():
             time.sleep(0.01)
         return Enumeration(self.solutions[:limit], False, {})
 
@@ -248,7 +249,7 @@ def test_the_checking_of_found_solutions_keeps_to_the_time_limit() -> None:
     most (they took 210 s after a 20 s limit); those left unchecked are not counted, and the
     message says so."""
     puzzle = kakuro.read(HARD / "loose-30x30.jsonl")[0]  # a check takes about 0.65 ms
-    found = enumerate_solutions(puzzle, "gac", 4000, Deadline.after(60), 0, ("nodes",), tree={
+    found = enumerate_solutions(puzzle, "gac", 4000, Limits(Deadline.after(60)), 0, ("nodes",), tree={
         "restarts": "luby", "learning": True, "order": "dom/wdeg", "phase": True, "implied": True, "balance": True})
     HandsOutLate.solutions = [tuple(s) for s in found.solutions]
     assert len(HandsOutLate.solutions) == 4000
@@ -267,7 +268,7 @@ def test_a_backend_that_stops_early_without_a_reason_gets_one() -> None:
     HandsOutLate.solutions = [s.values for s in kakuro.count_solutions(puzzle, "gac", limit=3).solutions]
 
     class Silent(HandsOutLate):
-        def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
+        def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
             return Enumeration(self.solutions, False, {})
 
     found = Silent().count_solutions(puzzle, limit=10)

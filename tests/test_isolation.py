@@ -180,9 +180,9 @@ class Finalizing(kakuro.Solver):  # builds its model (dropping a Ctrl-C), then s
     name = "finalizing"
     complete = True
 
-    def _solve(self, puzzle, opts, deadline, seed):
+    def _solve(self, puzzle, opts, limits, seed):
         Handle()
-        print(call_interruptibly(engine, stopped.set, deadline), flush=True)
+        print(call_interruptibly(engine, stopped.set, limits.deadline), flush=True)
         return kakuro.Outcome(kakuro.Status.UNKNOWN, None, {}, "")
 
 start = time.perf_counter()

@@ -31,13 +31,13 @@ class Tiny(kakuro.EnumeratingSolver):
     supports_seed = False
     options = {"descending": kakuro.Option(False, "try the values from the highest down")}
 
-    def _count(self, puzzle, opts, limit, deadline, seed):
+    def _count(self, puzzle, opts, limit, limits, seed):
         lo, hi = puzzle.values
         values = range(hi, lo - 1, -1) if opts["descending"] else range(lo, hi + 1)
         free = [c for c in range(puzzle.size) if c not in puzzle.givens]
         found = []
         for choice in product(values, repeat=len(free)):
-            if deadline.expired():
+            if limits.deadline.expired():
                 return kakuro.Enumeration(found, False, {}, "time limit reached")
             filling = [puzzle.givens.get(c, 0) for c in range(puzzle.size)]
             for c, v in zip(free, choice):
@@ -123,7 +123,7 @@ def test_register_refuses_what_is_not_a_backend() -> None:
             class Odd(kakuro.Solver):
                 options = {"level": 3}
 
-                def _solve(self, puzzle, opts, deadline, seed):  # type: ignore[no-untyped-def]
+                def _solve(self, puzzle, opts, limits, seed):  # type: ignore[no-untyped-def]
                     raise NotImplementedError
         with pytest.raises(TypeError, match="not a subclass of kakuro.Solver"):
             kakuro.register("thing")(dict)  # type: ignore[type-var]
@@ -192,11 +192,11 @@ def test_an_installed_package_registers_backends_by_entry_point(tmp_path: Path) 
 
 
 def test_the_plugin_api_is_exported_and_typed() -> None:
-    for name in ("Solver", "EnumeratingSolver", "Outcome", "Enumeration", "Option", "Deadline", "Engine",
+    for name in ("Solver", "EnumeratingSolver", "Outcome", "Enumeration", "Option", "Deadline", "Limits", "Budget", "Engine",
                  "BackendInfo", "STATS", "register", "ENTRY_POINT_GROUP"):
         assert name in kakuro.__all__ and hasattr(kakuro, name), name
     assert kakuro.ENTRY_POINT_GROUP == "kakuro.backends"
-    assert "_solve(puzzle, opts, deadline, seed)" in (kakuro.Solver.__doc__ or "")
+    assert "_solve(puzzle, opts, limits, seed)" in (kakuro.Solver.__doc__ or "")
     assert (ROOT / "kakuro" / "py.typed").exists()
     assert EXAMPLES.exists()
 
@@ -232,12 +232,12 @@ class Rude(kakuro.EnumeratingSolver):
 
     options = {"answer": Option("chatty", choices=("chatty", *ANSWERS))}
 
-    def _solve(self, puzzle, opts, deadline, seed):
+    def _solve(self, puzzle, opts, limits, seed):
         if opts["answer"] != "chatty":
             return ANSWERS[opts["answer"]]()
-        return super()._solve(puzzle, opts, deadline, seed)
+        return super()._solve(puzzle, opts, limits, seed)
 
-    def _count(self, puzzle, opts, limit, deadline, seed):
+    def _count(self, puzzle, opts, limit, limits, seed):
         print("python chatter")
         sys.__stdout__.write("kept-stream chatter\\n")
         os.write(1, b"fd chatter\\n")
@@ -323,7 +323,7 @@ class Impostor(kakuro.Solver):
     description = "claims every puzzle is unsatisfiable"
     complete = True
 
-    def _solve(self, puzzle, opts, deadline, seed):
+    def _solve(self, puzzle, opts, limits, seed):
         return kakuro.Outcome(kakuro.Status.UNSATISFIABLE)
 ''',
     "exits.py": "import os\nfrom kakuro_hostile import imported\nimported('exits')\nos._exit(0)\n",

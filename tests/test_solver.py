@@ -106,7 +106,7 @@ def test_missing_engine_names_the_pip_command(temporary_backends, cazenave: Puzz
 def test_wrong_answers_become_wrong_not_solutions(temporary_backends, cazenave: Puzzle) -> None:
     @temporary_backends("liar")
     class Liar(Solver):
-        def _solve(self, puzzle, opts, deadline, seed):
+        def _solve(self, puzzle, opts, limits, seed):
             return Outcome(Status.SOLVED, [1] * puzzle.size)
 
     result = kakuro.solve(cazenave, "liar", time_limit=10)
@@ -117,7 +117,7 @@ def test_wrong_answers_become_wrong_not_solutions(temporary_backends, cazenave: 
 def test_backend_crashes_become_error_results(temporary_backends, cazenave: Puzzle) -> None:
     @temporary_backends("crasher")
     class Crasher(Solver):
-        def _solve(self, puzzle, opts, deadline, seed):
+        def _solve(self, puzzle, opts, limits, seed):
             raise RuntimeError("boom")
 
     result = kakuro.solve(cazenave, "crasher", time_limit=10)
@@ -131,8 +131,8 @@ def test_options_reach_the_backend_and_time_is_measured(temporary_backends, caze
     class Sleeper(Solver):
         options = {"nap": Option(0.05, minimum=0.0), "flag": Option(False)}
 
-        def _solve(self, puzzle, opts, deadline, seed):
-            seen.update(opts, seed=seed, remaining=deadline.remaining())
+        def _solve(self, puzzle, opts, limits, seed):
+            seen.update(opts, seed=seed, remaining=limits.deadline.remaining())
             time.sleep(opts["nap"])
             return Outcome(Status.UNKNOWN, stats={"nodes": 3})
 
@@ -212,11 +212,11 @@ def test_the_callers_puzzle_is_as_it_was_whatever_the_backend_did(temporary_back
     class Spoiler(Solver):
         complete = True
 
-        def _solve(self, puzzle, opts, deadline, seed):
+        def _solve(self, puzzle, opts, limits, seed):
             _spoil(puzzle)
             return Outcome(Status.SOLVED, [1] * puzzle.size)
 
-        def _count(self, puzzle, opts, limit, deadline, seed):
+        def _count(self, puzzle, opts, limit, limits, seed):
             _spoil(puzzle)
             return kakuro.Enumeration([[1] * puzzle.size], True)
 
@@ -278,7 +278,7 @@ def test_what_solve_returns_is_checked(temporary_backends, cazenave: Puzzle, kin
 
     @temporary_backends("odd-answer")
     class Odd(Solver):
-        def _solve(self, puzzle, opts, deadline, seed):
+        def _solve(self, puzzle, opts, limits, seed):
             return answer
 
     result = kakuro.solve(cazenave, "odd-answer", time_limit=5)
@@ -300,7 +300,7 @@ def test_what_count_returns_is_checked(temporary_backends, cazenave: Puzzle, kin
 
     @temporary_backends("odd-count")
     class Odd(kakuro.EnumeratingSolver):
-        def _count(self, puzzle, opts, limit, deadline, seed):
+        def _count(self, puzzle, opts, limit, limits, seed):
             return answer
 
     found = kakuro.count_solutions(cazenave, "odd-count", time_limit=5)
@@ -315,7 +315,7 @@ def test_stats_become_plain_and_json_able(temporary_backends, cazenave: Puzzle) 
 
     @temporary_backends("odd-stats")
     class Odd(Solver):
-        def _solve(self, puzzle, opts, deadline, seed):
+        def _solve(self, puzzle, opts, limits, seed):
             return Outcome(Status.UNKNOWN, stats={
                 "nodes": np.int64(7), "rate": np.float32(0.5), "root_solved": np.bool_(False), "nan": float("nan"),
                 "inf": float("-inf"), "wide": 2**64, "huge": 10**5000, "blob": b"\x00", "odd": _Unprintable(),
@@ -338,7 +338,7 @@ def test_an_exception_that_cannot_be_shown_or_sys_exit_is_an_error_result(tempor
     class Odd(Solver):
         options = {"how": Option("text")}
 
-        def _solve(self, puzzle, opts, deadline, seed):
+        def _solve(self, puzzle, opts, limits, seed):
             if opts["how"] == "exit":
                 raise SystemExit(3)
             raise _Exploding

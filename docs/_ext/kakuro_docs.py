@@ -171,13 +171,14 @@ class BackendTable(SphinxDirective):
 
 
 API_GROUPS: dict[str, tuple[str, ...]] = {
-    "solving": ("solve", "count_solutions", "get_solver", "Solver"),
+    "solving": ("solve", "count_solutions", "Budget", "get_solver", "Solver"),
     "results": ("Result", "Count", "Status"),
     "puzzles": ("Puzzle", "Group", "Run", "Solution"),
     "formats": ("read", "write"),
     "backends": ("backends", "backend_info", "register"),
     "plugins": (
-        "EnumeratingSolver", "Outcome", "Enumeration", "STATS", "Option", "Deadline", "Engine", "BackendInfo",
+        "EnumeratingSolver", "Outcome", "Enumeration", "STATS", "Option", "Deadline", "Limits", "Engine",
+        "BackendInfo",
         "ENTRY_POINT_GROUP",
     ),
     "explaining": ("explain",),

@@ -10,11 +10,12 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from kakuro.cli.arguments import seconds_or_none
+from kakuro.cli.arguments import at_least, seconds_or_none
 from kakuro.errors import PuzzleFormatError, UsageError
 from kakuro.files import refuse_existing
 from kakuro.formats import read_lazily
 from kakuro.formats import sudoku as one_line
+from kakuro.limits import Budget
 from kakuro.puzzle import Puzzle
 from kakuro.solver import Solver
 
@@ -33,6 +34,27 @@ def add_time_limit(command: argparse.ArgumentParser, default: float, what: str) 
     search forever)."""
     command.add_argument("--time-limit", type=seconds_or_none, default=default, metavar="S",
                          help=f"{what} (default: %(default)g; 'none' for no limit)")
+
+
+BUDGET_FLAGS = {"nodes": "--node-limit", "fails": "--fail-limit"}
+"""The flag of each budget (`kakuro.Budget`'s fields)."""
+
+
+def add_budget(command: argparse.ArgumentParser, what: str) -> None:
+    """--node-limit N and --fail-limit N: a budget of search nodes and of fails (conflicts), as
+    each backend counts them (`kakuro.Budget`); `budget_of` reads them."""
+    command.add_argument("--node-limit", type=at_least(1), default=None, metavar="N",
+                         help=f"stop {what} after N search nodes, as the backend counts them (a bound a busy machine cannot "
+                              "move); a backend that counts none refuses it (kakuro backends NAME lists its budgets)")
+    command.add_argument("--fail-limit", type=at_least(1), default=None, metavar="N",
+                         help=f"stop {what} after N fails (dead ends; a SAT or CP-SAT engine's conflicts), as the backend "
+                              "counts them; a backend that counts none refuses it")
+
+
+def budget_of(args: argparse.Namespace) -> Budget | None:
+    """The budget of `--node-limit` and `--fail-limit` (None when neither is given)."""
+    budget = Budget(nodes=args.node_limit, fails=args.fail_limit)
+    return budget if budget.asked() else None
 
 
 def read_puzzles(source: str, format: str | None = None) -> Sequence[Puzzle]:

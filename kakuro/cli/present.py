@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from kakuro.cli.common import BUDGET_FLAGS
 from kakuro.formats import text
 from kakuro.options import value_text
 from kakuro.outcome import Count, Result, Status
@@ -88,7 +89,7 @@ def count_line(name: str, found: Count, limit: int) -> str:
     elif found.count:
         verdict = f"at least {found.count} {noun} ({found.message or 'time limit reached'})"
     else:
-        verdict = "unknown: the time limit came before the first solution"
+        verdict = f"unknown: {found.message or 'the time limit came'} before the first solution"
     return f"{name}: {verdict} in {found.time:.3f} s ({found.backend})"
 
 
@@ -131,6 +132,17 @@ def print_backends(infos: Sequence[BackendInfo]) -> None:
     shown_on.print(table)
 
 
+def budget_text(info: BackendInfo) -> str:
+    """The limits a backend honours, as `kakuro backends NAME` says them: "time, fails
+    (--fail-limit, counted as its conflicts)"."""
+    if not info.budgets:
+        return "time only (--node-limit and --fail-limit are refused)"
+    named = [f"{name} ({BUDGET_FLAGS[name]}" + (f", counted as its {key})" if key != name else ")")
+             for name, key in info.budgets.items()]
+    text = ", ".join(["time", *named])
+    return text + ("; some options narrow them (a run refuses a budget they cannot honour)" if info.budgets_vary else "")
+
+
 def backend_details(info: BackendInfo) -> list[str]:
     """The lines `kakuro backends NAME` prints."""
     availability = f"available, version {info.version}" if info.available else f"not available: {info.reason}"
@@ -142,6 +154,7 @@ def backend_details(info: BackendInfo) -> list[str]:
                              else "no: finds solutions, never proves there is none"),
         f"  seed:        {'used' if info.supports_seed else 'ignored (deterministic)'}",
         f"  time limit:  {'required (it could search forever)' if info.needs_time_limit else 'optional'}",
+        f"  budgets:     {budget_text(info)}",
     ]
     if not info.options:
         return [*lines, "  options:     none"]

@@ -14,8 +14,10 @@ from kakuro.cli.arguments import at_least
 from kakuro.cli.common import (
     DEFAULT_TIME_LIMIT,
     PUZZLE_ARGUMENT,
+    add_budget,
     add_imports,
     add_time_limit,
+    budget_of,
     pick,
     pick_puzzles,
     read_puzzles,
@@ -52,6 +54,7 @@ def _add_per_puzzle(command: argparse.ArgumentParser, verb: str, backend_help: s
                          help=f"{backend_help} (default: %(default)s)")
     add_imports(command)
     add_time_limit(command, DEFAULT_TIME_LIMIT, "seconds per puzzle")
+    add_budget(command, "each puzzle")
     command.add_argument("--seed", type=at_least(0), metavar="N", help="random seed (non-negative)")
     command.add_argument("--format", choices=("text", "json"), default="text", help=format_help)
     which = command.add_mutually_exclusive_group()
@@ -65,6 +68,7 @@ def _for_each_puzzle(args: argparse.Namespace, handle: Callable[[Solver, Puzzle,
     file is read."""
     with output_to_stderr(args.format == "json"):  # a backend's own output (a plug-in's import) keeps off the JSON
         solver = kakuro.get_solver(args.backend)
+    solver.checked_budget(budget_of(args))  # a budget it cannot honour: refused before the file is read
     chosen = pick_puzzles(args, read_puzzles(args.file))
     with output_to_stderr(args.format == "json"):
         solver = warm(solver)
@@ -82,7 +86,7 @@ def _add_solve(commands: Any) -> None:
 def _run_solve(args: argparse.Namespace) -> int:
     def handle(solver: Solver, puzzle: Puzzle, name: str) -> Status:
         with output_to_stderr(args.format == "json"):
-            result = solver.solve(puzzle, time_limit=args.time_limit, seed=args.seed)
+            result = solver.solve(puzzle, time_limit=args.time_limit, seed=args.seed, budget=budget_of(args))
         if args.format == "json":
             print(json.dumps(result_record(name, result)))
         else:
@@ -115,7 +119,8 @@ def _run_count(args: argparse.Namespace) -> int:
 
     def handle(solver: Solver, puzzle: Puzzle, name: str) -> Status:
         with output_to_stderr(args.format == "json"):
-            found = solver.count_solutions(puzzle, limit=args.limit, time_limit=args.time_limit, seed=args.seed)
+            found = solver.count_solutions(puzzle, limit=args.limit, time_limit=args.time_limit, seed=args.seed,
+                                           budget=budget_of(args))
         if args.format == "json":
             print(json.dumps(count_record(name, found)))
         else:

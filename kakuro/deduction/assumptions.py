@@ -125,8 +125,9 @@ def solutions(puzzle: Puzzle, candidates: list[int], limit: int, deadline: Deadl
     engine's search maintaining GAC, which stops at `deadline` (the list is then not final:
     callers look at the deadline)."""
     from kakuro.engine import compile
+    from kakuro.limits import Limits
     from kakuro.native import enumerate_solutions
 
     compile.ensure("root:gac", "depth_first:gac")
-    found = enumerate_solutions(puzzle, "gac", limit, deadline, 0, (), domains=candidates).solutions
+    found = enumerate_solutions(puzzle, "gac", limit, Limits(deadline), 0, (), domains=candidates).solutions
     return [[int(v) for v in solution] for solution in found]

@@ -2,7 +2,8 @@
 limit of them with blocking clauses over the value variables (the `sat` backend's search and
 `auto`'s "SAT on reduced domains"). The generators here run in whatever process calls them;
 `enumerate_with_sat` runs one in a child process killed at the deadline (`kakuro.isolation`),
-since CaDiCaL ignores PySAT's `interrupt()`.
+since CaDiCaL ignores PySAT's `interrupt()`. A budget of conflicts is PySAT's `conf_budget`
+with `solve_limited`, which the solvers of `CONFLICT_BUDGET_SOLVERS` honour.
 """
 
 from __future__ import annotations
@@ -60,6 +61,17 @@ def pysat_name(name: str) -> str:
     return aliases[0]
 
 
+CONFLICT_BUDGET_SOLVERS = frozenset({
+    "cadical103", "cadical153", "cadical195", "cadical300", "ergo", "maplechrono", "maplecm", "maplesat",
+    "mergesat3", "minicard", "minisat22", "minisatgh",
+})  # fmt: skip
+"""The solvers that stop at PySAT's `conf_budget` (between conflicts, so a few past it: budgets of
+1, 7 and 50 on instances/hard stopped at 1-3, 7-9 and 50-54) and report their conflicts.
+Measured with PySAT 1.9: Glucose 3, 4 and 4.2 and Gluecard ignore it (111 conflicts on a
+budget of 1), Lingeling refuses `solve_limited`, Kissat reports no statistics; CryptoMiniSat
+was not measured (pycryptosat is not installed here)."""
+
+
 SOLVER_COUNTERS = ("conflicts", "decisions", "propagations", "restarts")
 """The counters a CDCL solver reports in the stats (PySAT's `accum_stats`, a program's `c` lines)."""
 
@@ -72,26 +84,43 @@ def _solver_stats(solver: Any) -> dict[str, Stat]:
     return {k: int(raw[k]) for k in SOLVER_COUNTERS if k in raw}
 
 
-def _solve_items(puzzle: Puzzle, encoding: str, name: str) -> Iterator[tuple[str, Any]]:
-    """Encode, then solve with PySAT solver `name`. Yields ("stats", encoding sizes) first, so
-    they survive a kill at the deadline, then ("stats", solver statistics) and ("values",
-    one value per cell, or None when unsatisfiable)."""
+def _solve_items(puzzle: Puzzle, encoding: str, name: str, conflicts: int | None = None) -> Iterator[tuple[str, Any]]:
+    """Encode, then solve with PySAT solver `name` (within `conflicts` conflicts when given).
+    Yields ("stats", encoding sizes) first, so they survive a kill at the deadline, then
+    ("stats", solver statistics) and ("values", one value per cell, or None when unsatisfiable),
+    or ("stopped", "fails") when the budget stopped it."""
     from pysat.solvers import Solver as PySatSolver
 
     enc, stats = encoded(puzzle, encoding)
     yield "stats", stats
     with PySatSolver(name=name, bootstrap_with=enc.clauses) as solver:
-        sat = solver.solve()
+        sat = _limited_solve(solver, conflicts)
         yield "stats", _solver_stats(solver)
-        yield "values", enc.decode(solver.get_model()) if sat else None
+        if sat is None:
+            yield "stopped", "fails"
+        else:
+            yield "values", enc.decode(solver.get_model()) if sat else None
+
+
+def _limited_solve(solver: Any, conflicts: int | None) -> bool | None:
+    """`solver.solve()`, or, given `conflicts`, `solve_limited` within that many more
+    conflicts (None when they ran out)."""
+    if conflicts is None:
+        return bool(solver.solve())
+    solver.conf_budget(conflicts)
+    answer = solver.solve_limited()
+    return None if answer is None else bool(answer)
 
 
 def _count_stream(
-    puzzle: Puzzle, encoding: str, name: str, incremental: bool, limit: int, domains: Sequence[int] | None = None
+    puzzle: Puzzle, encoding: str, name: str, incremental: bool, limit: int, domains: Sequence[int] | None = None,
+    conflicts: int | None = None,
 ) -> Iterator[tuple[str, Any]]:
     """Encode (from `domains` when given), then enumerate up to `limit` solutions with
-    blocking clauses (a fresh solver per solution unless `incremental`). Yields ("stats",
-    encoding sizes), ("solution", values) per solution, and ("stats", solver statistics)."""
+    blocking clauses (a fresh solver per solution unless `incremental`), within `conflicts`
+    conflicts in all when given. Yields ("stats", encoding sizes), ("solution", values) per
+    solution, ("stopped", "fails") when the budget ran out first, and ("stats", solver
+    statistics)."""
     from pysat.solvers import Solver as PySatSolver
 
     enc, stats = encoded(puzzle, encoding, domains)
@@ -101,9 +130,16 @@ def _count_stream(
     solver = PySatSolver(name=name, bootstrap_with=enc.clauses)
     try:
         while len(blocking) < limit:
-            sat = solver.solve()
+            left = None if conflicts is None else conflicts - int(totals.get("conflicts", 0))
+            if left is not None and left <= 0:
+                yield "stopped", "fails"
+                break
+            sat = _limited_solve(solver, left)
             for key, value in _solver_stats(solver).items():  # cumulative within one solver
                 totals[key] = int(value) + (0 if incremental else int(totals.get(key, 0)))
+            if sat is None:
+                yield "stopped", "fails"
+                break
             if not sat:
                 break
             values = enc.decode(solver.get_model())
@@ -121,47 +157,55 @@ def _count_stream(
 
 def enumerate_with_sat(
     puzzle: Puzzle, limit: int, deadline: Deadline, solver: str = DEFAULT_SOLVER, encoding: str = DEFAULT_ENCODING,
-    domains: Sequence[int] | None = None,
+    domains: Sequence[int] | None = None, conflicts: int | None = None,
 ) -> Enumeration:
     """Up to `limit` solutions of `puzzle` (cells restricted to `domains` when given: see
-    `encode`) by the PySAT `solver`, with blocking clauses; with a deadline, in a child
-    process killed at it."""
-    items, finished = stream_with_deadline(sat_items, puzzle, limit, solver, encoding, domains, deadline=deadline)
+    `encode`) by the PySAT `solver`, with blocking clauses, within `conflicts` conflicts when
+    given (a solver of CONFLICT_BUDGET_SOLVERS); with a deadline, in a child process killed at it."""
+    items, finished = stream_with_deadline(sat_items, puzzle, limit, solver, encoding, domains, conflicts,
+                                           deadline=deadline)
     return enumeration_of(items, finished, limit)
 
 
 def sat_items(
     puzzle: Puzzle, limit: int, solver: str = DEFAULT_SOLVER, encoding: str = DEFAULT_ENCODING,
-    domains: Sequence[int] | None = None,
+    domains: Sequence[int] | None = None, conflicts: int | None = None,
 ) -> Iterator[tuple[str, Any]]:
     """The items of `enumerate_with_sat`'s search, as they come (for a caller that runs it
-    in a child process of its own): ("stats", ...) and ("solution", values)."""
+    in a child process of its own): ("stats", ...), ("solution", values) and ("stopped", "fails")."""
     name = pysat_name(solver)
-    return _count_stream(puzzle, encoding, name, solver not in _NON_INCREMENTAL, limit, domains)
+    return _count_stream(puzzle, encoding, name, solver not in _NON_INCREMENTAL, limit, domains, conflicts)
 
 
 def enumeration_of(items: Iterable[tuple[str, Any]], finished: bool, limit: int) -> Enumeration:
-    """The Enumeration of `sat_items`' items; `finished`: all of them arrived."""
+    """The Enumeration of `sat_items`' items; `finished`: all of them arrived (a search stopped
+    by its budget did not finish)."""
     stats: dict[str, Stat] = {}
     solutions: list[Sequence[int]] = []
+    stopped = None
     for kind, payload in items:
         if kind == "stats":
             stats.update(payload)
+        elif kind == "stopped":
+            stopped = payload
         else:
             solutions.append(payload)
-    return Enumeration(solutions, finished and len(solutions) < limit, stats)
+    return Enumeration(solutions, finished and stopped is None and len(solutions) < limit, stats, stopped_by=stopped)
 
 
 def solve_with_sat(puzzle: Puzzle, deadline: Deadline, solver: str = DEFAULT_SOLVER,
-                   encoding: str = DEFAULT_ENCODING) -> Outcome:
+                   encoding: str = DEFAULT_ENCODING, conflicts: int | None = None) -> Outcome:
     """One solution of `puzzle` (or a proof there is none) by the PySAT `solver`, in a child
-    process killed at `deadline`; the encoding's sizes and the solver's counters as stats."""
-    items, _ = stream_with_deadline(_solve_items, puzzle, encoding, pysat_name(solver), deadline=deadline)
+    process killed at `deadline`, within `conflicts` conflicts when given; the encoding's sizes
+    and the solver's counters as stats."""
+    items, _ = stream_with_deadline(_solve_items, puzzle, encoding, pysat_name(solver), conflicts, deadline=deadline)
     stats: dict[str, Stat] = {}
     for kind, payload in items:
         if kind == "stats":
             stats.update(payload)
+        elif kind == "stopped":
+            return Outcome(Status.UNKNOWN, None, stats, stopped_by=payload)
         else:
             status = Status.SOLVED if payload is not None else Status.UNSATISFIABLE
             return Outcome(status, payload, stats)
-    return Outcome(Status.UNKNOWN, None, stats, "time limit reached")
+    return Outcome(Status.UNKNOWN, None, stats, "time limit reached", "time")

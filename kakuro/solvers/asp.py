@@ -43,6 +43,7 @@ from kakuro.availability import Engine
 from kakuro.clock import Deadline
 from kakuro.combos import run_combinations_up_to, values_of
 from kakuro.isolation import stream_with_deadline
+from kakuro.limits import Limits
 from kakuro.options import Option, seed_below
 from kakuro.outcome import Enumeration, Stat
 from kakuro.puzzle import Puzzle
@@ -250,5 +251,5 @@ class Asp(EnumeratingSolver):
         "model": Option("combinations", "how each run is modelled", choices=MODELS),
     }
 
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        return enumerate_answer_sets(puzzle, opts["model"], limit, deadline, seed)
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
+        return enumerate_answer_sets(puzzle, opts["model"], limit, limits.deadline, seed)

@@ -46,6 +46,7 @@ from kakuro.engine.compile import ensure
 from kakuro.engine.state import RNG, SAMPLES, SOLVED, STOPPED, State, postpone, range_refusal, solution_values
 from kakuro.errors import BackendUnavailableError, KakuroError, TablesTooLargeError
 from kakuro.isolation import race
+from kakuro.limits import Limits
 from kakuro.native import TIME_LIMIT_REACHED, TREE_OPTIONS, ResumableSearch, TreeSearchSolver, tree_kernels
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Status
@@ -98,7 +99,8 @@ class Auto(TreeSearchSolver):
     def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         return self.engine_kernels(settings)[1:]  # shaving, playouts, search: compiled when a puzzle needs them
 
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
+        deadline = limits.deadline
         wide = range_refusal(puzzle)
         if wide is not None:  # see WIDE_RANGE_BACKEND: the range decides, even where the givens' tables fit
             return _wide_range(puzzle, limit, deadline, seed, wide)

@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kakuro.clock import Deadline
 from kakuro.engine.tree import free_cells
-from kakuro.native import NativeEngine, search, start
+from kakuro.limits import Limits
+from kakuro.native import TREE_BUDGETS, NativeEngine, search, start
 from kakuro.options import Option
 from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle
@@ -61,6 +61,7 @@ class Backtracking(NativeEngine, EnumeratingSolver):
     paradigm = "native propagation"
     complete = True
     supports_seed = False
+    budgets = TREE_BUDGETS
     options = {"variant": Option("run-ordering", "which published variant: plain (Davies' solver), run-ordering (domains start "
                                                  "from the digit sets of each cell's runs; the strongest), value-ordering, "
                                                  "decisive or projected-pruning", choices=VARIANTS)}
@@ -69,7 +70,7 @@ class Backtracking(NativeEngine, EnumeratingSolver):
         strength = _strength(settings["variant"])
         return (f"root:{strength}", f"depth_first:{strength}")
 
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
         variant = opts["variant"]
         if variant == "value-ordering":
             descending = True
@@ -79,7 +80,7 @@ class Backtracking(NativeEngine, EnumeratingSolver):
             descending = False
         consistency = _strength(variant)
         domains = run_intersections(puzzle) if variant == "run-ordering" else None
-        st, decided = start(puzzle, consistency, deadline, 0, STATS, domains)
+        st, decided = start(puzzle, consistency, limits, 0, STATS, domains)
         if decided is not None:
             found = decided
             if decided.exhausted and not decided.solutions:

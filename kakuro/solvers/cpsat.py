@@ -2,6 +2,13 @@
 
 One worker and a fixed random seed by default, because CP-SAT is only reproducible with
 `num_workers=1` and a `random_seed`. OR-Tools is imported when a solve starts.
+
+A fail budget is CP-SAT's `max_number_of_conflicts`. CP-SAT checks it between conflicts and
+counts the conflicts of its presolve's probing too, so a run it stops may report a few more
+(OR-Tools 9.15, instances/hard: budgets of 20 stopped at 20-21 conflicts, a budget of 1 at 1-7).
+With more than one worker the limit does not stop the search (a budget of 50 on unsat-8x8-v9
+ran to its 20 s time limit with 2 and 4 workers), so `workers` > 1 refuses a fail budget; CP-SAT
+has no limit on its branches, so a node budget is refused.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from kakuro.availability import Engine
 from kakuro.clock import Deadline
 from kakuro.combos import given_domains, permutations, range_mask, subset_automaton, values_of
 from kakuro.isolation import call_interruptibly
+from kakuro.limits import Limits
 from kakuro.options import Option, seed_below
 from kakuro.outcome import Enumeration, Outcome, Status
 from kakuro.puzzle import Puzzle
@@ -89,14 +97,21 @@ def build_model(
     return model, cells, sizes
 
 
-def _configure(solver: Any, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> None:
+def _configure(solver: Any, opts: Mapping[str, Any], limits: Limits, seed: int) -> None:
     params = solver.parameters
     params.catch_sigint_signal = False  # CP-SAT would leave SIGINT at SIG_DFL, killing the caller on Ctrl-C
     params.num_workers = opts["workers"]
     params.random_seed = seed_below(seed, SEED_BITS)
-    remaining = deadline.remaining()
+    remaining = limits.deadline.remaining()
     if remaining is not None:
         params.max_time_in_seconds = max(remaining, 1e-3)
+    if limits.budget.fails is not None:
+        params.max_number_of_conflicts = limits.budget.fails
+
+
+def _stopped_by(solver: Any, limits: Limits) -> str:
+    """What stopped a CP-SAT search that did not finish: its conflict budget when it spent it, else time."""
+    return "fails" if limits.budget.fails is not None and solver.num_conflicts >= limits.budget.fails else "time"
 
 
 def solve_interruptibly(solver: Any, model: Any, callback: Any = None) -> int:
@@ -124,6 +139,7 @@ class CpSat(Solver):
     description = "OR-Tools CP-SAT; runs as AllDifferent + sum, tables or automata"
     paradigm = "CP-SAT"
     complete = True
+    budgets = {"fails": "conflicts"}
     engine = Engine("ortools", pip="ortools")
     options = {
         "model": Option("decomposition", "how each run is modelled", choices=MODELS),
@@ -143,15 +159,18 @@ class CpSat(Solver):
         solver.parameters.catch_sigint_signal = False
         solver.solve(model)
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def budgets_for(self, settings: Mapping[str, Any]) -> Mapping[str, str]:
+        return self.budgets if settings["workers"] == 1 else {}  # see the module docstring
+
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         from ortools.sat.python import cp_model
 
-        built = build_model(puzzle, opts["model"], deadline)
-        if built is None or deadline.expired():
-            return Outcome(Status.UNKNOWN, None, {}, "time limit reached while building the model")
+        built = build_model(puzzle, opts["model"], limits.deadline)
+        if built is None or limits.deadline.expired():
+            return Outcome(Status.UNKNOWN, None, {}, "time limit reached while building the model", "time")
         model, cells, sizes = built
         solver = cp_model.CpSolver()
-        _configure(solver, opts, deadline, seed)
+        _configure(solver, opts, limits, seed)
         status = solve_interruptibly(solver, model)
         stats = _statistics(solver, model, sizes)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -160,17 +179,18 @@ class CpSat(Solver):
             return Outcome(Status.UNSATISFIABLE, None, stats)
         if status == cp_model.MODEL_INVALID:
             return Outcome(Status.ERROR, None, stats, model.validate())
-        return Outcome(Status.UNKNOWN, None, stats, "time limit reached")
+        stopped = _stopped_by(solver, limits)
+        return Outcome(Status.UNKNOWN, None, stats, "time limit reached" if stopped == "time" else "", stopped)
 
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
         from ortools.sat.python import cp_model
 
-        built = build_model(puzzle, opts["model"], deadline)
-        if built is None or deadline.expired():
-            return Enumeration([], False, {}, "time limit reached while building the model")
+        built = build_model(puzzle, opts["model"], limits.deadline)
+        if built is None or limits.deadline.expired():
+            return Enumeration([], False, {}, "time limit reached while building the model", "time")
         model, cells, sizes = built
         solver = cp_model.CpSolver()
-        _configure(solver, {**opts, "workers": 1}, deadline, seed)  # enumeration needs one worker
+        _configure(solver, {**opts, "workers": 1}, limits, seed)  # enumeration needs one worker
         solver.parameters.enumerate_all_solutions = True
         found: list[list[int]] = []
 
@@ -182,4 +202,5 @@ class CpSat(Solver):
 
         status = solve_interruptibly(solver, model, Collector())
         finished = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-        return Enumeration(found, finished and len(found) < limit, _statistics(solver, model, sizes))
+        stopped = None if finished or len(found) >= limit else _stopped_by(solver, limits)
+        return Enumeration(found, finished and len(found) < limit, _statistics(solver, model, sizes), stopped_by=stopped)

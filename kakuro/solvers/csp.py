@@ -14,9 +14,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from kakuro.availability import Engine
-from kakuro.clock import Deadline
 from kakuro.errors import BackendOptionError
 from kakuro.isolation import stream_with_deadline
+from kakuro.limits import Limits
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Outcome, Stat, Status
 from kakuro.puzzle import Puzzle
@@ -84,9 +84,9 @@ class Csp(Solver):
         "forwardcheck": Option(True, "forward checking during search"),
     }
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         found, finished = stream_with_deadline(
-            _solutions, puzzle, opts["search"], opts["forwardcheck"], 1, deadline=deadline
+            _solutions, puzzle, opts["search"], opts["forwardcheck"], 1, deadline=limits.deadline
         )
         if found:
             return Outcome(Status.SOLVED, found[0], _sizes(puzzle))
@@ -94,9 +94,9 @@ class Csp(Solver):
             return Outcome(Status.UNSATISFIABLE, None, _sizes(puzzle))
         return Outcome(Status.UNKNOWN, None, _sizes(puzzle), "time limit reached")
 
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
         found, finished = stream_with_deadline(
-            _solutions, puzzle, opts["search"], opts["forwardcheck"], limit, deadline=deadline
+            _solutions, puzzle, opts["search"], opts["forwardcheck"], limit, deadline=limits.deadline
         )
         solutions: list[Sequence[int]] = list(found)
         return Enumeration(solutions, finished and len(solutions) < limit, _sizes(puzzle))

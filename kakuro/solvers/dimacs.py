@@ -35,8 +35,8 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kakuro.clock import Deadline
 from kakuro.formats.dimacs import cnf_text
+from kakuro.limits import Limits
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Stat
 from kakuro.programs import KEEP_BYTES, Program, ProgramRun, run_program
@@ -93,7 +93,7 @@ class Dimacs(EnumeratingSolver):
     def warm_up(cls) -> None:
         """Nothing to import or start: the program is checked per solve (`engine_for`)."""
 
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
         argv = program(opts["cmd"]).command()
         enc, stats = encoded(puzzle)
         stats["calls"] = 0
@@ -102,11 +102,11 @@ class Dimacs(EnumeratingSolver):
         with tempfile.TemporaryDirectory(prefix="kakuro-dimacs-") as folder:
             path = os.path.join(folder, "puzzle.cnf")
             while len(solutions) < limit:
-                if deadline.expired():
+                if limits.deadline.expired():
                     return Enumeration(solutions, False, stats, "time limit reached")
                 with open(path, "w", encoding="ascii") as file:
                     file.write(cnf_text(puzzle, enc, blocking))
-                run = run_program([*argv, path], deadline, keep=KEPT, keep_bytes=MAX_ANSWER_BYTES)
+                run = run_program([*argv, path], limits.deadline, keep=KEPT, keep_bytes=MAX_ANSWER_BYTES)
                 stats["calls"] = int(stats["calls"]) + 1
                 _add_counters(stats, run.kept)
                 if run.timed_out:

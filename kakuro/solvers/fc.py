@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kakuro.clock import Deadline
+from kakuro.limits import Limits
 from kakuro.native import (
     CONSISTENCY,
+    TREE_BUDGETS,
     TREE_OPTIONS,
     TreeSearchSolver,
     enumerate_solutions,
@@ -33,6 +34,7 @@ class ForwardChecking(TreeSearchSolver):
 
     description = "depth-first forward checking, smallest domain first (Cazenave 2010)"
     paradigm = "native propagation"
+    budgets = TREE_BUDGETS
     options = {
         "values": Option("ascending", "value order: ascending (measured the faster) or random (the "
                                       "paper's; the seed picks the order)", choices=("ascending", "random")),
@@ -43,6 +45,6 @@ class ForwardChecking(TreeSearchSolver):
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         return tree_kernels(settings["consistency"], tree_settings(settings))
 
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        return enumerate_solutions(puzzle, opts["consistency"], limit, deadline, seed, STATS, opts["values"],
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
+        return enumerate_solutions(puzzle, opts["consistency"], limit, limits, seed, STATS, opts["values"],
                                    tree=tree_settings(opts))

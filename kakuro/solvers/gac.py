@@ -42,15 +42,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kakuro.clock import Deadline, Stopwatch
+from kakuro.clock import Stopwatch
 from kakuro.engine.state import (
     PROPAGATIONS,
     stats_of,
 )
+from kakuro.limits import Limits
 from kakuro.native import (
     SEARCH_STATS,
+    TREE_BUDGETS,
     TREE_OPTIONS,
     TreeSearchSolver,
+    bound_search,
     learning_state,
     learns,
     search,
@@ -71,6 +74,7 @@ class GacModel(TreeSearchSolver):
     description = "GAC per run (sum + alldifferent as one constraint), shaving (SAC), MAC search"
     paradigm = "native propagation"
     complete = True
+    budgets = TREE_BUDGETS
     options = {
         "shaving": Option(
             "bounded",
@@ -88,16 +92,16 @@ class GacModel(TreeSearchSolver):
     def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         return self.engine_kernels(settings)[1:]  # shaving and the search: compiled when a puzzle needs them
 
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
         tree = tree_settings(opts)
         watch = Stopwatch()
-        st, reduction = prepare(puzzle, opts["shaving"], deadline, seed)
-        deadline = deadline.postponed(watch)  # by shaving's compilation, when it met one
+        st, reduction = prepare(puzzle, opts["shaving"], limits.deadline, seed)
+        deadline = limits.deadline.postponed(watch)  # by shaving's compilation, when it met one
         if st is None:
-            return Enumeration([], False, {"root_solved": False}, "time limit reached while building the search state")
+            return Enumeration([], False, {"root_solved": False}, "time limit reached while building the search state", "time")
         if reduction is None:
             stopped: dict[str, Stat] = {**stats_of(st, SEARCH_STATS), "root_solved": False}
-            return Enumeration([], False, stopped, "time limit reached during root propagation or shaving")
+            return Enumeration([], False, stopped, "time limit reached during root propagation or shaving", "time")
         stats: dict[str, Any] = {
             "root_solved": reduction.wiped_out or reduction.solved,
             "removed_gac": reduction.removed_gac,
@@ -110,6 +114,7 @@ class GacModel(TreeSearchSolver):
         if decided is not None:
             return decided
         root = learning_state(st, puzzle, tree["implied"], deadline) if learns("gac", tree) else st
+        bound_search(st, limits)  # the search's budgets (root GAC and shaving count no nodes; `root` shares `info`)
         found = search(root, limit, SEARCH_STATS, tree=tree)  # type: ignore[arg-type]  # a LearningState goes wherever a State does
         found.stats.pop("root_solved")
         found.stats.update(stats)

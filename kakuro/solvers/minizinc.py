@@ -41,6 +41,7 @@ from typing import Any
 from kakuro.clock import Deadline
 from kakuro.errors import BackendOptionError, BackendUnavailableError
 from kakuro.formats.minizinc import dumps
+from kakuro.limits import Limits
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Stat
 from kakuro.programs import Program, ProgramRun, modified, run_program
@@ -141,7 +142,8 @@ class MiniZinc(EnumeratingSolver):
         if everything:
             find_solver(ENGINE.command(), settings["solver"])
 
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
+        deadline = limits.deadline
         argv = ENGINE.command()
         config = find_solver(argv, opts["solver"], deadline)
         if config is None:

@@ -60,6 +60,7 @@ from kakuro.clock import Deadline
 from kakuro.combos import given_domains, run_combinations_up_to, union_of, values_of
 from kakuro.errors import KakuroError
 from kakuro.isolation import stream_with_deadline
+from kakuro.limits import Limits
 from kakuro.options import Option, seed_below
 from kakuro.outcome import Enumeration, Stat
 from kakuro.puzzle import Puzzle
@@ -387,5 +388,5 @@ class Mip(EnumeratingSolver):
         if settings["solver"] == "scip":
             SCIP.version()
 
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        return enumerate_with_mip(puzzle, opts["model"], opts["solver"], limit, deadline, seed)
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
+        return enumerate_with_mip(puzzle, opts["model"], opts["solver"], limit, limits.deadline, seed)

@@ -41,6 +41,7 @@ from kakuro.engine.state import (
     solution_values,
     stats_of,
 )
+from kakuro.limits import Limits
 from kakuro.native import CONSISTENCY, TIME_LIMIT_REACHED, NativeEngine, start
 from kakuro.options import Option
 from kakuro.outcome import Outcome, Stat, Status
@@ -60,7 +61,7 @@ def _finish(st: State, code: int) -> Outcome:
     stats: dict[str, Stat] = dict(stats_of(st, STATS))
     if code == SOLVED:
         return Outcome(Status.SOLVED, solution_values(st), stats)
-    return Outcome(Status.UNKNOWN, None, stats, TIME_LIMIT_REACHED)
+    return Outcome(Status.UNKNOWN, None, stats, TIME_LIMIT_REACHED, "time")
 
 
 class MonteCarloSolver(NativeEngine):
@@ -81,16 +82,15 @@ class MonteCarloSolver(NativeEngine):
     def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         return self.engine_kernels(settings)[1:]  # the game: compiled when root propagation leaves the puzzle open
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        st, decided = start(puzzle, opts["consistency"], deadline, seed, STATS)
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
+        st, decided = start(puzzle, opts["consistency"], limits, seed, STATS)
         if decided is not None:
             return decided.outcome()
         assert st is not None  # start returns no state only with a decision
         compiling = ensure(*self.lazy_kernels(opts))  # off the clock, before any worker is forked
         postpone(st, compiling)
-        deadline = deadline.later(compiling)
         configure(st, opts["strategy"], opts["selection"])
-        return self._search(st, opts, deadline, seed)
+        return self._search(st, opts, limits.deadline.later(compiling), seed)
 
     def _search(self, st: State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
         raise NotImplementedError
@@ -157,7 +157,7 @@ def _root_parallel(st: State, level: int, workers: int, seed: int, deadline: Dea
     totals["workers"] = workers
     if solution is not None:
         return Outcome(Status.SOLVED, solution, totals)
-    return Outcome(Status.UNKNOWN, None, totals, TIME_LIMIT_REACHED)
+    return Outcome(Status.UNKNOWN, None, totals, TIME_LIMIT_REACHED, "time")
 
 
 @register("flat")

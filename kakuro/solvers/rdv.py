@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kakuro.clock import Deadline
 from kakuro.combos import (
     fixed_values,
 )
+from kakuro.limits import Limits
 from kakuro.native import (
     SEARCH_STATS,
+    TREE_BUDGETS,
     TREE_OPTIONS,
     TreeSearchSolver,
     enumerate_solutions,
@@ -44,6 +45,7 @@ class ReducingDomainValues(TreeSearchSolver):
     description = "Reducing Domain Values (Panov & Koceski 2013), then depth-first search"
     paradigm = "native propagation"
     complete = True
+    budgets = TREE_BUDGETS
     options = {
         "search": Option(True, "search after the reduction (false: the paper's algorithm, incomplete)"),
         "consistency": Option("gac", "propagation during the search after the reduction: gac (exact run-level "
@@ -56,10 +58,13 @@ class ReducingDomainValues(TreeSearchSolver):
             return ()
         return tree_kernels(settings["consistency"], tree_settings(settings))
 
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        reduction = reduce_domains(puzzle, deadline)
+    def budgets_for(self, settings: Mapping[str, Any]) -> Mapping[str, str]:
+        return TREE_BUDGETS if settings["search"] else {}  # the reduction alone counts no nodes
+
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
+        reduction = reduce_domains(puzzle, limits.deadline)
         if reduction.stopped:
-            return Enumeration([], False, {"passes": reduction.passes, "forced": reduction.forced}, STOPPED)
+            return Enumeration([], False, {"passes": reduction.passes, "forced": reduction.forced}, STOPPED, "time")
         stats: dict[str, Any] = {
             "root_solved": reduction.wiped_out or reduction.solved,
             "passes": reduction.passes,
@@ -73,7 +78,7 @@ class ReducingDomainValues(TreeSearchSolver):
             undecided = sum(1 for d in reduction.domains if d & (d - 1))
             return Enumeration([], False, stats, f"the reduction stalled with {undecided} cells undecided (search=false)")
         found = enumerate_solutions(
-            puzzle, opts["consistency"], limit, deadline, seed, SEARCH_STATS, domains=reduction.domains,
+            puzzle, opts["consistency"], limit, limits, seed, SEARCH_STATS, domains=reduction.domains,
             tree=tree_settings(opts),
         )
         found.stats.update(root_solved=stats["root_solved"], passes=reduction.passes, forced=reduction.forced)

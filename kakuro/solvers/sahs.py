@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from kakuro.clock import Deadline
 from kakuro.combos import values_of
 from kakuro.engine import harmony as kernels
+from kakuro.limits import Limits
 from kakuro.native import NativeEngine
 from kakuro.options import Option
 from kakuro.outcome import Outcome, Status
@@ -65,10 +65,11 @@ class HarmonySearch(NativeEngine):
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         return ("harmony",)
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
+        deadline = limits.deadline
         reduction = reduce_domains(puzzle, deadline)
         if reduction.stopped:
-            return Outcome(Status.UNKNOWN, None, {"iterations": 0, "restarts": 0}, STOPPED)
+            return Outcome(Status.UNKNOWN, None, {"iterations": 0, "restarts": 0}, STOPPED, "time")
         stats: dict[str, Any] = {"root_solved": reduction.solved, "iterations": 0, "restarts": 0}
         if reduction.wiped_out:
             return Outcome(Status.UNSATISFIABLE, None, stats, "the pre-computation emptied a domain")
@@ -95,7 +96,7 @@ class HarmonySearch(NativeEngine):
             while gn < iterations:
                 if deadline.expired():
                     stats.update(iterations=done, best_fitness=_best(best, fitness))
-                    return Outcome(Status.UNKNOWN, None, stats, "time limit reached")
+                    return Outcome(Status.UNKNOWN, None, stats, "time limit reached", "time")
                 count = min(chunk, iterations - gn)
                 began = time.perf_counter()
                 row, ran = kernels.improvise(

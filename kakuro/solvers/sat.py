@@ -4,7 +4,9 @@ SAT solver PySAT ships (`kakuro.reasoning.pysat_search`).
 
 Time limits: PySAT's `interrupt()` is ignored by CaDiCaL, so with a time limit the solver runs
 in a child process that is killed at the deadline (`kakuro.isolation`); without one it runs here.
-Solutions are counted by blocking clauses over the value variables.
+Solutions are counted by blocking clauses over the value variables. A fail budget is a budget of
+the solver's conflicts (PySAT's `conf_budget`), for the solvers that honour it
+(`kakuro.reasoning.pysat_search.CONFLICT_BUDGET_SOLVERS`; the others refuse one).
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from kakuro.availability import Engine
-from kakuro.clock import Deadline
+from kakuro.limits import Limits
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Outcome
 from kakuro.puzzle import Puzzle
 from kakuro.reasoning.cnf import ENCODINGS
 from kakuro.reasoning.pysat_search import (
+    CONFLICT_BUDGET_SOLVERS,
     DEFAULT_ENCODING,
     DEFAULT_SOLVER,
     SOLVER_NAMES,
@@ -38,6 +41,7 @@ class Sat(Solver):
     paradigm = "SAT"
     complete = True
     supports_seed = False
+    budgets = {"fails": "conflicts"}
     engine = Engine("pysat", pip="python-sat")
     options = {
         "solver": Option(DEFAULT_SOLVER, "the PySAT solver (canonical name)", choices=SOLVER_NAMES),
@@ -52,8 +56,11 @@ class Sat(Solver):
 
         pysat_name(DEFAULT_SOLVER)
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        return solve_with_sat(puzzle, deadline, opts["solver"], opts["encoding"])
+    def budgets_for(self, settings: Mapping[str, Any]) -> Mapping[str, str]:
+        return self.budgets if settings["solver"] in CONFLICT_BUDGET_SOLVERS else {}
 
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        return enumerate_with_sat(puzzle, limit, deadline, opts["solver"], opts["encoding"])
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
+        return solve_with_sat(puzzle, limits.deadline, opts["solver"], opts["encoding"], limits.budget.fails)
+
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
+        return enumerate_with_sat(puzzle, limit, limits.deadline, opts["solver"], opts["encoding"], conflicts=limits.budget.fails)

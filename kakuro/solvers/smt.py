@@ -38,6 +38,7 @@ from kakuro.availability import Engine
 from kakuro.clock import Deadline
 from kakuro.combos import given_domains, range_mask, run_table_sizes, values_of
 from kakuro.isolation import call_interruptibly
+from kakuro.limits import Limits
 from kakuro.options import Option, seed_below
 from kakuro.outcome import Enumeration, Stat
 from kakuro.puzzle import Puzzle
@@ -271,5 +272,5 @@ class Smt(EnumeratingSolver):
                           "or the puzzle's bounds", choices=DOMAINS),
     }
 
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
-        return enumerate_with_z3(puzzle, opts["model"], limit, deadline, seed, opts["domains"])
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
+        return enumerate_with_z3(puzzle, opts["model"], limit, limits.deadline, seed, opts["domains"])

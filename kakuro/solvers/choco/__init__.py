@@ -61,6 +61,7 @@ from typing import Any, TypeVar
 from kakuro.availability import Engine
 from kakuro.clock import Deadline
 from kakuro.isolation import ChildProcessFailed, DeadlineReached, call_with_deadline
+from kakuro.limits import Limits
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Outcome, Stat, Status
 from kakuro.puzzle import Puzzle
@@ -182,12 +183,14 @@ class Choco(Solver):
         model.all_different(xs).post()
         model.get_solver().solve()
 
-    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
+        deadline = limits.deadline
         if checked_size(puzzle, opts["model"]).in_process:
             return _solve_model(puzzle, opts, deadline, seed, False)
         return _in_child(_solve_model, puzzle, opts, deadline, seed, True, deadline=deadline) or _TIMED_OUT
 
-    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, deadline: Deadline, seed: int) -> Enumeration:
+    def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
+        deadline = limits.deadline
         if checked_size(puzzle, opts["model"]).in_process:
             return _count_model(puzzle, opts, limit, deadline, seed, False)
         found = _in_child(_count_model, puzzle, opts, limit, deadline, seed, True, deadline=deadline)
