@@ -7,6 +7,7 @@ BUDGET with what it used. Each backend's own honouring is in the contract suite
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -14,10 +15,19 @@ import pytest
 import kakuro
 from kakuro import BackendOptionError, Budget, Enumeration, Outcome, Puzzle, Status
 from kakuro.cli import main
-from kakuro.cli.exits import EXIT_LIMIT, EXIT_USAGE
+from kakuro.cli.exits import EXIT_ERROR, EXIT_LIMIT, EXIT_USAGE
+from kakuro.compare.attempt import Attempt
+from kakuro.compare.jobs import Backend, Instance, Limits, make_jobs
+from kakuro.compare.worker import Reply
+from kakuro.records.files import read_results
+from kakuro.records.record import SCHEMA, JobStatus, Record
+from kakuro.records.verdict import Witnesses, judge
 from kakuro.registry import register, registry_restored
+from kakuro.report import sections
+from kakuro.report.summary import ALL, Row, summarize
 from kakuro.solver import EnumeratingSolver, Solver
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, ROOT
+from tests.test_report import rec, records
 
 
 @pytest.fixture(scope="module")
@@ -141,7 +151,7 @@ def test_options_can_narrow_the_budgets(cazenave: Puzzle) -> None:
 
 
 def test_solve_and_count_take_node_and_fail_limits(capsys) -> None:
-    grid = str(EXAMPLES.parent / "hard" / "empty-30x30-v31.jsonl")
+    grid = str(GRIDS_31)
     assert main(["solve", grid, "-b", "fc", "--node-limit", "7", "--format", "json"]) == EXIT_LIMIT
     said = json.loads(capsys.readouterr().out)
     assert (said["status"], said["stopped_by"], said["stats"]["nodes"]) == ("unknown", "nodes", 7)
@@ -169,3 +179,111 @@ def test_backends_name_lists_the_budgets(capsys) -> None:
 def test_the_budget_is_exported_with_the_plugin_types() -> None:
     assert Path(kakuro.__file__).parent.name == "kakuro"
     assert kakuro.Budget is Budget and kakuro.Limits().budget == Budget()
+
+
+# ---------------------------------------------------------------- kakuro compare and its records
+GRIDS_31 = ROOT / "instances" / "hard" / "empty-30x30-v31.jsonl"
+"""The 31x31 grids of instances/ (30x30 white cells over 1..31, with the clue row and column)."""
+DECIDED_AT_ONCE = ROOT / "instances" / "classic" / "unique-30x30.jsonl"
+PLAIN_FC = "fc:learning=false,restarts=none"
+
+
+def compare(argv: list[str]) -> int:
+    """`kakuro compare ARGV` in this process, from the repository's folder."""
+    old = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        return main(["compare", *argv])
+    finally:
+        os.chdir(old)
+
+
+@pytest.mark.parametrize("nodes", [20, 770])
+def test_compare_records_the_runs_a_node_limit_stopped_and_answers_the_others(nodes: int, tmp_path: Path) -> None:
+    """Issue 42's example: plain forward checking under --node-limit on the 31x31 grids (and on
+    30x30 grids root propagation decides). A puzzle whose unbounded search needs at most the
+    budget is SOLVED with the same nodes; every other one is BUDGET, having used exactly the
+    budget, recorded with it, counted in the report as unanswered."""
+    out = tmp_path / "r.jsonl"
+    assert compare([str(GRIDS_31), str(DECIDED_AT_ONCE), "-b", PLAIN_FC, "--node-limit", str(nodes), "-j", "1",
+                    "--time-limit", "60", "-o", str(out)]) == 0
+    records = {(Path(r.source).name, r.index): r for r in read_results(out)}
+    assert len(records) == 5
+    stopped = 0
+    for (_, index), record in records.items():
+        unbounded = kakuro.solve(kakuro.read(record.source)[index], PLAIN_FC, time_limit=60)
+        assert unbounded.solved and record.budget == {"nodes": nodes}
+        if unbounded.stats["nodes"] <= nodes:
+            assert (record.status, record.stats["nodes"]) == (JobStatus.SOLVED, unbounded.stats["nodes"]), record
+        else:
+            stopped += 1
+            assert (record.status, record.stats["nodes"]) == (JobStatus.BUDGET, nodes), record
+            assert record.message == f"stopped by its budget of nodes (nodes: {nodes} of {nodes})"
+    assert stopped == {20: 2, 770: 1}[nodes]  # 775 and 758 nodes decide the two 31x31 grids
+    row = only_row(read_results(out))
+    assert (row.counts["budget"], row.answered, row.par2) == (stopped, 5 - stopped, pytest.approx(
+        (sum(r.time for r in records.values() if r.answered) + stopped * 2 * 60) / 5))
+
+
+def only_row(records: list[Record]) -> Row:
+    (section,) = sections(records)
+    return next(row for row in summarize(section) if row.group == ALL)
+
+
+def test_compare_refuses_a_budget_a_backend_cannot_honour_before_any_job(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "r.jsonl"
+    assert compare([str(EXAMPLES), "-b", "gac", "-b", "csp", "--fail-limit", "5", "-o", str(out)]) == EXIT_USAGE
+    assert capsys.readouterr().err.strip() == (
+        "kakuro: backend 'csp' cannot honour a budget of fails (it honours: time); "
+        "`kakuro backends NAME` lists the budgets each backend honours")
+    assert not out.exists()
+
+
+def test_resuming_with_another_budget_is_refused(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "r.jsonl"
+    puzzle = str(EXAMPLES / "cazenave-2010-table1.txt")
+    assert compare([puzzle, "-b", "gac", "-j", "1", "--node-limit", "50", "-o", str(out)]) == 0
+    before = out.read_text()
+    assert compare([puzzle, "-b", "gac", "-j", "1", "--resume", "-o", str(out)]) == EXIT_ERROR
+    assert "holds results with 50 nodes" in capsys.readouterr().err and out.read_text() == before
+    assert compare([puzzle, "-b", "gac", "-j", "1", "--node-limit", "50", "--resume", "-o", str(out)]) == 0
+
+
+def test_a_reply_its_budget_stopped_is_budget_only_with_that_budget(two_solutions: Puzzle) -> None:
+    job = make_jobs([Instance.of("x.txt", 0, two_solutions)], [Backend("gac", "gac", "gac")],
+                    limits=Limits(10.0, 1.0, budget=Budget(nodes=5)))[0]
+    said = "stopped by its budget of nodes (nodes: 5 of 5)"
+    assert judge(job, Attempt("reply", Reply(Status.UNKNOWN, message=said, stopped_by="nodes")), Witnesses()) == (
+        JobStatus.BUDGET, said)
+    for stopped_by in ("time", "fails", None):
+        assert judge(job, Attempt("reply", Reply(Status.UNKNOWN, stopped_by=stopped_by)), Witnesses())[0] is JobStatus.TIMEOUT
+
+
+def test_budget_records_round_trip_and_bad_budgets_are_skipped(tmp_path: Path) -> None:
+    line = {"schema": SCHEMA, "source": "a.txt", "index": 0, "digest": "d", "backend": "fc", "seed": 0, "repeat": 0,
+            "status": "BUDGET", "time": 0.1, "time_limit": 10, "stats": {"nodes": 20}, "budget": {"nodes": 20},
+            "message": "stopped by its budget of nodes (nodes: 20 of 20)"}
+    record = Record.from_json(line)
+    assert (record.status, record.budget, record.answered) == (JobStatus.BUDGET, {"nodes": 20}, False)
+    assert Record.from_json(json.loads(json.dumps(record.to_json()))) == record
+    older = Record.from_json({k: v for k, v in line.items() if k != "budget"} | {"schema": 3, "status": "TIMEOUT"})
+    assert older.budget == {}  # schema 3 had no budgets
+    path = tmp_path / "r.jsonl"
+    bad = [{**line, "budget": {"moves": 3}}, {**line, "budget": {"nodes": 0}}, {**line, "budget": [20]},
+           {**line, "budget": {"fails": 2.5}}]
+    path.write_text("".join(json.dumps(x) + "\n" for x in [line, *bad]))
+    warnings: list[str] = []
+    assert [r.budget for r in read_results(path, warn=warnings.append)] == [{"nodes": 20}]
+    assert len(warnings) == 5 and all("budget" in w for w in warnings[:4]), warnings
+
+
+def test_the_report_notes_runs_under_different_budgets() -> None:
+    lines = [rec("a", p, "BUDGET", None, budget={"nodes": 20}) for p in range(2)]
+    lines += [rec("b", p, "SOLVED", 1.0) for p in range(2)]
+    (section,) = sections(records(lines))
+    note = section.settings_note()
+    assert note is not None and "budget (20 nodes: a; none: b)" in note and "BUDGET counts" in note
+    (shared,) = sections(records(lines[:2]))
+    assert shared.budget_note() == "Every run had a budget of 20 nodes: the column budget counts the puzzles it stopped."
+    assert shared.budget_note() in shared.notes() and only_row(records(lines[:2])).counts["budget"] == 2
+    assert section.budget_note() is None

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kakuro.cli.arguments import CommandParser, at_least, non_negative_seconds, seconds_or_none
+from kakuro.cli.common import add_budget, budget_of
 from kakuro.cli.exits import EXIT_OK, EXIT_WRONG
 from kakuro.cli.report import GROUPINGS
 from kakuro.clock import MAX_TIME_LIMIT
@@ -29,6 +30,7 @@ from kakuro.errors import KakuroError, UsageError
 if TYPE_CHECKING:
     from kakuro.compare.campaign import Campaign
     from kakuro.compare.jobs import Backend, Instance, Job
+    from kakuro.limits import Budget
     from kakuro.records.files import ResultsFile
 
 PROG = "python -m kakuro.compare"
@@ -36,7 +38,8 @@ PROG = "python -m kakuro.compare"
 HELP = "run backends head to head on puzzle files, every answer verified (kakuro compare --help)"
 DESCRIPTION = ("Run backends head to head on puzzle files and folders; every answer is verified by puzzle.check "
                "and each finished job is appended to a JSON-lines results file.")
-EPILOG = ("Statuses: SOLVED, UNSATISFIABLE, TIMEOUT, MEMOUT, CRASH, ERROR, WRONG. Exit codes as kakuro --help lists them: "
+EPILOG = ("Statuses: SOLVED, UNSATISFIABLE, TIMEOUT, BUDGET (stopped by --node-limit or --fail-limit), MEMOUT, CRASH, ERROR, "
+          "WRONG. Exit codes as kakuro --help lists them: "
           f"{EXIT_OK} done, {EXIT_WRONG} when some result is WRONG, 128 + the signal when stopped by one (130 Ctrl-C), "
           "the records kept and the command that resumes the campaign printed. Tables, plots, HTML and LaTeX from a "
           "results file: kakuro report FILE")
@@ -78,6 +81,7 @@ def _declare(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p.add_argument("--memory", type=at_least(1), default=None, metavar="MB",
                    help="resident memory a job may add to its worker, in MiB (the job's child processes included); "
                    "past it the worker is killed and the job is MEMOUT")
+    add_budget(p, "each job")
     p.add_argument("--repeat", type=at_least(1), default=1, metavar="R", help="runs per (puzzle, backend); "
                                                                               "run r uses seed SEED+r")
     p.add_argument("--seed", type=at_least(0), default=0, help="base seed (default 0)")
@@ -125,6 +129,7 @@ def _run_compare(args: argparse.Namespace) -> int:
         raise UsageError("--resume needs -o FILE, the results file to continue")
     backends = resolve_backends(args.backend, warn=_say)
     args.time_limit = _time_limit(args.time_limit, backends)
+    args.budget = _budget(budget_of(args), backends)
     instances = collect(args.paths, skip_bad=args.skip_bad, warn=_say)
     out = Path(args.out) if args.out else default_results_path()
     _refuse_input_as_output(out, args.paths, instances)
@@ -161,6 +166,17 @@ def _time_limit(asked: float | None, backends: Sequence[Backend]) -> float:
     return MAX_TIME_LIMIT
 
 
+def _budget(asked: Budget | None, backends: Sequence[Backend]) -> Budget:
+    """The budget of every job: `asked` when every backend honours it (BackendOptionError in one
+    line, before any job runs, for the first that does not), else no budget."""
+    from kakuro.limits import NO_BUDGET
+    from kakuro.registry import get_solver
+
+    for backend in backends:
+        get_solver(backend.spec).checked_budget(asked)
+    return asked or NO_BUDGET
+
+
 def _refuse_input_as_output(out: Path, paths: Sequence[str], instances: Sequence[Instance]) -> None:
     """Raise KakuroError when the results file `out` is one of the puzzle files (named on the
     command line or found in a folder): appending records would ruin it. Same file means the
@@ -187,6 +203,7 @@ def _run(
     from kakuro.compare.campaign import run_campaign
     from kakuro.compare.jobs import Limits, keep_names, make_jobs
     from kakuro.compare.worker import WorkerConfig
+    from kakuro.limits import Budget
     from kakuro.records.record import FINAL, latest
     from kakuro.records.verdict import Witnesses
 
@@ -196,8 +213,12 @@ def _run(
         shown = ", ".join(f"{limit:g} s" for limit in other_limits)
         raise KakuroError(f"{out} holds results with --time-limit {shown}; resume it with that limit, "
                           f"or write {args.time_limit:g} s results to another -o FILE (the report compares both)")
+    other_budgets = sorted({str(Budget(**r.budget)) for r in existing} - {str(args.budget)})
+    if other_budgets:
+        raise KakuroError(f"{out} holds results with {'; '.join(other_budgets)} (--node-limit, --fail-limit); resume it "
+                          f"with that budget, or write results with {args.budget} to another -o FILE")
     backends = keep_names(backends, ((r.backend, r.spec) for r in existing))
-    limits = Limits(args.time_limit, args.grace, args.memory)
+    limits = Limits(args.time_limit, args.grace, args.memory, args.budget)
     jobs = make_jobs(instances, backends, repeat=args.repeat, seed=args.seed, limits=limits)
     done = {r.key for r in latest(existing) if r.status in FINAL}
     todo = [job for job in jobs if job.key not in done]

@@ -162,6 +162,7 @@ def make_record(job: Job, attempt: Attempt, status: JobStatus, message: str, fal
         time_limit=limits.time_limit,
         grace=limits.grace,
         memory_limit_mb=limits.memory_mb,
+        budget=limits.budget.asked(),
         peak_rss_mb=reply.peak_rss_mb if reply is not None else None,
         stats=dict(reply.stats) if reply is not None else {},
         message=clipped(message),

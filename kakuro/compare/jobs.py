@@ -16,6 +16,7 @@ from typing import Any
 
 from kakuro.errors import KakuroError
 from kakuro.formats import FORMATS, read
+from kakuro.limits import NO_BUDGET, Budget
 from kakuro.options import parse_spec, spec_value
 from kakuro.puzzle import Puzzle
 from kakuro.registry import backend_info, get_solver
@@ -81,11 +82,13 @@ class Backend:
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-job limits: seconds of solving, seconds of grace before the kill, address space."""
+    """Per-job limits: seconds of solving, seconds of grace before the kill, resident memory
+    (MiB), and the budget of nodes and fails (`kakuro.Budget`) every backend must honour."""
 
     time_limit: float = DEFAULT_TIME_LIMIT
     grace: float = DEFAULT_GRACE
     memory_mb: int | None = None
+    budget: Budget = NO_BUDGET
 
     @property
     def kill_after(self) -> float:

@@ -75,6 +75,8 @@ class Reply:
     message: str = ""
     memout: bool = False
     """True when the job ran out of memory (a MemoryError)."""
+    stopped_by: str | None = None
+    """What stopped an UNKNOWN answer (`Result.stopped_by`: "time", or a budget's name)."""
     peak_rss_mb: float | None = None
     pid: int = 0
     versions: Mapping[str, str] = field(default_factory=dict)
@@ -147,7 +149,8 @@ def run_job(job: Job) -> Reply:
         message = state.failures.get(spec, f"backend {job.backend.label!r} was not warmed up in this worker")
         return Reply(Status.ERROR, message=message, wall=time.perf_counter() - start, **common)
     _reset_peak_rss()
-    outcome = _outcome(lambda: solver.solve(job.instance.puzzle, time_limit=job.limits.time_limit, seed=job.seed))
+    outcome = _outcome(lambda: solver.solve(job.instance.puzzle, time_limit=job.limits.time_limit, seed=job.seed,
+                                            budget=job.limits.budget))
     return Reply(**outcome, wall=time.perf_counter() - start, peak_rss_mb=_peak_rss_mb(), **common)
 
 
@@ -173,6 +176,7 @@ def _outcome(solve: Callable[[], Any]) -> dict[str, Any]:
             "stats": _plain_stats(result.stats),
             "message": message,
             "memout": result.status is Status.ERROR and _is_memory_error(message),
+            "stopped_by": result.stopped_by if isinstance(result.stopped_by, str) else None,
         }
     except MemoryError as exc:
         return {"status": Status.ERROR, "memout": True, "message": clipped(described(exc))}

@@ -8,6 +8,8 @@ Schema history (the `schema` field; a record without one is schema 1):
        `--certify`, an optional `certified` (readers of schema 2 without it ignore it)
     3  a proof of no solution is `UNSATISFIABLE`, as `kakuro.Status` spells it (schemas 1 and 2
        wrote `UNSAT`, which is read as `UNSATISFIABLE` in a record of any schema)
+    4  a job stopped by its budget of nodes or fails is `BUDGET`, and `budget` holds the
+       budgets the job had (`kakuro.Budget`: name -> bound; empty, or absent before, for none)
 
 Reading and appending results files is `kakuro.records.files`; how a job's status is decided
 is `kakuro.records.verdict`.
@@ -22,9 +24,10 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from kakuro.limits import BUDGETS
 from kakuro.values import is_integer, is_number
 
-SCHEMA = 3
+SCHEMA = 4
 """Version of the record layout written by this version (see the module docstring)."""
 KEY_FIELDS = ("index", "digest", "backend", "seed", "repeat")
 """The fields that identify a job in a results file: the puzzle by what it is (its digest and
@@ -44,11 +47,13 @@ def clipped(text: str, limit: int = MAX_MESSAGE) -> str:
 class JobStatus(str, enum.Enum):  # noqa: UP042  # a StrEnum would change str(status)
     """How a job ended, as the parent verified it (see `kakuro.records.verdict`). A status the
     library has too (`kakuro.Status`: all but UNKNOWN, which a job records as TIMEOUT) has its
-    name, upper-cased."""
+    name, upper-cased. BUDGET: the backend stopped at its budget of nodes or fails (an UNKNOWN
+    that a budget, not time, stopped; `Result.stopped_by`)."""
 
     SOLVED = "SOLVED"
     UNSATISFIABLE = "UNSATISFIABLE"
     TIMEOUT = "TIMEOUT"
+    BUDGET = "BUDGET"
     MEMOUT = "MEMOUT"
     CRASH = "CRASH"
     ERROR = "ERROR"
@@ -103,6 +108,10 @@ class Record:
     solution was made and verified (`kakuro.certificates`), False when none could be made in
     time (the message says why); None when certification was not asked (or the answer is not
     UNSATISFIABLE)."""
+    budget: Mapping[str, int] = field(default_factory=dict)
+    """The budgets beyond time the job had (`kakuro.Budget.asked`: "nodes", "fails" -> the
+    bound); empty for none. What a run used is in `stats` (the counter each backend names:
+    `kakuro backends NAME`)."""
     schema: int = SCHEMA
 
     @property
@@ -220,6 +229,9 @@ _FIELD_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "versions": (_is_object, "an object"),
     "machine": (_is_object, "an object"),
     "certified": (_or_null(lambda value: isinstance(value, bool)), "true, false or null"),
+    "budget": (lambda value: isinstance(value, dict) and all(
+        name in BUDGETS and is_integer(bound) and bound >= 1 for name, bound in value.items()),
+        f"an object of budgets ({', '.join(BUDGETS)}) with positive whole numbers"),
 }
 """For each record field read from JSON: its check and what the check wants, for the message."""
 

@@ -4,6 +4,8 @@
     UNSATISFIABLE  the backend proved unsatisfiability (and nothing contradicts it)
     TIMEOUT        killed at the wall-clock limit, or the backend answered UNKNOWN (its limit
                    was reached or an incomplete search gave up; the message says which)
+    BUDGET         the backend answered UNKNOWN, stopped by a budget of nodes or fails the job
+                   had (`Result.stopped_by`; what it used is in the record's stats)
     MEMOUT         killed past the memory limit (resident memory), a MemoryError, or a worker
                    death near the limit
     CRASH          the worker died (abort, segfault, ...) or the harness lost the job
@@ -28,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol
 
 from kakuro.errors import InvalidSolutionError
+from kakuro.limits import Budget
 from kakuro.outcome import Status, rejection
 from kakuro.puzzle import Puzzle
 from kakuro.records.record import JobStatus, Record
@@ -54,10 +57,12 @@ class InstanceLike(Protocol):
 
 
 class LimitsLike(Protocol):
-    """A job's limits (`kakuro.compare.jobs.Limits`): seconds, and MiB or None."""
+    """A job's limits (`kakuro.compare.jobs.Limits`): seconds, MiB or None, and its budget."""
 
     @property
     def time_limit(self) -> float: ...
+    @property
+    def budget(self) -> Budget: ...
     @property
     def grace(self) -> float: ...
     @property
@@ -84,6 +89,8 @@ class AnswerLike(Protocol):
     def message(self) -> str: ...
     @property
     def memout(self) -> bool: ...
+    @property
+    def stopped_by(self) -> str | None: ...
 
 
 class Ending(Protocol):
@@ -177,6 +184,8 @@ def judge(job: JobLike, attempt: Ending, witnesses: Witnesses) -> tuple[JobStatu
             return JobStatus.WRONG, refuted(holder)
         return JobStatus.UNSATISFIABLE, reply.message
     if reply.status is Status.UNKNOWN:
+        if reply.stopped_by in limits.budget.asked():
+            return JobStatus.BUDGET, reply.message or f"stopped by its budget of {reply.stopped_by}"
         return JobStatus.TIMEOUT, reply.message or "the backend stopped without an answer"
     if reply.memout:
         return JobStatus.MEMOUT, reply.message

@@ -69,13 +69,14 @@ class Section:
                 f"puzzles run by only some are left out (puzzles per backend: {counts}).")
 
     def settings_note(self) -> str | None:
-        """A sentence naming the backends under each memory limit and each grace before the
-        kill, when the runs do not all share them (None when they do): MEMOUT and TIMEOUT
-        counts under different settings are not comparable."""
+        """A sentence naming the backends under each memory limit, each grace before the kill
+        and each budget, when the runs do not all share them (None when they do): MEMOUT,
+        TIMEOUT and BUDGET counts under different settings are not comparable."""
         differ = []
         settings: tuple[tuple[str, Callable[[Record], str]], ...] = (
             ("memory limit", lambda r: _mib(r.memory_limit_mb)),
             ("grace before the kill", lambda r: _grace(r.grace)),
+            ("budget", lambda r: _budget(r.budget)),
         )
         for what, setting in settings:
             groups: dict[str, list[str]] = {}
@@ -86,16 +87,30 @@ class Section:
                 differ.append(f"{what} ({'; '.join(f'{v}: ' + ', '.join(names) for v, names in groups.items())})")
         if not differ:
             return None
-        return (f"The runs differ in {' and in '.join(differ)}: MEMOUT and TIMEOUT counts under different settings "
-                "are not comparable.")
+        return (f"The runs differ in {' and in '.join(differ)}: MEMOUT, TIMEOUT and BUDGET counts under different "
+                "settings are not comparable.")
+
+    def budget_note(self) -> str | None:
+        """A sentence naming the budget of nodes or fails every run had, when they share one
+        (None without one; `settings_note` names budgets that differ)."""
+        budgets = {_budget(r.budget) for r in self.runs}
+        if len(budgets) != 1 or budgets == {"none"}:
+            return None
+        return f"Every run had a budget of {budgets.pop()}: the column budget counts the puzzles it stopped."
 
     def notes(self) -> list[str]:
-        """Everything a reader of this section's tables must know: `note`, then `settings_note`."""
-        return [self.note(), *filter(None, [self.settings_note()])]
+        """Everything a reader of this section's tables must know: `note`, then `settings_note`
+        and `budget_note`."""
+        return [self.note(), *filter(None, [self.settings_note(), self.budget_note()])]
 
 
 def _mib(value: int | None) -> str:
     return "none" if value is None else f"{value} MiB"
+
+
+def _budget(budget: Mapping[str, int]) -> str:
+    """A record's budget as the notes name it: "20 nodes, 5 fails", or "none"."""
+    return ", ".join(f"{bound} {name}" for name, bound in budget.items()) or "none"
 
 
 def _grace(value: float | None) -> str:

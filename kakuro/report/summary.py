@@ -23,8 +23,8 @@ ALL = "all"
 """The group name of the whole-section rows."""
 GROUPINGS = ("source", "size")
 COUNTED = {status.value.lower(): status for status in (
-    JobStatus.SOLVED, JobStatus.UNSATISFIABLE, JobStatus.WRONG, JobStatus.TIMEOUT, JobStatus.MEMOUT, JobStatus.CRASH,
-    JobStatus.ERROR)}
+    JobStatus.SOLVED, JobStatus.UNSATISFIABLE, JobStatus.WRONG, JobStatus.TIMEOUT, JobStatus.BUDGET, JobStatus.MEMOUT,
+    JobStatus.CRASH, JobStatus.ERROR)}
 """Summary column -> the status it counts: the status in lower case (`unsatisfiable`)."""
 
 
