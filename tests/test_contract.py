@@ -151,15 +151,15 @@ def needs_search() -> Puzzle:
 
 def held_to(answer: kakuro.Result | kakuro.Count, name: str, key: str, bound: int, exact: bool) -> None:
     """`answer`, from a run given a budget of `bound` `name` (counted in its stats' `key`), was
-    stopped by it, saying so with its count (at most `bound` when the engine stops `exact`ly);
-    or it answered within it."""
+    stopped by it, saying so with its count (at most `bound` when the engine stops `exact`ly;
+    not an answer the template found past the budget), or it answered within it."""
     used = answer.stats.get(key)
     assert isinstance(used, int) and not isinstance(used, bool), (name, answer.stats)
     if answer.status in (Status.SOLVED, Status.UNSATISFIABLE) and getattr(answer, "exhausted", True):
         assert answer.stopped_by is None and used <= bound, answer
         return
     assert answer.status in (Status.UNKNOWN, Status.SOLVED), answer  # a count: SOLVED, not exhausted
-    assert answer.stopped_by == name and f"budget of {name}" in answer.message, answer
+    assert answer.stopped_by == name and answer.message.startswith(f"stopped by its budget of {name}"), answer
     if exact:
         assert used <= bound, answer
 

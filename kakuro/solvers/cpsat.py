@@ -110,8 +110,10 @@ def _configure(solver: Any, opts: Mapping[str, Any], limits: Limits, seed: int) 
 
 
 def _stopped_by(solver: Any, limits: Limits) -> str:
-    """What stopped a CP-SAT search that did not finish: its conflict budget when it spent it, else time."""
-    return "fails" if limits.budget.fails is not None and solver.num_conflicts >= limits.budget.fails else "time"
+    """What stopped a CP-SAT search that did not finish (CP-SAT does not say): its conflict
+    budget when it spent it before the deadline, else time."""
+    fails = limits.budget.fails
+    return "fails" if fails is not None and solver.num_conflicts >= fails and not limits.deadline.expired() else "time"
 
 
 def solve_interruptibly(solver: Any, model: Any, callback: Any = None) -> int:
