@@ -89,7 +89,8 @@ def count_line(name: str, found: Count, limit: int) -> str:
     elif found.count:
         verdict = f"at least {found.count} {noun} ({found.message or 'time limit reached'})"
     else:
-        verdict = f"unknown: {found.message or 'the time limit came'} before the first solution"
+        came = found.message if found.stopped_by not in (None, "time") else "the time limit came"  # or a budget
+        verdict = f"unknown: {came} before the first solution"
     return f"{name}: {verdict} in {found.time:.3f} s ({found.backend})"
 
 
