@@ -26,7 +26,7 @@ from kakuro.availability import Engine
 from kakuro.clock import Deadline, Stopwatch
 from kakuro.errors import BackendOptionError, KakuroError, UnsupportedOperationError, did_you_mean
 from kakuro.isolation import interrupts_kept
-from kakuro.limits import NO_BUDGET, Budget, Limits, refusal
+from kakuro.limits import NO_BUDGET, TIME, Budget, Limits, refusal
 from kakuro.options import Option, solving_seed, spec_value
 from kakuro.outcome import (
     CHECK_GRACE,
@@ -183,16 +183,15 @@ class Solver:
             status = Status.UNSATISFIABLE
         else:
             status = Status.UNKNOWN
-        stopped_by = None if exhausted or len(solutions) >= limit else found.stopped_by
         if checked.unchecked:
             message = (f"{TIME_LIMIT_REACHED} while checking the solutions: {checked.unchecked} found but not "
                        f"checked in time are not counted")
-            stopped_by = "time"
+            stopped_by: str | None = TIME
         elif exhausted or len(solutions) >= limit:
-            message = found.message
+            message, stopped_by = found.message, None
         else:  # stopped early: never without a reason
-            stopped_by = stopped_by or ("time" if deadline.expired() else None)
-            message = found.message or (TIME_LIMIT_REACHED if stopped_by == "time" else UNEXPLAINED_STOP)
+            stopped_by = found.stopped_by or (TIME if deadline.expired() else None)
+            message = found.message or (TIME_LIMIT_REACHED if stopped_by == TIME else UNEXPLAINED_STOP)
         return Count(status, len(solutions), exhausted, tuple(solutions), elapsed, stats, message, spec,
                      stopped_by=stopped_by)
 
