@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 
 import kakuro
-from kakuro import BackendOptionError, Budget, Enumeration, Outcome, Puzzle, Status
+from kakuro import BackendOptionError, BackendUnavailableError, Budget, Enumeration, Outcome, Puzzle, Status
 from kakuro.cli import main
 from kakuro.cli.exits import EXIT_ERROR, EXIT_LIMIT, EXIT_USAGE
 from kakuro.compare.attempt import Attempt
 from kakuro.compare.jobs import Backend, Instance, Limits, make_jobs
 from kakuro.compare.worker import Reply
+from kakuro.reasoning.pysat_search import CONFLICT_BUDGET_SOLVERS, SOLVER_NAMES, pysat_name
 from kakuro.records.files import read_results
 from kakuro.records.record import SCHEMA, JobStatus, Record
 from kakuro.records.verdict import Witnesses, judge
@@ -26,7 +27,7 @@ from kakuro.registry import register, registry_restored
 from kakuro.report import sections
 from kakuro.report.summary import ALL, Row, summarize
 from kakuro.solver import EnumeratingSolver, Solver
-from tests.conftest import EXAMPLES, ROOT
+from tests.conftest import EXAMPLES, ROOT, hard_for_gac
 from tests.test_report import rec, records
 
 
@@ -148,6 +149,23 @@ def test_options_can_narrow_the_budgets(cazenave: Puzzle) -> None:
     for spec in ("sat:solver=glucose4", "cpsat:workers=2", "rdv:search=false"):
         with pytest.raises(BackendOptionError, match="cannot honour a budget of"):
             kakuro.solve(cazenave, spec, time_limit=5, budget=Budget(fails=3))
+
+
+@pytest.mark.parametrize("solver", SOLVER_NAMES)
+def test_each_sat_solver_stops_at_a_conflict_budget_or_refuses_it(solver: str) -> None:
+    """The solvers of CONFLICT_BUDGET_SOLVERS stop within a few conflicts of a budget on a grid
+    that needs hundreds (they check it between conflicts); the others refuse it."""
+    try:
+        pysat_name(solver)
+    except BackendUnavailableError as missing:
+        pytest.skip(str(missing))
+    grid = hard_for_gac(12)
+    if solver not in CONFLICT_BUDGET_SOLVERS:
+        with pytest.raises(BackendOptionError, match="cannot honour a budget of fails"):
+            kakuro.solve(grid, f"sat:solver={solver}", time_limit=30, budget=Budget(fails=5))
+        return
+    result = kakuro.solve(grid, f"sat:solver={solver}", time_limit=30, budget=Budget(fails=5))
+    assert (result.status, result.stopped_by) == (Status.UNKNOWN, "fails") and 5 <= result.stats["conflicts"] <= 10, result
 
 
 def test_solve_and_count_take_node_and_fail_limits(capsys) -> None:

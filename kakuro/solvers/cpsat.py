@@ -3,12 +3,11 @@
 One worker and a fixed random seed by default, because CP-SAT is only reproducible with
 `num_workers=1` and a `random_seed`. OR-Tools is imported when a solve starts.
 
-A fail budget is CP-SAT's `max_number_of_conflicts`. CP-SAT checks it between conflicts and
-counts the conflicts of its presolve's probing too, so a run it stops may report a few more
-(OR-Tools 9.15, instances/hard: budgets of 20 stopped at 20-21 conflicts, a budget of 1 at 1-7).
-With more than one worker the limit does not stop the search (a budget of 50 on unsat-8x8-v9
-ran to its 20 s time limit with 2 and 4 workers), so `workers` > 1 refuses a fail budget; CP-SAT
-has no limit on its branches, so a node budget is refused.
+A fail budget is CP-SAT's `max_number_of_conflicts`, which it checks between conflicts, so a
+run it stops may count a few more (docs/backends/cpsat.md measures it). With more than one worker
+the limit does not stop the search (a budget of 50 on instances/hard/unsat-8x8-v9 ran to its time
+limit with 2 workers), so `workers` > 1 refuses a fail budget; CP-SAT has no limit on its
+branches, so a node budget is refused.
 """
 
 from __future__ import annotations
