@@ -1,12 +1,12 @@
 """What the native backends share on top of the compiled engine (`kakuro.engine`):
-its one-time costs paid before the clock (`NativeEngine`: the kernels a backend runs), starting
+its one-time costs paid before the clock (`NativeSolver`: the kernels a backend runs), starting
 a search (build, arm, root propagation), the options of the complete tree search
 (`TREE_OPTIONS`), and running it, each answered in the `Solver` contract's terms.
 
-The tree search at `consistency=gac` is the engine's modern search (restarts, dom/wdeg,
+The tree search at `consistency=gac` is the engine's learning search (restarts, dom/wdeg,
 phase saving, conflict learning, the balance check: `kakuro.engine.tree.learning_search`) unless every one
 of its parts is off (`PLAIN`), which is the papers' depth-first search (`depth_first`). At
-`consistency=fc` the search is always the depth-first one: the modern search refutes a value
+`consistency=fc` the search is always the depth-first one: the learning search refutes a value
 (x != v) by propagating the removal, which forward checking cannot do.
 """
 
@@ -94,15 +94,15 @@ PLAIN = {"restarts": "none", "learning": False, "order": "dom", "phase": False, 
 TREE_BUDGETS = MappingProxyType({"nodes": "nodes", "fails": "fails"})
 """The budgets of a backend whose search is the engine's tree search (`Solver.budgets`): its
 nodes and fails, at which the search stops exactly (`kakuro.engine.interrupt.bound`)."""
-MODERN_STATS = ("restarts", "learned", "deleted", "unbalanced")
+LEARNING_STATS = ("restarts", "learned", "deleted", "unbalanced")
 SEARCH_STATS = ("nodes", "fails", "propagations")
-"""The counters a complete search reports (with MODERN_STATS for the modern search)."""
+"""The counters a complete search reports (with LEARNING_STATS for the learning search)."""
 CONSISTENCY = Option("gac", "propagation after each assignment: gac (exact run-level reasoning, the strongest; refuses value "
                             "ranges too wide to tabulate) or fc (the paper's forward checking, any range)", choices=("gac", "fc"))
 """The propagation option of the native backends that search or play on the compiled state."""
 
 
-class NativeEngine(Solver):
+class NativeSolver(Solver):
     """A backend that runs the compiled engine. It names the kernels a solve with given
     settings runs (`engine_kernels`: names of `kakuro.engine.compile.KERNELS`) and
     those of them compiled only when a puzzle needs them (`lazy_kernels`); the `Solver` hook
@@ -135,7 +135,7 @@ class NativeEngine(Solver):
         return tuple(k for k in kernels if k not in lazy)
 
 
-class TreeSearchSolver(NativeEngine, EnumeratingSolver):
+class TreeSearchSolver(NativeSolver, EnumeratingSolver):
     """A native backend whose `engine_kernels` end with its tree search's (`tree_kernels`):
     that one is compiled when a puzzle first needs a search, off the clock."""
 
@@ -150,7 +150,7 @@ def learns(consistency: str, tree: Mapping[str, Any]) -> bool:
 
 def is_plain(consistency: str, tree: Mapping[str, Any]) -> bool:
     """True when the search is the depth-first one: below gac, or with every part of the
-    modern search off (see PLAIN)."""
+    learning search off (see PLAIN)."""
     if consistency != "gac":
         return True
     return (tree["restarts"] == "none" and not tree["learning"] and tree["order"] == "dom" and not tree["phase"]
@@ -160,9 +160,9 @@ def is_plain(consistency: str, tree: Mapping[str, Any]) -> bool:
 def tree_kernels(consistency: str, tree: Mapping[str, Any], stages: tuple[str, ...] = ("root",)) -> tuple[str, ...]:
     """The engine kernels of `stages` ("root", "shave") at `consistency` and, last, of the
     tree search (on a learning state when it learns: see `with_learning`). `search` compiles
-    the last one when a puzzle first needs it (NativeEngine.lazy_kernels)."""
+    the last one when a puzzle first needs it (NativeSolver.lazy_kernels)."""
     strength = "learn" if learns(consistency, tree) else consistency
-    search = "depth_first" if is_plain(consistency, tree) else "modern"
+    search = "depth_first" if is_plain(consistency, tree) else "learning"
     return tuple(f"{stage}:{consistency}" for stage in stages) + (f"{search}:{strength}",)
 
 
@@ -233,16 +233,16 @@ def search(
 ) -> Enumeration:
     """Up to `limit` solutions by the engine's tree search from the current state, with the
     state's counters `stat_names`: the depth-first search (`cells`: a fixed variable order,
-    empty for smallest domain first) when `tree` is None or `is_plain`, else the modern
-    search with the `tree` options (TREE_OPTIONS) and the counters MODERN_STATS too; given
-    `plan` (`learning_plan`), the modern search resumes with its weights and phases."""
+    empty for smallest domain first) when `tree` is None or `is_plain`, else the learning
+    search with the `tree` options (TREE_OPTIONS) and the counters LEARNING_STATS too; given
+    `plan` (`learning_plan`), the learning search resumes with its weights and phases."""
     if tree is not None:  # compiled when first needed (a puzzle the root decides never needs it), off the clock
         postpone(st, ensure(tree_kernels(consistency, tree)[-1]))
     if tree is None or is_plain(consistency, tree):
         code, found = run_depth_first(st, value_order, limit, cells)
     else:
         code, found = run_learning_search(st, limit, plan or learning_plan(st, tree, consistency, value_order))
-        stat_names = stat_names + MODERN_STATS
+        stat_names = stat_names + LEARNING_STATS
     stopped = STOPPED_BY[stopped_by(st)] if code == STOPPED else None
     return Enumeration(found, code == EXHAUSTED, dict(stats_of(st, stat_names)), stop_reason(code, len(found), stopped),
                        stopped)
@@ -266,7 +266,7 @@ def stop_reason(code: int, found: int, stopped: str | None = "time") -> str:
 
 
 def learning_plan(st: State, tree: Mapping[str, Any], consistency: str = "gac", value_order: str = "ascending") -> Plan:
-    """The modern search's settings and buffers for the `tree` options (TREE_OPTIONS)."""
+    """The learning search's settings and buffers for the `tree` options (TREE_OPTIONS)."""
     return plan_for(st, restarts=tree["restarts"], learning=learns(consistency, tree), order=tree["order"],
                     values=value_order, phase=tree["phase"], balance=tree["balance"])
 

@@ -15,7 +15,7 @@ import kakuro
 from kakuro import BackendOptionError, Budget, Puzzle, Status, UnsupportedOperationError
 from kakuro.cli.present import budget_text
 from kakuro.limits import BUDGETS
-from kakuro.native import NativeEngine
+from kakuro.native import NativeSolver
 from kakuro.shipped import is_shipped
 from tests.conftest import AVAILABLE, hard_for_gac
 from tests.test_solver import puzzle_state
@@ -188,7 +188,7 @@ def test_each_budget_is_honoured_or_refused_in_one_line(name: str, needs_search:
                 with pytest.raises(BackendOptionError):
                     kakuro.count_solutions(needs_search, name, time_limit=limit, budget=tight)
             continue
-        key, exact = honoured[budget_name], issubclass(cls, NativeEngine)
+        key, exact = honoured[budget_name], issubclass(cls, NativeSolver)
         stopped = kakuro.solve(needs_search, name, time_limit=limit, seed=1, budget=tight)
         assert stopped.status is Status.UNKNOWN, stopped  # it needs more than 2 of either
         held_to(stopped, budget_name, key, 2, exact)

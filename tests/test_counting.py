@@ -82,7 +82,7 @@ def test_the_drivers_hand_solutions_out_in_chunks(search: str) -> None:
     megabyte or two, however large the limit."""
     puzzle = empty_6x6()
     learning = search == "learning"
-    compile.ensure("root:gac", "modern:learn" if learning else "depth_first:gac")  # before the deadline
+    compile.ensure("root:gac", "learning:learn" if learning else "depth_first:gac")  # before the deadline
     st = state.build_state(puzzle, "gac", learning=learning)
     state.arm(st, None, 0)
     assert propagate.root_propagate(st)

@@ -21,7 +21,7 @@ EXAMPLE = ROOT / "instances" / "examples" / "cazenave-2010-table1.txt"
 SPEC = "fc:consistency=fc"
 """The native backend with the fewest kernels (the state's clock, root propagation and the
 depth-first search at forward checking, the kernels `ASSIGNMENTS` runs too): every native
-backend compiles through the same `NativeEngine.prepare_engine`."""
+backend compiles through the same `NativeSolver.prepare_engine`."""
 
 COLD_SOLVE = f"""
 import json, time, kakuro

@@ -1,4 +1,4 @@
-"""The modern search (restarts, dom/wdeg, phase saving, conflict learning) counts exactly: on
+"""The learning search (restarts, dom/wdeg, phase saving, conflict learning) counts exactly: on
 random puzzles with zero to hundreds of solutions it finds the same solutions as the plain
 depth-first search, under settings that stress every part (a restart after every conflict, a
 nogood store reduced to almost nothing, random values); no learned nogood excludes a known
@@ -39,7 +39,7 @@ LIMIT = 400
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled() -> None:
-    compile.ensure("root:gac", "depth_first:gac", "modern:learn", "modern:gac")
+    compile.ensure("root:gac", "depth_first:gac", "learning:learn", "learning:gac")
 
 
 def count_plain(puzzle: Puzzle) -> set[tuple[int, ...]]:

@@ -16,7 +16,7 @@ not writable.
 
 **Compilation outside the clock.** `ensure(*kernels)` compiles (or loads from the disk cache)
 the named kernels, once per process, by running each on a tiny puzzle; a native backend names
-the kernels it runs (`kakuro.native.NativeEngine.engine_kernels`) and `Solver.solve`
+the kernels it runs (`kakuro.native.NativeSolver.engine_kernels`) and `Solver.solve`
 has them ensured before it arms the deadline, so `Result.time` and every limit count solving
 only. A kernel compiled in the middle of a solve is taken off the solving clock:
 `seconds_spent` is registered with `kakuro.clock.exclude`. A backend compiles only what it
@@ -52,7 +52,7 @@ KERNELS: dict[str, tuple[str, tuple[str, ...]]] = {
     "refute:gac": ("reasons", ("gac",)),
     **{f"root:{s}": ("propagate", ("root", s)) for s in STRENGTHS},
     **{f"depth_first:{s}": ("tree", ("depth_first", s)) for s in STRENGTHS},
-    **{f"modern:{s}": ("tree", ("modern", s)) for s in ("gac", "learn")},
+    **{f"learning:{s}": ("tree", ("learning", s)) for s in ("gac", "learn")},
     **{f"{game}:{s}": ("montecarlo", (game, s)) for game in ("sampling", "nested", "flat", "uct") for s in ("fc", "gac")},
 }
 """The kernels `ensure` compiles, "name:strength": name -> (engine module, arguments of its

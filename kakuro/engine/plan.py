@@ -1,4 +1,4 @@
-"""The modern search's plan (`kakuro.engine.tree.learning_search`): its settings (restart
+"""The learning search's plan (`kakuro.engine.tree.learning_search`): its settings (restart
 policy and schedule, variable and value orders, learning, phase saving, the balance check)
 and the buffers it keeps between calls (weights, phases, decisions, analysis, its position),
 so that a search paused at a restart goes on where it was."""
@@ -36,7 +36,7 @@ POSITION = 6
 
 
 class Plan(NamedTuple):
-    """A modern search's settings and buffers (made by `plan_for`)."""
+    """A learning search's settings and buffers (made by `plan_for`)."""
 
     settings: np.ndarray
     """int64 (SETTINGS,): restart policy, restart unit (conflicts), learning (0/1), variable
@@ -87,7 +87,7 @@ def conflict_budget(settings: np.ndarray, restart: int) -> int:
 
 def plan_for(st: State, *, restarts: str = "luby", unit: int = 100, learning: bool = True, order: str = "dom/wdeg",
              values: str = "ascending", phase: bool = True, keep: int = 2000, balance: bool = True) -> Plan:
-    """A modern search's settings and fresh buffers for `st` (learning needs a LearningState);
+    """A learning search's settings and fresh buffers for `st` (learning needs a LearningState);
     `balance`: the balance check (`kakuro.engine.balance`) where it applies."""
     if learning and not isinstance(st, LearningState):
         raise ValueError("learning needs a LearningState (build_state(..., learning=True))")
@@ -103,7 +103,7 @@ def plan_for(st: State, *, restarts: str = "luby", unit: int = 100, learning: bo
 
 
 def pause_at(plan: Plan, moment: float | None) -> None:
-    """Make the modern search of `plan` pause (return STOPPED) at its first restart from
+    """Make the learning search of `plan` pause (return STOPPED) at its first restart from
     `moment` (a `time.perf_counter` reading; None: never). Paused at the root with its trail
     kept, it goes on when called again exactly as if it had not paused, which a stop at a
     deadline (undone to where the search began, its restarts counted anew) does not."""

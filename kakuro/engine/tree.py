@@ -201,19 +201,19 @@ def free_cells(st: State) -> np.ndarray:
 
 
 def warm_up(search: str, strength: str) -> None:
-    """Compile `depth_first` or `learning_search` ("modern") for states of `strength` (one
+    """Compile `depth_first` or `learning_search` ("learning") for states of `strength` (one
     signature serves every setting)."""
     st = warm_up_state("gac" if strength == "learn" else strength)
     root_propagate(st)
     if strength == "learn":  # as the backends run it: root propagation on the plain state
         st = with_learning(st)
-    if search == "modern":
+    if search == "learning":
         run_learning_search(st, 2, learning=strength == "learn")
     else:
         run_depth_first(st, "ascending", 2)
 
 
-# --------------------------------------------------------------------- the modern search
+# --------------------------------------------------------------------- the learning search
 @compiled
 def _choose_cell(st: State, plan: Plan) -> int:
     """The cell to branch on: the smallest domain, over its runs' weights under dom/wdeg,
@@ -512,7 +512,7 @@ def _room_for_solution(st, level):  # type: ignore[no-untyped-def]
 
 @entry_point
 def learning_search(st: State, plan: Plan, solutions: np.ndarray, limit: int) -> tuple[int, int]:
-    """The modern search (module docstring) from the current, propagated state, to `limit`
+    """The learning search (module docstring) from the current, propagated state, to `limit`
     solutions in all. Writes the solutions it finds in the rows of `solutions` from row 0.
     Returns (code, rows written) like `depth_first`: EXHAUSTED (finished: the count is exact),
     LIMIT, STOPPED, or FULL (the nogood store holds nothing but found solutions' nogoods and

@@ -27,7 +27,7 @@ from typing import Any
 
 from kakuro.engine.tree import free_cells
 from kakuro.limits import Limits
-from kakuro.native import TREE_BUDGETS, NativeEngine, search, start
+from kakuro.native import TREE_BUDGETS, NativeSolver, search, start
 from kakuro.options import Option
 from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle
@@ -54,7 +54,7 @@ def _strength(variant: str) -> str:
 
 
 @register("backtrack")
-class Backtracking(NativeEngine, EnumeratingSolver):
+class Backtracking(NativeSolver, EnumeratingSolver):
     """Stack-based backtracking, row-major, checks only (the variants of Davies' solvers)."""
 
     description = "stack-based backtracking and its variants (Panov & Koceski 2013, Davies 2009)"

@@ -20,7 +20,7 @@ cells, gives it to that cell; the tutorial compiles the same constraint to a tab
    costs), `once` sweeps once, `none` skips the stage. Measured on all 1,398 shared puzzles
    (`experiments/propagation_strength.py`): `once` and `fixpoint` decide the same puzzles with
    no search (every one with a unique solution) at the same cost;
-3. a complete search maintaining GAC from the shaved domains: by default the engine's modern
+3. a complete search maintaining GAC from the shaved domains: by default the engine's learning
    search (Luby restarts, dom/wdeg with random ties, phase saving, conflict learning from
    explained run propagation, the grid's implied sums kept at GAC beside the runs: its closed
    blocks' innies and outies, `kakuro.reasoning.implied`; the balance check on the open regions,
@@ -32,8 +32,8 @@ Stats: `root_solved` (stages 1-2 decided the puzzle: every domain a single value
 wipe-out), `removed_gac` and `removed_shaving` (values removed by each stage from the initial
 domains: the full range for an empty cell, the digit for a given), `probes` (shaving trial
 assignments), `sweeps`, `shaving_cut` (`bounded` shaving stopped on its budget), `nodes`,
-`fails`, `propagations` (run revisions), and for the modern search `restarts`, `learned` and
-`deleted` (nogoods). The seed breaks the modern search's
+`fails`, `propagations` (run revisions), and for the learning search `restarts`, `learned` and
+`deleted` (nogoods). The seed breaks the learning search's
 ties; the plain search does not use it.
 """
 

@@ -42,7 +42,7 @@ from kakuro.engine.state import (
     stats_of,
 )
 from kakuro.limits import Limits
-from kakuro.native import CONSISTENCY, TIME_LIMIT_REACHED, NativeEngine, start
+from kakuro.native import CONSISTENCY, TIME_LIMIT_REACHED, NativeSolver, start
 from kakuro.options import Option
 from kakuro.outcome import Outcome, Stat, Status
 from kakuro.puzzle import Puzzle
@@ -64,7 +64,7 @@ def _finish(st: State, code: int) -> Outcome:
     return Outcome(Status.UNKNOWN, None, stats, TIME_LIMIT_REACHED, "time")
 
 
-class MonteCarloSolver(NativeEngine):
+class MonteCarloSolver(NativeSolver):
     """What the Monte-Carlo backends share: the compiled kernels (warm-up), incompleteness,
     the `consistency`, `strategy` and `selection` options, and a root-propagated state handed
     to `_search` unless root propagation already decided the puzzle."""

@@ -35,7 +35,7 @@ class ReducingDomainValues(TreeSearchSolver):
     `search=true` (default): the reduced domains are the root of a depth-first search, smallest
     domain first, values ascending (the engine's search), propagating by exact run reasoning
     (`consistency=gac`, default, which subsumes the reduction) or forward checking
-    (`consistency=fc`), with the modern search's parts (`TREE_OPTIONS`), so the backend is
+    (`consistency=fc`), with the learning search's parts (`TREE_OPTIONS`), so the backend is
     complete: it proves unsatisfiability and counts solutions. `search=false`: the paper's
     algorithm alone, answering UNKNOWN when the reduction stalls (and, when counting,
     `exhausted=False`), so that setting is incomplete. `complete` (a class attribute) describes

@@ -33,7 +33,7 @@ import numpy as np
 from kakuro.combos import values_of
 from kakuro.engine import harmony as kernels
 from kakuro.limits import Limits
-from kakuro.native import NativeEngine
+from kakuro.native import NativeSolver
 from kakuro.options import Option
 from kakuro.outcome import Outcome, Status
 from kakuro.puzzle import Puzzle
@@ -48,7 +48,7 @@ CHUNK_SECONDS = 0.01
 
 
 @register("sahs")
-class HarmonySearch(NativeEngine):
+class HarmonySearch(NativeSolver):
     """Self-Adaptive Harmony Search on the RDV-reduced domains (incomplete)."""
 
     description = "Self-Adaptive Harmony Search after RDV pre-filtering (Panov & Koceski 2014)"
