@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields
 
 from kakuro.clock import Deadline
 from kakuro.errors import BackendOptionError
-from kakuro.values import is_integer
+from kakuro.values import is_integer, is_number
 
 TIME = "time"
 """`stopped_by` of a run stopped by its time limit."""
@@ -80,3 +80,31 @@ def described_stop(name: str, used: object, allowed: int, key: str) -> str:
     """A run's message when its budget of `allowed` `name` stopped it after `used` (its stats'
     `key`): "stopped by its budget of fails (conflicts: 21 of 20)"."""
     return f"stopped by its budget of {name} ({key}: {used} of {allowed})"
+
+
+def checked_time_limit(time_limit: object, backend: str, needed: bool) -> None:
+    """Raise BackendOptionError in one line unless `time_limit` is a positive number of seconds,
+    or None for a backend that does not need one (`needed`: an incomplete search, which might
+    never return without it)."""
+    if time_limit is not None:
+        if not is_number(time_limit) or not time_limit > 0:
+            raise BackendOptionError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
+    elif needed:
+        raise BackendOptionError(
+            f"backend {backend!r} is incomplete: it searches until it finds a solution and cannot prove "
+            "that there is none, so without a limit it might never return; pass time_limit= (seconds; "
+            "--time-limit on the command line)"
+        )
+
+
+def checked_budget(budget: object, honoured: Mapping[str, str], backend: str) -> Budget:
+    """`budget` (None: no budget) when `backend`, which honours `honoured`, honours every bound
+    it gives; BackendOptionError in one line otherwise."""
+    if budget is None:
+        return NO_BUDGET
+    if not isinstance(budget, Budget):
+        raise BackendOptionError(f"budget must be a kakuro.Budget or None, not {type(budget).__name__} {budget!r}")
+    for name in budget.asked():
+        if name not in honoured:
+            raise BackendOptionError(refusal(backend, name, honoured))
+    return budget

@@ -423,3 +423,52 @@ def plain_text(value: object) -> str:
 def described(exc: BaseException) -> str:
     """`Type: text` of an exception, even one whose text cannot be made (`plain_text`)."""
     return f"{type(exc).__name__}: {plain_text(exc)}".rstrip(": ")
+
+
+def held(answer: object, limits: Limits, counters: Mapping[str, str]) -> Outcome:
+    """What a backend's `_solve` returned, checked (`checked_outcome`) and held to `limits`
+    (`limited`, `counters` as there): an answer past its budget made UNKNOWN, `stopped_by`
+    filled in, and the message when the backend gave none. Raises BadAnswer as those do."""
+    outcome = checked_outcome(answer)
+    if outcome.status not in (Status.SOLVED, Status.UNSATISFIABLE, Status.UNKNOWN):
+        return outcome
+    answered = outcome.status is not Status.UNKNOWN
+    stopped, note = limited(answered, outcome.stats, outcome.stopped_by, limits, counters)
+    if answered and stopped is not None:
+        return Outcome(Status.UNKNOWN, None, outcome.stats, note, stopped)
+    return Outcome(outcome.status, outcome.values, outcome.stats, outcome.message or note, stopped)
+
+
+def held_count(answer: object, limits: Limits, counters: Mapping[str, str], limit: int) -> Enumeration:
+    """What a backend's `_count` returned, checked (`checked_enumeration`) and held to `limits`
+    as `held` does: a search past its budget is not exhausted."""
+    found = checked_enumeration(answer)
+    answered = found.exhausted or len(found.solutions) >= limit
+    stopped, note = limited(answered, found.stats, found.stopped_by, limits, counters)
+    if answered and stopped is not None:
+        return Enumeration(found.solutions, False, found.stats, note, stopped)
+    return Enumeration(found.solutions, found.exhausted, found.stats, found.message or note, stopped)
+
+
+def counted(found: Enumeration, checked: CheckedSolutions, limit: int, deadline: Deadline, elapsed: float,
+            spec: str) -> Count:
+    """The `Count` of an enumeration (`found`, held to its limits) whose solutions were checked
+    (`checked`) until `deadline`'s grace: WRONG for a rejected one; a solution left unchecked is
+    not counted and the message says how many; a count stopped early always says why."""
+    stats = MappingProxyType(dict(found.stats))
+    if checked.problem:
+        return Count(Status.WRONG, 0, False, (), elapsed, stats, checked.problem, spec, checked.rejected)
+    solutions = checked.solutions
+    exhausted = found.exhausted and not checked.unchecked and len(solutions) < limit
+    status = Status.SOLVED if solutions else Status.UNSATISFIABLE if exhausted else Status.UNKNOWN
+    stopped_by: str | None
+    if checked.unchecked:
+        message = (f"{TIME_LIMIT_REACHED} while checking the solutions: {checked.unchecked} found but not "
+                   f"checked in time are not counted")
+        stopped_by = TIME
+    elif exhausted or len(solutions) >= limit:
+        message, stopped_by = found.message, None
+    else:  # stopped early: never without a reason
+        stopped_by = found.stopped_by or (TIME if deadline.expired() else None)
+        message = found.message or (TIME_LIMIT_REACHED if stopped_by == TIME else UNEXPLAINED_STOP)
+    return Count(status, len(solutions), exhausted, tuple(solutions), elapsed, stats, message, spec, stopped_by=stopped_by)

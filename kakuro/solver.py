@@ -1,19 +1,11 @@
 """The `Solver` template every backend implements (a subclass registered with
 `@kakuro.register`; the class docstring says what it writes, docs/guide/own-backend.md shows one).
 
-`Solver.solve` is the template method: it validates options, the time limit (seconds of
-solving; None is refused for an incomplete backend, which might never return), the budget (a
-`kakuro.Budget` the backend must declare it honours: `Solver.budgets`) and the seed, pays
-one-time costs before the clock starts (`warm_up`, `prepare_engine`), times `_solve` with
-the one solving clock (`kakuro.clock.Stopwatch`) on a copy of the caller's puzzle (a shipped
-backend gets the puzzle itself: `kakuro.shipped`), checks what it returned
-(`kakuro.outcome.checked_outcome`) and holds it to its limits (`kakuro.outcome.limited`: which
-one stopped it, no answer past its budget), and re-checks any solution with the caller's
-`puzzle.check`; a solution the checker rejects is WRONG, never SOLVED. Unsatisfiability and reached limits are
-results; bad input and misuse are exceptions. Status handling lives here, never in a backend.
-The results, options, clock, engine availability and registry a backend also uses have modules
-of their own (`kakuro.outcome`, `kakuro.options`, `kakuro.clock`, `kakuro.limits`,
-`kakuro.availability`, `kakuro.registry`).
+`Solver.solve` is the template method: it validates the options, limits and seed, pays one-time
+costs before the clock starts, times `_solve` with the one solving clock on a copy of the
+caller's puzzle, holds what it returned to its limits and re-checks any solution with the
+caller's `puzzle.check`: a solution the checker rejects is WRONG, never SOLVED. Status handling
+lives here (and in `kakuro.outcome`), never in a backend.
 """
 
 from __future__ import annotations
@@ -26,12 +18,10 @@ from kakuro.availability import Engine
 from kakuro.clock import Deadline, Stopwatch
 from kakuro.errors import BackendOptionError, KakuroError, UnsupportedOperationError, did_you_mean
 from kakuro.isolation import interrupts_kept
-from kakuro.limits import NO_BUDGET, TIME, Budget, Limits, refusal
+from kakuro.limits import Budget, Limits, checked_budget, checked_time_limit
 from kakuro.options import Option, solving_seed, spec_value
 from kakuro.outcome import (
     CHECK_GRACE,
-    TIME_LIMIT_REACHED,
-    UNEXPLAINED_STOP,
     BadAnswer,
     Count,
     Enumeration,
@@ -41,15 +31,16 @@ from kakuro.outcome import (
     as_returned,
     check_solutions,
     checked_enumeration,
-    checked_outcome,
     checked_solution,
+    counted,
     described,
-    limited,
+    held,
+    held_count,
     rejection,
 )
 from kakuro.puzzle import Puzzle
 from kakuro.shipped import is_shipped
-from kakuro.values import is_integer, is_number
+from kakuro.values import is_integer
 
 
 class Solver:
@@ -126,7 +117,8 @@ class Solver:
         spec = self._spec(settings)
         given = self._given(puzzle)
         with interrupts_kept():  # a Ctrl-C that lands in an engine object's finalizer is not lost
-            outcome, elapsed, error = _timed(lambda: self._held(self._solve(given, settings, limits, seed), limits, settings))
+            outcome, elapsed, error = _timed(
+                lambda: held(self._solve(given, settings, limits, seed), limits, self.budgets_for(settings)))
         if outcome is None:  # a backend bug is an ERROR result, not the caller's crash
             return Result(Status.ERROR, None, elapsed, {}, error, spec)
         stats = MappingProxyType(outcome.stats)
@@ -167,33 +159,12 @@ class Solver:
         watch = Stopwatch()
         with interrupts_kept():  # as in solve
             found, elapsed, error = _timed(
-                lambda: self._held_count(self._count(given, settings, limit, limits, seed), limits, settings, limit))
+                lambda: held_count(self._count(given, settings, limit, limits, seed), limits, self.budgets_for(settings), limit))
         if found is None:
             return Count(Status.ERROR, 0, False, (), elapsed, {}, error, spec)
-        stats = MappingProxyType(dict(found.stats))
         deadline = limits.deadline.postponed(watch)  # by the one-time costs the backend met
         checked = check_solutions(puzzle, found.solutions[:limit], deadline.later(CHECK_GRACE))
-        if checked.problem:
-            return Count(Status.WRONG, 0, False, (), elapsed, stats, checked.problem, spec, checked.rejected)
-        solutions = checked.solutions
-        exhausted = found.exhausted and not checked.unchecked and len(solutions) < limit
-        if solutions:
-            status = Status.SOLVED
-        elif exhausted:
-            status = Status.UNSATISFIABLE
-        else:
-            status = Status.UNKNOWN
-        if checked.unchecked:
-            message = (f"{TIME_LIMIT_REACHED} while checking the solutions: {checked.unchecked} found but not "
-                       f"checked in time are not counted")
-            stopped_by: str | None = TIME
-        elif exhausted or len(solutions) >= limit:
-            message, stopped_by = found.message, None
-        else:  # stopped early: never without a reason
-            stopped_by = found.stopped_by or (TIME if deadline.expired() else None)
-            message = found.message or (TIME_LIMIT_REACHED if stopped_by == TIME else UNEXPLAINED_STOP)
-        return Count(status, len(solutions), exhausted, tuple(solutions), elapsed, stats, message, spec,
-                     stopped_by=stopped_by)
+        return counted(found, checked, limit, deadline, elapsed, spec)
 
     @classmethod
     def needs_time_limit(cls) -> bool:
@@ -245,16 +216,8 @@ class Solver:
     def checked_budget(self, budget: Budget | None, settings: Mapping[str, Any] | None = None) -> Budget:
         """`budget` (None: no budget) when this backend, with `settings` (default: its own),
         honours every bound it gives; BackendOptionError in one line otherwise."""
-        if budget is None:
-            return NO_BUDGET
-        if not isinstance(budget, Budget):
-            raise BackendOptionError(f"budget must be a kakuro.Budget or None, not {type(budget).__name__} {budget!r}")
         settings = self.settings if settings is None else settings
-        honoured = self.budgets_for(settings)
-        for name in budget.asked():
-            if name not in honoured:
-                raise BackendOptionError(refusal(self._spec(settings), name, honoured))
-        return budget
+        return checked_budget(budget, self.budgets_for(settings), self._spec(settings))
 
     # ----------------------------------------------------------------- for subclasses
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
@@ -279,44 +242,13 @@ class Solver:
             settings[key] = self.options[key].parse(key, raw)
         return settings
 
-    def _held(self, answer: object, limits: Limits, settings: Mapping[str, Any]) -> Outcome:
-        """What `_solve` returned, checked (`checked_outcome`) and held to `limits`
-        (`kakuro.outcome.limited`): an answer past its budget made UNKNOWN, `stopped_by` filled
-        in, and the message when the backend gave none. Raises BadAnswer as those do."""
-        outcome = checked_outcome(answer)
-        if outcome.status not in (Status.SOLVED, Status.UNSATISFIABLE, Status.UNKNOWN):
-            return outcome
-        answered = outcome.status is not Status.UNKNOWN
-        stopped, note = limited(answered, outcome.stats, outcome.stopped_by, limits, self.budgets_for(settings))
-        if answered and stopped is not None:
-            return Outcome(Status.UNKNOWN, None, outcome.stats, note, stopped)
-        return Outcome(outcome.status, outcome.values, outcome.stats, outcome.message or note, stopped)
-
-    def _held_count(self, answer: object, limits: Limits, settings: Mapping[str, Any], limit: int) -> Enumeration:
-        """What `_count` returned, checked (`checked_enumeration`) and held to `limits` as
-        `_held` does: a search past its budget is not exhausted."""
-        found = checked_enumeration(answer)
-        answered = found.exhausted or len(found.solutions) >= limit
-        stopped, note = limited(answered, found.stats, found.stopped_by, limits, self.budgets_for(settings))
-        if answered and stopped is not None:
-            return Enumeration(found.solutions, False, found.stats, note, stopped)
-        return Enumeration(found.solutions, found.exhausted, found.stats, found.message or note, stopped)
-
     def _prepare(
         self, puzzle: Puzzle, time_limit: float | None, seed: int | None, budget: Budget | None,
         options: Mapping[str, Any],
     ) -> tuple[dict[str, Any], Limits, int]:
         if not isinstance(puzzle, Puzzle):
             raise TypeError(f"expected a Puzzle, got {type(puzzle).__name__}; use kakuro.read to load one")
-        if time_limit is not None:
-            if not is_number(time_limit) or not time_limit > 0:
-                raise BackendOptionError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
-        elif self.needs_time_limit():
-            raise BackendOptionError(
-                f"backend {self.name!r} is incomplete: it searches until it finds a solution and cannot prove "
-                "that there is none, so without a limit it might never return; pass time_limit= (seconds; "
-                "--time-limit on the command line)"
-            )
+        checked_time_limit(time_limit, self.name, self.needs_time_limit())
         seed = solving_seed(seed)
         settings = self._resolve(options, self.settings)
         budget = self.checked_budget(budget, settings)
