@@ -111,7 +111,7 @@ def build_state(puzzle: Puzzle, consistency: str = "fc", expired: Callable[[], b
         work=np.zeros((WORK_ROWS, SCRATCH), dtype=np.int64),
         givens=givens,
     )
-    return with_learning(base, store, sums) if learning else base
+    return with_learning(base, store, sums) if learning else base  # type: ignore[return-value]  # a LearningState is a State
 
 
 def _run_arrays(puzzle: Puzzle, step: Callable[[], None]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -175,7 +175,7 @@ def with_learning(st: State, store: int | None = None, sums: Sequence[tuple[Sequ
     st.info[NG_KEPT] = 0
     pool = watch_pool_size(store, n)
     runs, members, queue, cell_sums = _with_sums(st, sums)
-    return LearningState(
+    return LearningState(  # type: ignore[call-arg]  # its fields are made from State's at import (layout)
         *st._replace(runs=runs, members=members, queue=queue),
         reasons=np.zeros(capacity, dtype=np.int64),
         links=np.zeros(capacity, dtype=np.int64),
