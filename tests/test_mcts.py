@@ -109,7 +109,7 @@ def test_options_are_validated() -> None:
 def test_max_inference_plays_forced_cells() -> None:
     """After one move under max-inference no free cell is left with a single value."""
     puzzle = cazenave(6, 7, 60, seed=2)[0]
-    st, decided = native.start(puzzle, "fc", kakuro.Deadline.after(10), 1, ("samples",))
+    st, decided = native.start(puzzle, "fc", kakuro.Limits(kakuro.Deadline.after(10)), 1, ("samples",))
     assert decided is None
     playout.configure(st, "max-inference", "cells")
     move = callable_from_python(playout.choose_move)(st)
