@@ -50,6 +50,8 @@ KERNELS: dict[str, tuple[str, tuple[str, ...]]] = {
     "harmony": ("harmony", ()),
     "local": ("local_search", ()),
     "refute:gac": ("reasons", ("gac",)),
+    "family": ("family", ()),
+    "verify": ("verify", ()),
     **{f"root:{s}": ("propagate", ("root", s)) for s in STRENGTHS},
     **{f"depth_first:{s}": ("tree", ("depth_first", s)) for s in STRENGTHS},
     **{f"learning:{s}": ("tree", ("learning", s)) for s in ("gac", "learn")},

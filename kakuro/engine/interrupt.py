@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import mmap
 import time
+from typing import Protocol
 
 import numpy as np
 from llvmlite import ir
@@ -46,6 +47,14 @@ from kakuro.engine.layout import (
     State,
 )
 from kakuro.engine.rng import rng_state
+
+
+class Armed(Protocol):
+    """What the clock's helpers read and write: a state's `info` (a `State`, or the family
+    search's `kakuro.engine.family_state.FamilyState`)."""
+
+    @property
+    def info(self) -> np.ndarray: ...
 
 
 @intrinsic
@@ -78,7 +87,7 @@ _clear_error = types.ExternalFunction("PyErr_Clear", types.void())
 
 
 @compiled
-def should_stop(st: State) -> bool:
+def should_stop(st: Armed) -> bool:
     """Read the clock and look for a signal; past the deadline, or on Ctrl-C, raise the stop
     flag. True when stopped.
 
@@ -131,7 +140,7 @@ def stopped_by(st: State) -> int:
     return int(st.info[STOPPED_BY])
 
 
-def raise_if_interrupted(st: State) -> None:
+def raise_if_interrupted(st: Armed) -> None:
     """Raise KeyboardInterrupt when a kernel stopped on Ctrl-C (see `should_stop`)."""
     if st.info[INTERRUPTED]:
         st.info[INTERRUPTED] = 0
@@ -156,14 +165,14 @@ def kernel_clock_offset() -> float:
     return _clock_offset
 
 
-def postpone(st: State, seconds: float) -> None:
+def postpone(st: Armed, seconds: float) -> None:
     """Move the armed deadline `seconds` later (time spent compiling in the middle of a solve
     is not the solve's); nothing without a deadline."""
     if st.info[END_NS] != NO_DEADLINE:
         st.info[END_NS] += int(seconds * 1e9)
 
 
-def resume(st: State, end: float | None) -> None:
+def resume(st: Armed, end: float | None) -> None:
     """Give a search that stopped at its deadline a new one, `end` (as in `arm`), keeping its
     counters, budgets and generator: a search resumed where it paused (its nogoods kept)."""
     st.info[END_NS] = NO_DEADLINE if end is None else kernel_ns(end)
@@ -191,7 +200,7 @@ def request_stop(info: np.ndarray) -> None:
     info[STOP] = 1
 
 
-def arm(st: State, end: float | None, seed: int) -> None:
+def arm(st: Armed, end: float | None, seed: int) -> None:
     """Arm the state for one solve: the deadline `end` (a `time.perf_counter` reading, None for
     no limit) and the seed of its generator; the counters start at 0, with no budget (`bound`
     gives one)."""
