@@ -10,7 +10,8 @@ lives here (and in `kakuro.outcome`), never in a backend.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import copy
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
@@ -131,6 +132,16 @@ class Solver:
             return Result(Status.WRONG, None, elapsed, stats, rejection(problems), spec, as_returned(outcome.values))
         return Result(Status.SOLVED, solution, elapsed, stats, outcome.message, spec)
 
+    def solve_many(self, puzzles: Iterable[Puzzle], *, time_limit: float | None = None, seed: int | None = None,
+                   **options: Any) -> Iterator[Result]:
+        """The `Result` of each of `puzzles` in order, each as `solve(puzzle, time_limit=time_limit,
+        seed=seed, **options)` gives it (`time_limit` per puzzle), read and solved lazily. The
+        options are parsed once, here (a bad one raises at once); a backend may solve many
+        puzzles together at a fraction of the cost (`_solve_many`), every answer still checked."""
+        solver = copy.copy(self)
+        solver.settings = MappingProxyType(self._resolve(options, self.settings))
+        return solver._solve_many(puzzles, time_limit, seed)
+
     def count_solutions(
         self,
         puzzle: Puzzle,
@@ -225,6 +236,10 @@ class Solver:
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
         raise NotImplementedError
+
+    def _solve_many(self, puzzles: Iterable[Puzzle], time_limit: float | None, seed: int | None) -> Iterator[Result]:
+        """`solve_many`'s work, with this solver's settings: by default one `solve` per puzzle."""
+        return (self.solve(puzzle, time_limit=time_limit, seed=seed) for puzzle in puzzles)
 
     # ----------------------------------------------------------------- internals
     def _given(self, puzzle: Puzzle) -> Puzzle:

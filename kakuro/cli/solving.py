@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import kakuro
 from kakuro.cli.arguments import at_least
@@ -34,9 +35,11 @@ from kakuro.cli.present import (
 from kakuro.cli.streams import output_to_stderr
 from kakuro.errors import UsageError
 from kakuro.formats.solution import read_solution
-from kakuro.outcome import Status
+from kakuro.outcome import Count, Result, Status
 from kakuro.puzzle import Puzzle
 from kakuro.solver import Solver
+
+T = TypeVar("T", Result, Count)
 
 
 def add_commands(commands: Any) -> None:
@@ -62,18 +65,34 @@ def _add_per_puzzle(command: argparse.ArgumentParser, verb: str, backend_help: s
     which.add_argument("--all", action="store_true", help=f"{verb} every puzzle of the file")
 
 
-def _for_each_puzzle(args: argparse.Namespace, handle: Callable[[Solver, Puzzle, str], Status]) -> int:
-    """Run `handle(solver, puzzle, name)` on the chosen puzzles of FILE (it prints and returns
-    the status); the exit code is the worst over them. The backend spec is checked before the
-    file is read."""
+def _for_each_puzzle(args: argparse.Namespace, answers: Callable[[Solver, Iterator[Puzzle]], Iterator[T]],
+                     show: Callable[[str, Puzzle, T], Status]) -> int:
+    """Solve or count the chosen puzzles of FILE, each read when reached (`answers(solver,
+    puzzles)`: one answer per puzzle, in order, computed when asked for) and print each as it comes (`show(name,
+    puzzle, answer)` prints it and returns its status); the exit code is the worst over them.
+    The backend spec is checked before the file is read."""
     with output_to_stderr(args.format == "json"):  # a backend's own output (a plug-in's import) keeps off the JSON
         solver = kakuro.get_solver(args.backend)
     solver.checked_budget(budget_of(args))  # a budget it cannot honour: refused before the file is read
     chosen = pick_puzzles(args, read_puzzles(args.file))
     with output_to_stderr(args.format == "json"):
         solver = warm(solver)
-    codes = [EXIT_CODES[handle(solver, puzzle, name)] for name, puzzle in chosen]
-    return worst(codes)
+    named: deque[tuple[str, Puzzle]] = deque()  # the puzzles handed out and not yet answered, in order
+
+    def puzzles() -> Iterator[Puzzle]:
+        for name, puzzle in chosen:
+            named.append((name, puzzle))
+            yield puzzle
+
+    found = answers(solver, puzzles())
+    codes: list[int] = []
+    while True:
+        with output_to_stderr(args.format == "json"):
+            answer = next(found, None)
+        if answer is None:
+            return worst(codes)
+        name, puzzle = named.popleft()
+        codes.append(EXIT_CODES[show(name, puzzle, answer)])
 
 
 def _add_solve(commands: Any) -> None:
@@ -84,16 +103,16 @@ def _add_solve(commands: Any) -> None:
 
 
 def _run_solve(args: argparse.Namespace) -> int:
-    def handle(solver: Solver, puzzle: Puzzle, name: str) -> Status:
-        with output_to_stderr(args.format == "json"):
-            result = solver.solve(puzzle, time_limit=args.time_limit, seed=args.seed, budget=budget_of(args))
+    def show(name: str, puzzle: Puzzle, result: Result) -> Status:
         if args.format == "json":
             print(json.dumps(result_record(name, result)))
         else:
             print_result(name, puzzle, result)
         return result.status
 
-    return _for_each_puzzle(args, handle)
+    return _for_each_puzzle(
+        args, lambda solver, puzzles: solver.solve_many(puzzles, time_limit=args.time_limit, seed=args.seed,
+                                                     budget=budget_of(args)), show)
 
 
 def _add_count(commands: Any) -> None:
@@ -117,17 +136,18 @@ def _run_count(args: argparse.Namespace) -> int:
         raise UsageError(f"count needs a complete backend (kakuro backends lists them); {args.backend} is incomplete: "
                          "it finds solutions, never proves there are no more")
 
-    def handle(solver: Solver, puzzle: Puzzle, name: str) -> Status:
-        with output_to_stderr(args.format == "json"):
-            found = solver.count_solutions(puzzle, limit=args.limit, time_limit=args.time_limit, seed=args.seed,
-                                           budget=budget_of(args))
+    def counts(solver: Solver, puzzles: Iterator[Puzzle]) -> Iterator[Count]:
+        return (solver.count_solutions(p, limit=args.limit, time_limit=args.time_limit, seed=args.seed,
+                                       budget=budget_of(args)) for p in puzzles)
+
+    def show(name: str, puzzle: Puzzle, found: Count) -> Status:
         if args.format == "json":
             print(json.dumps(count_record(name, found)))
         else:
             print(count_line(name, found, args.limit))
         return found.status
 
-    return _for_each_puzzle(args, handle)
+    return _for_each_puzzle(args, counts, show)
 
 
 def _add_check(commands: Any) -> None:

@@ -21,7 +21,7 @@ solutions up to `limit` (2 proves uniqueness) and keeps the first `keep`. Every
 stop request (`kakuro.engine.interrupt`), and a puzzle stops at its own budget.
 
 `solve_givens(state, givens, ...)` is the batch entry: givens (P, N) -> a `Batch` of answers
-(P, keep, N) and outcomes (P, OUTCOME) (code, count, nodes, fails). Answers are checked by
+(P, keep, N) and outcomes (P, OUTCOME) (code, count, nodes, fails, time). Answers are checked by
 `kakuro.engine.verify`, which reads the puzzle's groups, not this state.
 """
 
@@ -48,18 +48,21 @@ NODES = 2
 """Guesses made."""
 FAILS = 3
 """Propagations that ended in a wipe-out."""
-OUTCOME = 4
+TIME = 4
+"""Nanoseconds the puzzle's search took (the kernels' clock)."""
+OUTCOME = 5
 
 
 # --------------------------------------------------------------------- propagation
 @compiled
-def _remove(st: FamilyState, cand: np.ndarray, start: int, end: int, mask: int, qlen: int) -> int:
-    """Remove `mask` from the cells of the pieces `crossings[start:end]`; cells left with one
+def _remove(st: FamilyState, cand: np.ndarray, k: int, start: int, end: int, mask: int, qlen: int) -> int:
+    """Remove `mask` from the cells of the pieces `crossings[k, start:end]`; cells left with one
     candidate join the queue. Returns the queue's new length, -1 on a wipe-out."""
+    pieces = st.pieces
     for j in range(start, end):
-        p = st.crossings[j]
-        for t in range(st.pieces[p], st.pieces[p + 1]):
-            c = st.pieces[t]
+        p = st.crossings[k, j]
+        for t in range(pieces.shape[1]):
+            c = pieces[p, t]
             m = cand[c]
             if m & mask:
                 m &= ~mask
@@ -77,35 +80,31 @@ def _locked_candidates(st: FamilyState, cand: np.ndarray) -> tuple[int, int]:
     """One pass of pointing and claiming over every crossing. Returns (changed, queue length):
     changed 1 when a candidate went, 0 when none, -1 on a wipe-out. The unions of the pieces are
     taken once, before the pass: one that went stale only holds more, which removes less."""
-    unions = st.unions
-    pieces = st.pieces
-    for p in range(pieces[0] - 1):
+    unions, pieces, x = st.unions, st.pieces, st.crossings
+    for p in range(pieces.shape[0] - 1):
         m = 0
-        for t in range(pieces[p], pieces[p + 1]):
-            m |= cand[pieces[t]]
+        for t in range(pieces.shape[1]):
+            m |= cand[pieces[p, t]]
         unions[p] = m
+    rest = (x.shape[1] - 1) // 2
     changed = 0
     qlen = 0
-    x = st.crossings
-    for k in range(x[0] - 1):
-        at = x[k]
-        shared = unions[x[at]]
-        a_end = at + 2 + x[at + 1]
+    for k in range(x.shape[0]):
+        shared = unions[x[k, 0]]
         in_a = 0
-        for j in range(at + 2, a_end):
-            in_a |= unions[x[j]]
         in_b = 0
-        for j in range(a_end, x[k + 1]):
-            in_b |= unions[x[j]]
+        for j in range(1, 1 + rest):
+            in_a |= unions[x[k, j]]
+            in_b |= unions[x[k, j + rest]]
         pointing = shared & ~in_a & in_b  # A has them only where it crosses B
         claiming = shared & ~in_b & in_a
         if pointing:
-            qlen = _remove(st, cand, a_end, x[k + 1], pointing, qlen)
+            qlen = _remove(st, cand, k, 1 + rest, 1 + 2 * rest, pointing, qlen)
             if qlen < 0:
                 return -1, 0
             changed = 1
         if claiming:
-            qlen = _remove(st, cand, at + 2, a_end, claiming, qlen)
+            qlen = _remove(st, cand, k, 1, 1 + rest, claiming, qlen)
             if qlen < 0:
                 return -1, 0
             changed = 1
@@ -300,8 +299,10 @@ def solve_rows(st: FamilyState, givens: np.ndarray, answers: np.ndarray, outcome
     for i in range(givens.shape[0]):
         if _poll(st, NO_DEADLINE):
             return i
-        end = NO_DEADLINE if budget_ns <= 0 else clock_ns() + budget_ns
+        start = clock_ns()
+        end = NO_DEADLINE if budget_ns <= 0 else start + budget_ns
         _search(st, givens[i], answers[i], limit, end, outcomes[i])
+        outcomes[i, TIME] = clock_ns() - start
         if st.info[STOP] != 0:
             return i + 1
     return givens.shape[0]

@@ -10,15 +10,15 @@ are *peers*.
 
 - `houses` (H, n): the cells of each house;
 - `peers` (N, P): the peers of each cell, padded with N, a sentinel cell whose mask is always 0;
-- `pieces`: the cells shared by two houses, and the rest of a house cut the same way, as
-  groups `pieces[pieces[p]:pieces[p + 1]]` (offsets first, as `build.offsets_first`);
-- `crossings`: per pair of houses A, B sharing two cells or more (a box and a row), the piece
-  of A & B, then how many pieces make up A - B, those pieces, then the pieces of B - A:
-  `crossings[crossings[k]:crossings[k + 1]]` (the locked candidates of `family.propagate`);
+- `pieces` (Q + 1, w): the cells shared by two houses, and the rest of a house cut the same
+  way, one piece a row padded with the sentinel; the last row is the empty piece;
+- `crossings` (K, 1 + 2R): per pair of houses A, B sharing two cells or more (a box and a row),
+  the piece of A & B, then the R pieces that make up A - B, then the R of B - A, each list
+  padded with the empty piece (Q) (the locked candidates of `family.propagate`);
 - `stack` (N + 1, N + 1): the candidates of every cell (and the sentinel) per search level,
   copied level to level; `decisions` (N + 1, 2): (cell, value bit) of each level's guess;
-  `queue` (N + 1): cells fixed and waiting to be removed from their peers; `unions`: scratch,
-  one mask per piece;
+  `queue` (N + 1): cells fixed and waiting to be removed from their peers; `unions` (Q + 1):
+  scratch, the candidates of each piece (the empty piece's always 0);
 - `spec`: the slots below (value range, the options of the search); `info`: the engine's
   `info` (its clock, deadline and stop flag: `kakuro.engine.interrupt`, slots of `layout`).
 
@@ -29,6 +29,7 @@ diagonal) is cut into single cells.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -38,7 +39,6 @@ from kakuro.combos import range_mask
 from kakuro.errors import KakuroError
 from kakuro.groups import Group
 from kakuro.puzzle import Puzzle
-from kakuro.engine.build import offsets_first
 from kakuro.engine.layout import END_NS, INFO_SIZE, NO_DEADLINE
 
 # spec slots
@@ -98,7 +98,10 @@ def family_refusal(puzzle: Puzzle) -> str | None:
 def shape_key(puzzle: Puzzle) -> tuple[object, ...]:
     """A key equal for two puzzles exactly when they have the same shape (cells, value range,
     groups with their totals), whatever their givens: puzzles of one key share a state."""
-    return (puzzle.size, puzzle.values, tuple((g.cells, g.total) for g in puzzle.runs))
+    return (puzzle.size, puzzle.values, tuple(map(_CELLS_AND_TOTAL, puzzle.runs)))
+
+
+_CELLS_AND_TOTAL = operator.attrgetter("cells", "total")
 
 
 def family_state(puzzle: Puzzle, locked: bool = True) -> FamilyState:
@@ -110,7 +113,7 @@ def family_state(puzzle: Puzzle, locked: bool = True) -> FamilyState:
         raise NotFamilyError(f"the family search cannot take this puzzle: {refusal}")
     n = puzzle.size
     houses = np.array([g.cells for g in puzzle.runs], dtype=np.int64)
-    pieces, crossings = _crossings(puzzle.runs)
+    pieces, crossings = _crossings(puzzle.runs, n)
     spec = np.zeros(SPEC_SIZE, dtype=np.int64)
     spec[LO], spec[HI] = puzzle.values
     spec[FULL] = range_mask(puzzle.values)
@@ -125,7 +128,7 @@ def family_state(puzzle: Puzzle, locked: bool = True) -> FamilyState:
         stack=np.zeros((n + 1, n + 1), dtype=np.int64),
         decisions=np.zeros((n + 1, 2), dtype=np.int64),
         queue=np.zeros(n + 1, dtype=np.int64),
-        unions=np.zeros(max(int(pieces[0]) - 1, 1), dtype=np.int64),
+        unions=np.zeros(len(pieces), dtype=np.int64),
         spec=spec,
         info=info,
     )
@@ -165,10 +168,9 @@ def _tilings(groups: Sequence[Group], n: int) -> list[int]:
     return tiling
 
 
-def _crossings(groups: Sequence[Group]) -> tuple[np.ndarray, np.ndarray]:
-    """`pieces` and `crossings` of the houses `groups` (see the module docstring)."""
+def _crossings(groups: Sequence[Group], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """`pieces` and `crossings` of the houses `groups` over `n` cells (see the module docstring)."""
     sets = [frozenset(g.cells) for g in groups]
-    n = len(frozenset().union(*sets))
     tiling = _tilings(groups, n)
     members = {t: [k for k, s in enumerate(tiling) if s == t] for t in set(tiling) if t >= 0}
     index: dict[frozenset[int], int] = {}
@@ -182,15 +184,20 @@ def _crossings(groups: Sequence[Group]) -> tuple[np.ndarray, np.ndarray]:
             return [piece(frozenset([c])) for c in sorted(sets[a] - sets[b])]
         return [piece(sets[a] & sets[other]) for other in members[tiling[b]] if other != b and sets[a] & sets[other]]
 
-    rows: list[list[int]] = []
+    rows: list[tuple[int, list[int], list[int]]] = []
     for a in range(len(sets)):
         for b in range(a + 1, len(sets)):
             if len(sets[a] & sets[b]) >= 2:
-                in_a, in_b = rest(a, b), rest(b, a)
-                rows.append([piece(sets[a] & sets[b]), len(in_a), *in_a, *in_b])
-    cells = [sorted(p) for p in index]
-    pieces = offsets_first(np.array([len(c) for c in cells], dtype=np.int64),
-                           np.array([c for p in cells for c in p], dtype=np.int64))
-    crossings = offsets_first(np.array([len(r) for r in rows], dtype=np.int64),
-                              np.array([x for r in rows for x in r], dtype=np.int64))
+                rows.append((piece(sets[a] & sets[b]), rest(a, b), rest(b, a)))
+    empty = len(index)
+    width = max((len(c) for c in index), default=1)
+    pieces = np.full((empty + 1, width), n, dtype=np.int64)
+    for p, cells in enumerate(index):
+        pieces[p, : len(cells)] = sorted(cells)
+    most = max((max(len(in_a), len(in_b)) for _, in_a, in_b in rows), default=0)
+    crossings = np.full((len(rows), 1 + 2 * most), empty, dtype=np.int64)
+    for k, (shared, in_a, in_b) in enumerate(rows):
+        crossings[k, 0] = shared
+        crossings[k, 1 : 1 + len(in_a)] = in_a
+        crossings[k, 1 + most : 1 + most + len(in_b)] = in_b
     return pieces, crossings

@@ -70,12 +70,18 @@ def solve_same_shape(shape: Shape, puzzles: Sequence[Puzzle], limit: int = 1, ke
     for i, puzzle in enumerate(puzzles):
         if shape_key(puzzle) != shape.key:
             raise ValueError(f"puzzle {i} ({puzzle!r}) is not of the shape's shape")
-    givens = givens_rows(puzzles, shape.state.cells)
+    return solve_rows_checked(shape, givens_rows(puzzles, shape.state.cells), limit, keep, deadline, budget)
+
+
+def solve_rows_checked(shape: Shape, givens: np.ndarray, limit: int = 1, keep: int = 1,
+                       deadline: Deadline = Deadline(), budget: float | None = None) -> Answers:
+    """`solve_same_shape` for puzzles given as their givens' rows (`givens_rows`) whose shape
+    the caller has compared with `shape.key`: the answers are checked against `shape.rules`."""
     batch = solve_givens(shape.state, givens, limit, keep, deadline, budget)
-    broken = np.full((len(puzzles), keep), UNCHECKED, dtype=np.int64)
+    broken = np.full((len(givens), keep), UNCHECKED, dtype=np.int64)
     for k in range(keep):
         found = np.flatnonzero(batch.outcomes[:, COUNT] > k)
-        if len(found) == len(puzzles):
+        if len(found) == len(givens):
             broken[:, k] = check_rows(shape.rules, givens, batch.answers[:, k])
         elif len(found):
             broken[found, k] = check_rows(shape.rules, givens[found], batch.answers[found, k])

@@ -45,6 +45,7 @@ from kakuro.engine import montecarlo
 from kakuro.engine.compile import ensure
 from kakuro.engine.state import RNG, SAMPLES, SOLVED, STOPPED, State, postpone, range_refusal, solution_values
 from kakuro.errors import BackendUnavailableError, KakuroError, TablesTooLargeError
+from kakuro.family_search import FAMILY, KERNELS, FamilySolver, family_count
 from kakuro.isolation import race
 from kakuro.limits import Limits
 from kakuro.native import TIME_LIMIT_REACHED, TREE_OPTIONS, ResumableSearch, TreeSearchSolver, tree_kernels
@@ -67,7 +68,7 @@ DEFAULT_TREE = {name: option.default for name, option in TREE_OPTIONS.items()}
 
 
 @register("auto")
-class Auto(TreeSearchSolver):
+class Auto(TreeSearchSolver, FamilySolver):
     """Root GAC and shaving, then the native learning search raced against SAT on the shaved domains."""
 
     description = "root GAC + shaving, then native search with learning raced against SAT on the shaved domains (the default)"
@@ -88,19 +89,24 @@ class Auto(TreeSearchSolver):
                                    "took auto's total on loose 60x60 grids to 1.5x gac's)", minimum=0.0),
         "head_start": Option(0.05, "race: seconds the native search runs alone first (no "
                                    "process is started for what it decides)", minimum=0.0),
+        "family": FAMILY,
     }
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
+        family = KERNELS if settings["family"] else ()
         if settings["search"] == "sat":
-            return ("root:gac", "shave:gac", PLAYOUT_KERNEL)
+            return ("root:gac", "shave:gac", PLAYOUT_KERNEL, *family)
         root, shave, search = tree_kernels("gac", DEFAULT_TREE, ("root", "shave"))
-        return (root, shave, PLAYOUT_KERNEL, search)
+        return (root, shave, PLAYOUT_KERNEL, search, *family)
 
     def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         return self.engine_kernels(settings)[1:]  # shaving, playouts, search: compiled when a puzzle needs them
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
         deadline = limits.deadline
+        family = family_count(puzzle, limit, deadline) if opts["family"] and not limits.budget.asked() else None
+        if family is not None:
+            return family
         wide = range_refusal(puzzle)
         if wide is not None:  # see WIDE_RANGE_BACKEND: the range decides, even where the givens' tables fit
             return _wide_range(puzzle, limit, deadline, seed, wide)

@@ -48,6 +48,7 @@ from kakuro.engine.state import (
     stats_of,
 )
 from kakuro.limits import Limits
+from kakuro.family_search import FAMILY, KERNELS, FamilySolver, family_count
 from kakuro.native import (
     SEARCH_STATS,
     TREE_BUDGETS,
@@ -68,7 +69,7 @@ from kakuro.registry import register
 
 
 @register("gac")
-class GacModel(TreeSearchSolver):
+class GacModel(TreeSearchSolver, FamilySolver):
     """Run-level GAC sum-alldiff, then shaving, then search maintaining GAC."""
 
     description = "GAC per run (sum + alldifferent as one constraint), shaving (SAC), MAC search"
@@ -84,15 +85,19 @@ class GacModel(TreeSearchSolver):
             choices=SHAVING,
         ),
         **TREE_OPTIONS,
+        "family": FAMILY,
     }
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
-        return tree_kernels("gac", tree_settings(settings), ("root", "shave"))
+        return tree_kernels("gac", tree_settings(settings), ("root", "shave")) + (KERNELS if settings["family"] else ())
 
     def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         return self.engine_kernels(settings)[1:]  # shaving and the search: compiled when a puzzle needs them
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
+        family = family_count(puzzle, limit, limits.deadline) if opts["family"] and not limits.budget.asked() else None
+        if family is not None:
+            return family
         tree = tree_settings(opts)
         watch = Stopwatch()
         st, reduction = prepare(puzzle, opts["shaving"], limits.deadline, seed)

@@ -1,0 +1,194 @@
+"""The Sudoku family through its own compiled search (`kakuro.engine.family`), for the native
+backends that take it (`gac` and `auto`, option `family`): one puzzle (`family_count`, their
+`_count`) or a stream of them (`family_results`, their `solve_many`).
+
+The search takes a puzzle whose every group is a house, one cell per value of the range (a
+Sudoku, a Jigsaw, a Sudoku X: `kakuro.engine.family_state.family_refusal`; not a Killer, whose
+cages have sums, nor a Kakuro). Its state is built once per shape (a puzzle without its givens)
+and kept for the next puzzle of that shape (`shape_for`: the last `SHAPES_KEPT` shapes of this
+process), so a compare worker or a solve loop builds a 9x9 Sudoku's state once.
+
+A stream: its first puzzle goes through `Solver.solve` (which validates the time limit and the
+seed and pays the one-time costs), and so does any puzzle the search does not take. The others
+are gathered by shape in batches (1, 2, 4, ... up to `BATCH` puzzles, cut at a puzzle of another
+shape) and each batch is searched in one compiled call, `time_limit` seconds for each puzzle.
+Every answer is checked by the compiled check of the puzzle's own rules (`kakuro.engine.verify`:
+its values in range, its givens kept, no value twice and every total met in each of its groups,
+which is what `Puzzle.check` checks, and tests/test_family_search.py holds them to the same
+verdicts); an answer it rejects goes to `Puzzle.check`, which has the last word and names the
+broken rules of a WRONG result, as the template's. A `Result`'s `time` is its search's time
+plus its share of the batch's Python work (the check excluded, as in `Solver.solve`).
+
+Stats: `path` "family", `nodes` (guesses), `fails` (guesses refuted by propagation) and
+`root_solved` (decided without a guess).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
+from types import MappingProxyType
+
+from kakuro.clock import Deadline, Stopwatch
+from kakuro.engine.compile import ensure
+from kakuro.engine.family import CODE, COUNT, FAILS, NODES, TIME
+from kakuro.engine.family_state import family_refusal, shape_key
+from kakuro.engine.layout import EXHAUSTED, STOPPED
+from kakuro.engine.many import Shape, givens_rows, shape_of, solve_rows_checked, solve_same_shape
+from kakuro.options import Option
+from kakuro.outcome import TIME_LIMIT_REACHED, Enumeration, Result, Stat, Status, as_returned, checked_solution, rejection
+from kakuro.puzzle import Puzzle, Solution
+from kakuro.solver import Solver
+
+KERNELS = ("family", "verify")
+"""The compiled kernels the family search runs (names of `kakuro.engine.compile.KERNELS`)."""
+SHAPES_KEPT = 16
+"""Shapes whose search state a process keeps (the least recently used goes first)."""
+BATCH = 256
+"""Puzzles searched in one compiled call at the most (a batch's answers come out together)."""
+MOST_KEPT_BYTES = 1 << 26
+"""A count keeps every solution it finds (one byte a cell): above this many bytes (64 MiB,
+800,000 solutions of a 9x9) `family_count` declines and the run-level search, which hands its
+solutions out in chunks, counts."""
+
+FAMILY = Option(True, "a Sudoku, Jigsaw or Sudoku X (every group one cell per value) goes to the Sudoku family's own "
+                      "search (naked and hidden singles, locked candidates: kakuro.engine.family), its state kept per "
+                      "shape, and solve_many searches such puzzles in batches; false: the run-level search, as a Kakuro")
+"""The option `family` of the backends that hand the family to its search (`FamilySolver`)."""
+
+
+class FamilySolver(Solver):
+    """A backend whose option `family` (FAMILY) sends Sudoku-family puzzles to the family search:
+    its `_count` asks `family_count` first; its `solve_many` goes through `family_results`."""
+
+    def _solve_many(self, puzzles: Iterable[Puzzle], time_limit: float | None, seed: int | None) -> Iterator[Result]:
+        if self.settings["family"]:
+            return family_results(self, puzzles, time_limit, seed)
+        return super()._solve_many(puzzles, time_limit, seed)
+
+
+_shapes: OrderedDict[tuple[object, ...], Shape | None] = OrderedDict()
+
+
+def shape_for(puzzle: Puzzle) -> Shape | None:
+    """The family search's `Shape` for `puzzle`'s shape, built the first time and kept; None
+    when the search does not take the puzzle."""
+    key = shape_key(puzzle)
+    if key in _shapes:
+        _shapes.move_to_end(key)
+        return _shapes[key]
+    shape = shape_of(puzzle) if family_refusal(puzzle) is None else None
+    _shapes[key] = shape
+    if len(_shapes) > SHAPES_KEPT:
+        _shapes.popitem(last=False)
+    return shape
+
+
+def family_count(puzzle: Puzzle, limit: int, deadline: Deadline) -> Enumeration | None:
+    """Up to `limit` solutions of `puzzle` by the family search within `deadline` (a backend's
+    `_count`), or None when the search does not take the puzzle (or `limit` solutions would
+    take more than MOST_KEPT_BYTES). The solutions are unchecked: the template checks them."""
+    shape = shape_for(puzzle)
+    if shape is None or limit * puzzle.size > MOST_KEPT_BYTES:
+        return None
+    watch = Stopwatch()
+    ensure(*KERNELS)
+    batch = solve_same_shape(shape, [puzzle], limit, limit, deadline.postponed(watch)).batch
+    outcome = batch.outcomes[0]
+    stats = _stats(outcome)
+    if outcome[CODE] == STOPPED:
+        return Enumeration(batch.answers[0, : outcome[COUNT]].tolist(), False, stats, TIME_LIMIT_REACHED)
+    return Enumeration(batch.answers[0, : outcome[COUNT]].tolist(), bool(outcome[CODE] == EXHAUSTED), stats)
+
+
+def family_results(solver: Solver, puzzles: Iterable[Puzzle], time_limit: float | None,
+                   seed: int | None) -> Iterator[Result]:
+    """The `Result` of each of `puzzles` in order, as `solver.solve(puzzle, time_limit=time_limit,
+    seed=seed)` gives it: the family search in batches for the puzzles it takes (see the module
+    docstring), `solver.solve` for the first and for the others."""
+    stream = iter(puzzles)
+    for first in stream:
+        yield solver.solve(first, time_limit=time_limit, seed=seed)
+        break
+    ensure(*KERNELS)  # off the clock, had the first puzzle not needed them
+    spec = solver.spec
+    size = 1
+    batch: list[Puzzle] = []
+    shape: Shape | None = None
+    while True:
+        try:
+            puzzle = next(stream)
+        except StopIteration:
+            break
+        except BaseException:  # a puzzle that could not be read (or Ctrl-C): the results before it first
+            if shape is not None and batch:
+                yield from _results(shape, batch, time_limit, spec)
+            raise
+        found = _shape_like(puzzle, shape)
+        if shape is not None and found is not shape and batch:
+            yield from _results(shape, batch, time_limit, spec)
+            batch = []
+        shape = found
+        if found is None:
+            yield solver.solve(puzzle, time_limit=time_limit, seed=seed)
+            continue
+        batch.append(puzzle)
+        if len(batch) >= size:
+            yield from _results(found, batch, time_limit, spec)
+            size, batch = min(2 * size, BATCH), []
+    if shape is not None and batch:
+        yield from _results(shape, batch, time_limit, spec)
+
+
+def _shape_like(puzzle: object, last: Shape | None) -> Shape | None:
+    """`shape_for(puzzle)`, `last` itself when the puzzle has its shape (compared, not hashed:
+    the key's cells are tuples shared by the puzzles of a shape); None for what is no Puzzle."""
+    if not isinstance(puzzle, Puzzle):
+        return None
+    if last is not None and shape_key(puzzle) == last.key:
+        return last
+    return shape_for(puzzle)
+
+
+def _results(shape: Shape, puzzles: list[Puzzle], time_limit: float | None, spec: str) -> list[Result]:
+    """The checked `Result`s of `puzzles`, searched in one call: each of `shape`'s shape, as
+    `_shape_like` found (its key compared with `shape.key`)."""
+    start = time.perf_counter()
+    answers = solve_rows_checked(shape, givens_rows(puzzles, shape.state.cells), budget=time_limit)
+    batch = answers.batch
+    values = batch.answers[:, 0].tolist()
+    outcomes = batch.outcomes.tolist()
+    broken = answers.broken[:, 0].tolist()
+    share = (time.perf_counter() - start - batch.outcomes[:, TIME].sum() / 1e9) / len(puzzles)
+    out = []
+    for i, puzzle in enumerate(puzzles):
+        outcome = outcomes[i]
+        seconds = max(0.0, float(outcome[TIME] / 1e9 + share))
+        stats = MappingProxyType(_stats(outcome))
+        if outcome[COUNT] == 0:
+            stopped = i >= batch.searched or outcome[CODE] == STOPPED
+            status = Status.UNKNOWN if stopped else Status.UNSATISFIABLE
+            out.append(Result(status, None, seconds, stats, TIME_LIMIT_REACHED if stopped else "", spec))
+        elif broken[i] == 0:
+            out.append(Result(Status.SOLVED, Solution(puzzle, values[i]), seconds, stats, "", spec))
+        else:
+            out.append(_rejected(puzzle, values[i], seconds, stats, spec))
+    return out
+
+
+def _rejected(puzzle: Puzzle, values: list[int], seconds: float, stats: MappingProxyType[str, Stat],
+              spec: str) -> Result:
+    """The Result of an answer the compiled check rejected: `Puzzle.check`'s verdict, WRONG with
+    its reasons as the template words them."""
+    solution, problems = checked_solution(puzzle, values)
+    if solution is not None:
+        return Result(Status.SOLVED, solution, seconds, stats, "", spec)
+    return Result(Status.WRONG, None, seconds, stats, rejection(problems), spec, as_returned(values))
+
+
+def _stats(outcome: Sequence[int]) -> dict[str, Stat]:
+    """A puzzle's stats from its row of `Batch.outcomes`."""
+    nodes = int(outcome[NODES])
+    return {"path": "family", "nodes": nodes, "fails": int(outcome[FAILS]), "root_solved": nodes == 0}
+
