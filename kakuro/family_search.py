@@ -2,11 +2,11 @@
 backends that take it (`gac` and `auto`, option `family`): one puzzle (`family_count`, their
 `_count`) or a stream of them (`family_results`, their `solve_many`).
 
-The search takes a puzzle whose every group is a house, one cell per value of the range (a
-Sudoku, a Jigsaw, a Sudoku X: `kakuro.engine.family_state.family_refusal`; not a Killer, whose
-cages have sums, nor a Kakuro). Its state is built once per shape (a puzzle without its givens)
-and kept for the next puzzle of that shape (`shape_for`: the last `SHAPES_KEPT` shapes of this
-process), so a compare worker or a solve loop builds a 9x9 Sudoku's state once.
+The search takes the Sudoku family: Sudoku, Jigsaw, Sudoku X, and Killers over at most 16
+values (`kakuro.engine.family_state.family_refusal`; not a Kakuro). Its state is built once per
+shape (a puzzle without its givens and cages: its houses) and kept for the next puzzle of that
+shape (`shape_for`: the last `SHAPES_KEPT` shapes of this process), so a compare worker or a
+solve loop builds a 9x9 grid's state once, and Killers of one grid share it.
 
 A stream: its first puzzle goes through `Solver.solve` (which validates the time limit and the
 seed and pays the one-time costs), and so does any puzzle the search does not take. The others
@@ -33,9 +33,9 @@ from types import MappingProxyType
 from kakuro.clock import Deadline, Stopwatch
 from kakuro.engine.compile import ensure
 from kakuro.engine.family import CODE, COUNT, FAILS, NODES, TIME
-from kakuro.engine.family_state import family_refusal, shape_key
+from kakuro.engine.family_state import family_refusal, house_count, shape_key, takes_cages
 from kakuro.engine.layout import EXHAUSTED, STOPPED
-from kakuro.engine.many import Shape, givens_rows, shape_of, solve_rows_checked, solve_same_shape
+from kakuro.engine.many import Shape, search, shape_of, solve_checked
 from kakuro.options import Option
 from kakuro.outcome import TIME_LIMIT_REACHED, Enumeration, Result, Stat, Status, as_returned, checked_solution, rejection
 from kakuro.puzzle import Puzzle, Solution
@@ -77,12 +77,18 @@ def shape_for(puzzle: Puzzle) -> Shape | None:
     key = shape_key(puzzle)
     if key in _shapes:
         _shapes.move_to_end(key)
-        return _shapes[key]
-    shape = shape_of(puzzle) if family_refusal(puzzle) is None else None
-    _shapes[key] = shape
-    if len(_shapes) > SHAPES_KEPT:
-        _shapes.popitem(last=False)
-    return shape
+        shape = _shapes[key]
+    else:
+        shape = shape_of(puzzle) if family_refusal(puzzle) is None else None
+        _shapes[key] = shape
+        if len(_shapes) > SHAPES_KEPT:
+            _shapes.popitem(last=False)
+    return shape if shape is not None and _takes(shape, puzzle) else None
+
+
+def _takes(shape: Shape, puzzle: Puzzle) -> bool:
+    """Whether the search with `shape` takes `puzzle` (of that shape): its cages, if any."""
+    return len(puzzle.runs) == house_count(puzzle) or takes_cages(shape.state)
 
 
 def family_count(puzzle: Puzzle, limit: int, deadline: Deadline) -> Enumeration | None:
@@ -94,7 +100,7 @@ def family_count(puzzle: Puzzle, limit: int, deadline: Deadline) -> Enumeration 
         return None
     watch = Stopwatch()
     ensure(*KERNELS)
-    batch = solve_same_shape(shape, [puzzle], limit, limit, deadline.postponed(watch)).batch
+    batch = search(shape, puzzle, limit, deadline.postponed(watch))
     outcome = batch.outcomes[0]
     stats = _stats(outcome)
     if outcome[CODE] == STOPPED:
@@ -147,7 +153,7 @@ def _shape_like(puzzle: object, last: Shape | None) -> Shape | None:
     if not isinstance(puzzle, Puzzle):
         return None
     if last is not None and shape_key(puzzle) == last.key:
-        return last
+        return last if _takes(last, puzzle) else None
     return shape_for(puzzle)
 
 
@@ -155,7 +161,7 @@ def _results(shape: Shape, puzzles: list[Puzzle], time_limit: float | None, spec
     """The checked `Result`s of `puzzles`, searched in one call: each of `shape`'s shape, as
     `_shape_like` found (its key compared with `shape.key`)."""
     start = time.perf_counter()
-    answers = solve_rows_checked(shape, givens_rows(puzzles, shape.state.cells), budget=time_limit)
+    answers = solve_checked(shape, puzzles, budget=time_limit)
     batch = answers.batch
     values = batch.answers[:, 0].tolist()
     outcomes = batch.outcomes.tolist()

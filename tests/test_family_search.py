@@ -1,6 +1,6 @@
 """The family search (`kakuro.engine.family`) and its compiled answer check
 (`kakuro.engine.verify`): counts to 2 agree with a complete backend on random Sudoku 4x4 to
-16x16, Jigsaw and Sudoku X grids (unsatisfiable ones included), every answer passes
+16x16, Jigsaw, Sudoku X and Killer (X) grids (unsatisfiable ones included), every answer passes
 `puzzle.check`, the compiled check agrees with `puzzle.check` on good and broken answers, a
 batch gives what one-by-one gives, and a search stops at its deadline, its budget and Ctrl-C."""
 
@@ -21,7 +21,7 @@ from kakuro.engine.compile import ensure
 from kakuro.engine.family import CODE, COUNT, FAILS, NODES, TIME, solve_givens
 from kakuro.engine.family_state import LOCKED, NotFamilyError, family_refusal, family_state, shape_key
 from kakuro.engine.layout import EXHAUSTED, LIMIT, STOPPED
-from kakuro.engine.many import UNCHECKED, givens_rows, shape_of, solve_same_shape
+from kakuro.engine.many import UNCHECKED, givens_rows, search, shape_of, solve_same_shape
 from kakuro.engine.verify import check_rows, rules_of
 from kakuro.generate.sudoku_grids import emptied, full_grid, killer
 from tests.conftest import AVAILABLE
@@ -103,7 +103,31 @@ def corpus() -> list[Puzzle]:
     for n, counts in ((4, (1, 2, 3)), (9, (6, 10, 14))):
         for seed, count in enumerate(counts):
             out.append(sudoku_x(n, count, 100 + seed))
+    for n, box, largest, diagonals in ((4, None, 3, False), (6, (2, 3), 4, False), (9, None, 5, False), (9, None, 9, False),
+                                       (4, None, 2, True), (9, None, 4, True)):
+        for seed in range(3):
+            cages = killer(n, seed, largest, box, diagonals)
+            out += [cages, killer_variant(cages, seed)]
     return out
+
+
+def killer_variant(puzzle: Puzzle, seed: int) -> Puzzle:
+    """`puzzle` (a Killer) with one cage's total one more or less (seed even: often no solution)
+    or with a few givens of one of its solutions (seed odd)."""
+    rng = random.Random(seed)
+    n = puzzle.rows
+    cages = [(g.total, [puzzle.cells[c] for c in g.cells]) for g in puzzle.cages]
+    givens = [[0] * n for _ in range(n)]
+    if seed % 2 == 0:
+        k = rng.choice([k for k, (_, cells) in enumerate(cages) if len(cells) > 1])
+        total, cells = cages[k]
+        cages[k] = (total + 1 if total < sum(range(n - len(cells) + 1, n + 1)) else total - 1, cells)
+    else:
+        solution = kakuro.solve(puzzle, "cpsat" if REFERENCE == "cpsat" else "gac:family=false", time_limit=60).solution
+        assert solution is not None
+        for cell in rng.sample(range(n * n), n // 2):
+            givens[cell // n][cell % n] = solution.values[cell]
+    return Puzzle.killer(cages, n, givens, box=puzzle.box, diagonals=puzzle.diagonals)
 
 
 @functools.cache
@@ -120,8 +144,7 @@ def reference_counts() -> tuple[tuple[Puzzle, int], ...]:
 
 
 def solve_one(puzzle: Puzzle, limit: int = 2, locked: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    st = family_state(puzzle, locked)
-    batch = solve_givens(st, givens_rows([puzzle], puzzle.size), limit=limit, keep=limit)
+    batch = search(shape_of(puzzle, locked), puzzle, limit, Deadline())
     return batch.outcomes[0], batch.answers[0]
 
 
@@ -143,8 +166,9 @@ def test_counts_to_two_agree_with_a_complete_backend_and_every_answer_is_valid(l
 
 @needs_reference
 def test_a_batch_gives_what_one_by_one_gives() -> None:
-    sudokus = [p for p, _ in reference_counts() if p.rows == 9 and p.box == (3, 3) and len(p.runs) == 27]
-    assert len(sudokus) >= 6
+    """Sudokus and Killers of one grid (each Killer its own cages) in one batch."""
+    sudokus = [p for p, _ in reference_counts() if p.rows == 9 and p.box == (3, 3) and not p.diagonals]
+    assert len(sudokus) >= 12 and sum(bool(p.cages) for p in sudokus) >= 6
     shape = shape_of(sudokus[0])
     together = solve_same_shape(shape, sudokus, limit=2, keep=2)
     assert together.batch.searched == len(sudokus)
@@ -200,10 +224,13 @@ def test_the_compiled_check_reads_cage_sums() -> None:
 
 def test_puzzles_the_search_does_not_take_are_refused_with_the_reason() -> None:
     assert family_refusal(Puzzle.sudoku([[0] * 4 for _ in range(4)])) is None
-    with pytest.raises(NotFamilyError, match="cage"):
-        family_state(killer(4, seed=1, largest=3))
+    assert family_refusal(killer(4, seed=1, largest=3)) is None
+    wide = Puzzle.killer([(3, [(0, 0), (0, 1)])], 25)
+    with pytest.raises(NotFamilyError, match="cages are over 25 values"):
+        family_state(wide)
+    assert family_refusal(Puzzle.sudoku([[0] * 25 for _ in range(25)])) is None
     kakuro_puzzle = Puzzle.all_white([6, 9, 8], [6, 9, 8], values=(1, 4))
-    with pytest.raises(NotFamilyError, match="no group of 4 cells"):
+    with pytest.raises(NotFamilyError, match="a Kakuro"):
         family_state(kakuro_puzzle)
 
 

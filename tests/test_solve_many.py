@@ -30,7 +30,8 @@ REFERENCE = next((name for name in ("cpsat", "sat") if name in AVAILABLE), None)
 
 def stream() -> list[Puzzle]:
     """Sudoku 9x9 (unique, several solutions, none), a 4x4 and a 6x6 between them (shapes
-    change), a Jigsaw, an X, a Killer and a Kakuro (which the family search does not take)."""
+    change), a Jigsaw, an X, Killers (alone and among Sudokus of their grid) and a Kakuro (which
+    the family search does not take)."""
     nines = [unique_sudoku(9, seed=s) for s in range(3)]
     unsat = Puzzle.sudoku([[1, 2, 3, 4, 5, 6, 7, 8, 0], [0] * 8 + [9]] + [[0] * 9 for _ in range(7)])  # r1c9 has no value
     loose = emptied(full_grid(9, None, 3), 0.8, 3)
@@ -41,7 +42,7 @@ def stream() -> list[Puzzle]:
     x = Puzzle.sudoku([[0] * 9 for _ in range(9)], diagonals=True)
     kakuro_puzzle = Puzzle.all_white([6, 15, 24], [12, 15, 18], values=(1, 9))
     return [*nines, unsat, four, nines[0], loose, six, six, jigsaw, killer(4, seed=1, largest=3), x, nines[1],
-            kakuro_puzzle, nines[2], *nines]
+            kakuro_puzzle, nines[2], *nines, killer(9, seed=1, largest=4), nines[0], killer(9, seed=2, largest=4)]
 
 
 @pytest.mark.parametrize("backend", ["gac", "auto", "gac:family=false", "fc"])
@@ -64,15 +65,16 @@ def test_each_result_is_what_solve_gives(backend: str) -> None:
 
 
 def test_gac_and_auto_take_the_family_to_its_search_and_keep_its_state_per_shape() -> None:
+    """Killers share their grid's state (their cages are each puzzle's own)."""
     puzzles = stream()
-    family = [p for p in puzzles if not p.cages and p.kind != "kakuro"]
+    family = [p for p in puzzles if p.kind != "kakuro"]
     for backend in ("gac", "auto"):
         for puzzle, result in zip(puzzles, kakuro.solve_many(puzzles, backend)):
             assert (result.stats.get("path") == "family") == (puzzle in family), (puzzle, result.stats)
         alone = kakuro.solve(puzzles[0], backend)
         assert alone.stats["path"] == "family" and alone.stats["nodes"] >= 0
     assert "path" not in kakuro.solve(puzzles[0], "gac:family=false").stats
-    assert shape_for(puzzles[0]) is shape_for(puzzles[1]) is not None
+    assert shape_for(puzzles[0]) is shape_for(puzzles[1]) is shape_for(puzzles[-1]) is not None
     assert shape_for(puzzles[0]) is not shape_for(puzzles[4])
 
 
@@ -156,9 +158,9 @@ def test_the_compiled_check_is_what_accepts_an_answer(monkeypatch: pytest.Monkey
     calls = []
     check = many.check_rows
 
-    def rejecting(rules: many.Rules, givens: np.ndarray, answers: np.ndarray) -> np.ndarray:
+    def rejecting(rules: many.Rules, givens: np.ndarray, answers: np.ndarray, own: many.OwnGroups) -> np.ndarray:
         calls.append(len(answers))
-        return check(rules, givens, answers) + 1
+        return check(rules, givens, answers, own) + 1
 
     puzzles = [emptied(full_grid(9, None, s), 0.5, s) for s in range(4)]
     monkeypatch.setattr(many, "check_rows", rejecting)

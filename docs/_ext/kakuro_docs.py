@@ -171,7 +171,7 @@ class BackendTable(SphinxDirective):
 
 
 API_GROUPS: dict[str, tuple[str, ...]] = {
-    "solving": ("solve", "count_solutions", "Budget", "get_solver", "Solver"),
+    "solving": ("solve", "solve_many", "count_solutions", "Budget", "get_solver", "Solver"),
     "results": ("Result", "Count", "Status"),
     "puzzles": ("Puzzle", "Group", "Run", "Solution"),
     "formats": ("read", "write"),

@@ -1,10 +1,12 @@
 """The state of the Sudoku family's search (`kakuro.engine.family`), built once per shape.
 
-A *shape* is a puzzle without its givens: its cells, value range and groups. The family search
-runs on puzzles whose every cell lies in a *house*: a group with one cell per value of the
-range (a Sudoku's rows, columns and boxes, a Jigsaw's regions, Sudoku X's diagonals), whose
-values are therefore every value once. Every group is all-different, so two cells sharing one
-are *peers*.
+A *shape* is a puzzle without its givens and cages: its cells, value range and houses. The
+family search runs on Sudoku-family puzzles (`Puzzle.regions`), whose every cell lies in a
+*house*: a group with one cell per value of the range (a Sudoku's rows, columns and boxes, a
+Jigsaw's regions, Sudoku X's diagonals), whose values are therefore every value once. Every
+group is all-different, so two cells sharing a house are *peers*. A Killer's cages (groups with
+a stated sum) are each puzzle's own, like its givens (`Cages`): Killers of one grid share a
+state.
 
 `FamilyState` (a named tuple of numpy arrays, int64 throughout, masks with bit v = value v):
 
@@ -19,6 +21,13 @@ are *peers*.
   copied level to level; `decisions` (N + 1, 2): (cell, value bit) of each level's guess;
   `queue` (N + 1): cells fixed and waiting to be removed from their peers; `unions` (Q + 1):
   scratch, the candidates of each piece (the empty piece's always 0);
+- `combos`: every set of values of the range as a mask, ordered by size then sum, those of
+  size k and sum s at `combos[combo_start[k * spec[STRIDE] + s]:...[... + 1]]` (a cage's);
+- `member` (H, N + 1): 1 where a cell lies in a house; `cell_houses` (N, M): the houses of each
+  cell, padded with -1; `marks` (N + 1): scratch;
+- `regions`: unions of one to three consecutive houses of a tiling (rows 1-3, boxes 4-5, ...),
+  `regions[regions[r]:regions[r + 1]]` their houses (offsets first): where a Killer's *innies*
+  and *outies* of several houses are read (`kakuro.engine.family`);
 - `spec`: the slots below (value range, the options of the search); `info`: the engine's
   `info` (its clock, deadline and stop flag: `kakuro.engine.interrupt`, slots of `layout`).
 
@@ -39,6 +48,7 @@ from kakuro.combos import range_mask
 from kakuro.errors import KakuroError
 from kakuro.groups import Group
 from kakuro.puzzle import Puzzle
+from kakuro.engine.build import offsets_first
 from kakuro.engine.layout import END_NS, INFO_SIZE, NO_DEADLINE
 
 # spec slots
@@ -48,7 +58,21 @@ FULL = 2
 """The mask of every value of the range."""
 LOCKED = 3
 """1: propagate locked candidates (pointing and claiming) when singles run dry; 0: singles only."""
-SPEC_SIZE = 4
+SUM = 4
+"""The sum of every value of the range (a house's)."""
+STRIDE = 5
+"""SUM + 1: the row length of `combo_start`'s (size, sum) table."""
+SUM_CELLS = 6
+"""The most cells of an innie or outie sum the search keeps (MOST_SUM_CELLS)."""
+REMOVED = 7
+"""Scratch: whether the family search's last elimination removed a candidate."""
+SPEC_SIZE = 8
+MOST_SUM_CELLS = 7
+"""Innies and outies of more cells bound their values too loosely to pay (9x9 and smaller)."""
+REGION_HOUSES = 3
+"""The most consecutive houses of a tiling a region unites."""
+MOST_CAGED_VALUES = 16
+"""The widest value range whose cages the search takes (its combinations table has 2^16 sets)."""
 
 
 class NotFamilyError(KakuroError):
@@ -66,6 +90,12 @@ class FamilyState(NamedTuple):
     decisions: np.ndarray
     queue: np.ndarray
     unions: np.ndarray
+    combos: np.ndarray
+    combo_start: np.ndarray
+    member: np.ndarray
+    cell_houses: np.ndarray
+    marks: np.ndarray
+    regions: np.ndarray
     spec: np.ndarray
     info: np.ndarray
 
@@ -75,30 +105,99 @@ class FamilyState(NamedTuple):
         return int(self.peers.shape[0])
 
 
+class Cages(NamedTuple):
+    """The cages of a batch of puzzles (read only: the puzzles' own groups, which the answer
+    check reads too) and the work list of the puzzle being searched (its cages, then the
+    *innies* of its houses: the cells of a house outside the cages wholly inside it, whose sum
+    is the house's less those cages' totals). int64 arrays, offsets first as `start[k]` ..
+    `start[k + 1]`:
+
+    - `cells`, `start` (K + 1), `totals` (K): every cage of the batch, puzzle after puzzle;
+      `first` (P + 1): puzzle i's cages are `first[i]` .. `first[i + 1]`;
+    - `work_cells`, `work_start`, `work_totals`: the current puzzle's work list, `work_count[0]`
+      cages long, and `work_seen`, what each of their cells held when the cage last ended its
+      turn (the search writes them);
+    - `sum_cells`, `sum_start`, `sum_totals`, `sum_count`: likewise, the current puzzle's sums
+      without all-different (the innies and outies of `FamilyState.regions`)."""
+
+    cells: np.ndarray
+    start: np.ndarray
+    totals: np.ndarray
+    first: np.ndarray
+    work_cells: np.ndarray
+    work_start: np.ndarray
+    work_totals: np.ndarray
+    work_count: np.ndarray
+    work_seen: np.ndarray
+    sum_cells: np.ndarray
+    sum_start: np.ndarray
+    sum_totals: np.ndarray
+    sum_count: np.ndarray
+
+
+def cages_for(lengths: np.ndarray, cells: np.ndarray, totals: np.ndarray, per_puzzle: np.ndarray,
+              state: FamilyState) -> Cages:
+    """The `Cages` of a batch: cage k has `lengths[k]` cells (of `cells`, cage after cage) and
+    total `totals[k]`; puzzle i has `per_puzzle[i]` cages, in order. Work lists sized for the
+    batch's largest puzzle and `state`'s houses."""
+    start = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=start[1:])
+    first = np.zeros(len(per_puzzle) + 1, dtype=np.int64)
+    np.cumsum(per_puzzle, out=first[1:])
+    cells_each = np.diff(start[first]) if len(per_puzzle) else np.zeros(0, dtype=np.int64)
+    houses, width = state.houses.shape
+    most_cells = int(cells_each.max(initial=0)) + houses * width
+    most_cages = int(np.max(per_puzzle, initial=0)) + houses
+    sums = 2 * (state.regions[0] - 1)
+    return Cages(np.asarray(cells, dtype=np.int64), start, np.asarray(totals, dtype=np.int64), first,
+                 np.zeros(most_cells, dtype=np.int64), np.zeros(most_cages + 1, dtype=np.int64),
+                 np.zeros(most_cages, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(most_cells, dtype=np.int64),
+                 np.zeros(sums * state.spec[SUM_CELLS] + state.cells + 1, dtype=np.int64),
+                 np.zeros(sums + 1, dtype=np.int64), np.zeros(sums + 1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+
+
+def no_cages(puzzles: int, state: FamilyState) -> Cages:
+    """The `Cages` of a batch of `puzzles` without any."""
+    none = np.zeros(0, dtype=np.int64)
+    return cages_for(none, none, none, np.zeros(puzzles, dtype=np.int64), state)
+
+
 def family_refusal(puzzle: Puzzle) -> str | None:
-    """Why the family search cannot take `puzzle`, or None when it can: every cell in a house
-    (a group of one cell per value of the range), every other group a house too."""
+    """Why the family search cannot take `puzzle`, or None when it can: a Sudoku-family puzzle
+    (a Kakuro's runs are the run-level search's) whose cages, if any, are over at most
+    MOST_CAGED_VALUES values."""
+    if not puzzle.regions:
+        return "it is a Kakuro (its runs are searched by the run-level search)"
     lo, hi = puzzle.values
     width = hi - lo + 1
-    houses = [g for g in puzzle.runs if len(g) == width]
-    if not houses:
-        return f"it has no group of {width} cells (one per value {lo}..{hi}): not a Sudoku-family grid"
-    others = [g for g in puzzle.runs if len(g) != width]
-    if others:
-        return f"{others[0].name} has {len(others[0])} cells, not {width}: sums of cages are not searched here"
-    covered = np.zeros(puzzle.size, dtype=bool)
-    for g in houses:
-        covered[list(g.cells)] = True
-    if not covered.all():
-        first = int(np.flatnonzero(~covered)[0])
-        return f"cell {puzzle.position_name(puzzle.cells[first])} lies in no group of {width} cells"
+    houses = puzzle.runs[: house_count(puzzle)]
+    if any(g.stated or len(g) != width for g in houses):
+        return "its groups are not a Sudoku-family layout (rows, columns, boxes or regions, diagonals, then cages)"
+    if len(puzzle.runs) > len(houses) and width > MOST_CAGED_VALUES:
+        return cages_refusal(width)
     return None
+
+
+def cages_refusal(width: int) -> str:
+    """Why the search does not take the cages of a puzzle over `width` values."""
+    return f"its cages are over {width} values; the search's table of combinations holds {MOST_CAGED_VALUES} at most"
+
+
+def takes_cages(state: FamilyState) -> bool:
+    """Whether a search with `state` takes cages (its value range is narrow enough)."""
+    return state.combos.size > 0
+
+
+def house_count(puzzle: Puzzle) -> int:
+    """How many of a Sudoku-family puzzle's groups (`runs`, in the order `Puzzle.regions`
+    keeps) are houses: its rows, columns, boxes or regions, and diagonals; its cages follow."""
+    return 3 * puzzle.rows + 2 * puzzle.diagonals
 
 
 def shape_key(puzzle: Puzzle) -> tuple[object, ...]:
     """A key equal for two puzzles exactly when they have the same shape (cells, value range,
-    groups with their totals), whatever their givens: puzzles of one key share a state."""
-    return (puzzle.size, puzzle.values, tuple(map(_CELLS_AND_TOTAL, puzzle.runs)))
+    houses with their totals), whatever their givens and cages: puzzles of one key share a state."""
+    return (puzzle.size, puzzle.values, tuple(map(_CELLS_AND_TOTAL, puzzle.runs[: house_count(puzzle)])))
 
 
 _CELLS_AND_TOTAL = operator.attrgetter("cells", "total")
@@ -112,26 +211,76 @@ def family_state(puzzle: Puzzle, locked: bool = True) -> FamilyState:
     if refusal is not None:
         raise NotFamilyError(f"the family search cannot take this puzzle: {refusal}")
     n = puzzle.size
-    houses = np.array([g.cells for g in puzzle.runs], dtype=np.int64)
-    pieces, crossings = _crossings(puzzle.runs, n)
+    groups = puzzle.runs[: house_count(puzzle)]
+    houses = np.array([g.cells for g in groups], dtype=np.int64)
+    pieces, crossings = _crossings(groups, n)
     spec = np.zeros(SPEC_SIZE, dtype=np.int64)
     spec[LO], spec[HI] = puzzle.values
     spec[FULL] = range_mask(puzzle.values)
     spec[LOCKED] = int(locked)
+    spec[SUM] = sum(range(spec[LO], spec[HI] + 1))
+    spec[STRIDE] = spec[SUM] + 1
+    spec[SUM_CELLS] = MOST_SUM_CELLS
+    caged = spec[HI] - spec[LO] < MOST_CAGED_VALUES
+    combos, combo_start = _combinations(puzzle.values) if caged else (np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    member = np.zeros((len(groups), n + 1), dtype=np.int64)
+    member[np.repeat(np.arange(len(groups)), houses.shape[1]), houses.ravel()] = 1
     info = np.zeros(INFO_SIZE, dtype=np.int64)
     info[END_NS] = NO_DEADLINE
     return FamilyState(
         houses=houses,
-        peers=_peers(puzzle.runs, n),
+        peers=_peers(groups, n),
         pieces=pieces,
         crossings=crossings,
         stack=np.zeros((n + 1, n + 1), dtype=np.int64),
         decisions=np.zeros((n + 1, 2), dtype=np.int64),
         queue=np.zeros(n + 1, dtype=np.int64),
         unions=np.zeros(len(pieces), dtype=np.int64),
+        combos=combos,
+        combo_start=combo_start,
+        member=member,
+        cell_houses=_cell_houses(member[:, :n]),
+        marks=np.zeros(n + 1, dtype=np.int64),
+        regions=_regions(groups, n),
         spec=spec,
         info=info,
     )
+
+
+def _cell_houses(member: np.ndarray) -> np.ndarray:
+    """`cell_houses` from `member` (H, N) (see the module docstring)."""
+    most = int(member.sum(axis=0).max(initial=0))
+    out = np.full((member.shape[1], max(most, 1)), -1, dtype=np.int64)
+    for c in range(member.shape[1]):
+        where = np.flatnonzero(member[:, c])
+        out[c, : len(where)] = where
+    return out
+
+
+def _regions(groups: Sequence[Group], n: int) -> np.ndarray:
+    """`regions` of the houses `groups` over `n` cells (see the module docstring)."""
+    tiling = _tilings(groups, n)
+    runs: list[list[int]] = []
+    for t in sorted(set(tiling) - {-1}):
+        members = [k for k, s in enumerate(tiling) if s == t]
+        runs += [members[a: a + size] for size in range(1, REGION_HOUSES + 1) for a in range(len(members) - size + 1)]
+    return offsets_first(np.array([len(r) for r in runs], dtype=np.int64),
+                         np.array([h for r in runs for h in r], dtype=np.int64))
+
+
+def _combinations(values: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """`combos` and `combo_start` of the range `values` (see the module docstring)."""
+    lo, hi = values
+    width = hi - lo + 1
+    subsets = np.arange(1 << width, dtype=np.int64)
+    bits = (subsets[:, None] >> np.arange(width)) & 1
+    sizes = bits.sum(axis=1)
+    sums = bits @ np.arange(lo, hi + 1, dtype=np.int64)
+    stride = int(sums.max()) + 1
+    keys = sizes * stride + sums
+    order = np.argsort(keys, kind="stable")
+    combo_start = np.searchsorted(keys[order], np.arange((width + 1) * stride + 1)).astype(np.int64)
+    return subsets[order] << lo, combo_start
 
 
 def _peers(groups: Sequence[Group], n: int) -> np.ndarray:

@@ -2,11 +2,12 @@
 of a `solve_many` for the Sudoku family.
 
 A `Shape` is built once from any puzzle of the shape (`shape_of`: the family search's state,
-`kakuro.engine.family_state`, and the rules of the compiled check, `kakuro.engine.verify`);
-`solve_same_shape(shape, puzzles)` then makes the puzzles' givens rows, solves them in one
-compiled call (`kakuro.engine.family.solve_givens`) and checks every answer kept against the
-rules read from the puzzle's groups. Per puzzle the Python side only compares its shape key
-and reads its givens.
+`kakuro.engine.family_state`, and the rules of its houses for the compiled check,
+`kakuro.engine.verify`); `solve_same_shape(shape, puzzles)` then makes the puzzles' givens rows
+and cages, solves them in one compiled call (`kakuro.engine.family.solve_givens`) and checks
+every answer kept against the rules read from the puzzle's groups (the shape's houses, each
+puzzle's cages). Per puzzle the Python side only compares its shape key and reads its givens
+and cages.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ import numpy as np
 
 from kakuro.clock import Deadline
 from kakuro.engine.family import COUNT, Batch, solve_givens
-from kakuro.engine.family_state import FamilyState, family_state, shape_key
-from kakuro.engine.verify import Rules, check_rows, rules_of
+from kakuro.engine.family_state import Cages, FamilyState, cages_for, family_state, house_count, shape_key
+from kakuro.engine.verify import OwnGroups, Rules, check_rows, rules_of
 from kakuro.puzzle import Puzzle
 
 UNCHECKED = -1
@@ -28,7 +29,7 @@ UNCHECKED = -1
 
 
 class Shape(NamedTuple):
-    """A shape's `key` (`family_state.shape_key`), its search `state` and its `rules`."""
+    """A shape's `key` (`family_state.shape_key`), its search `state` and its houses' `rules`."""
 
     key: tuple[object, ...]
     state: FamilyState
@@ -47,7 +48,7 @@ class Answers(NamedTuple):
 def shape_of(puzzle: Puzzle, locked: bool = True) -> Shape:
     """The shape of `puzzle` (its givens aside). Raises `family_state.NotFamilyError` for a puzzle
     the family search does not take."""
-    return Shape(shape_key(puzzle), family_state(puzzle, locked), rules_of(puzzle))
+    return Shape(shape_key(puzzle), family_state(puzzle, locked), rules_of(puzzle, puzzle.runs[: house_count(puzzle)]))
 
 
 def givens_rows(puzzles: Sequence[Puzzle], cells: int) -> np.ndarray:
@@ -62,6 +63,16 @@ def givens_rows(puzzles: Sequence[Puzzle], cells: int) -> np.ndarray:
     return rows
 
 
+def cages_of(puzzles: Sequence[Puzzle], state: FamilyState) -> Cages:
+    """The cages of `puzzles` (their groups after the houses, `house_count`) for `state`."""
+    own = [p.runs[house_count(p):] for p in puzzles]
+    cages = list(itertools.chain.from_iterable(own))
+    lengths = np.fromiter(map(len, cages), dtype=np.int64, count=len(cages))
+    cells = np.fromiter(itertools.chain.from_iterable(g.cells for g in cages), dtype=np.int64, count=int(lengths.sum()))
+    totals = np.fromiter((g.total for g in cages), dtype=np.int64, count=len(cages))
+    return cages_for(lengths, cells, totals, np.fromiter(map(len, own), dtype=np.int64, count=len(own)), state)
+
+
 def solve_same_shape(shape: Shape, puzzles: Sequence[Puzzle], limit: int = 1, keep: int = 1,
                      deadline: Deadline = Deadline(), budget: float | None = None) -> Answers:
     """Solve `puzzles` (all of `shape`'s shape: ValueError naming the first that is not) with
@@ -70,19 +81,28 @@ def solve_same_shape(shape: Shape, puzzles: Sequence[Puzzle], limit: int = 1, ke
     for i, puzzle in enumerate(puzzles):
         if shape_key(puzzle) != shape.key:
             raise ValueError(f"puzzle {i} ({puzzle!r}) is not of the shape's shape")
-    return solve_rows_checked(shape, givens_rows(puzzles, shape.state.cells), limit, keep, deadline, budget)
+    return solve_checked(shape, puzzles, limit, keep, deadline, budget)
 
 
-def solve_rows_checked(shape: Shape, givens: np.ndarray, limit: int = 1, keep: int = 1,
-                       deadline: Deadline = Deadline(), budget: float | None = None) -> Answers:
-    """`solve_same_shape` for puzzles given as their givens' rows (`givens_rows`) whose shape
-    the caller has compared with `shape.key`: the answers are checked against `shape.rules`."""
-    batch = solve_givens(shape.state, givens, limit, keep, deadline, budget)
-    broken = np.full((len(givens), keep), UNCHECKED, dtype=np.int64)
+def solve_checked(shape: Shape, puzzles: Sequence[Puzzle], limit: int = 1, keep: int = 1,
+                  deadline: Deadline = Deadline(), budget: float | None = None) -> Answers:
+    """`solve_same_shape` for puzzles whose shape key the caller has compared with `shape.key`:
+    the answers are checked against `shape.rules` and each puzzle's cages."""
+    givens = givens_rows(puzzles, shape.state.cells)
+    cages = cages_of(puzzles, shape.state)
+    batch = solve_givens(shape.state, givens, limit, keep, deadline, budget, cages)
+    own = OwnGroups(cages.cells, cages.start, cages.totals, cages.first)
+    broken = np.empty((len(givens), keep), dtype=np.int64)
     for k in range(keep):
-        found = np.flatnonzero(batch.outcomes[:, COUNT] > k)
-        if len(found) == len(givens):
-            broken[:, k] = check_rows(shape.rules, givens, batch.answers[:, k])
-        elif len(found):
-            broken[found, k] = check_rows(shape.rules, givens[found], batch.answers[found, k])
+        broken[:, k] = check_rows(shape.rules, givens, batch.answers[:, k], own)
+        broken[batch.outcomes[:, COUNT] <= k, k] = UNCHECKED
     return Answers(batch, broken)
+
+
+def search(shape: Shape, puzzle: Puzzle, limit: int, deadline: Deadline) -> Batch:
+    """Up to `limit` solutions of `puzzle` (of `shape`'s shape: ValueError if not), every one
+    kept and none checked (for a caller that checks them itself)."""
+    if shape_key(puzzle) != shape.key:
+        raise ValueError(f"{puzzle!r} is not of the shape's shape")
+    return solve_givens(shape.state, givens_rows([puzzle], shape.state.cells), limit, limit, deadline,
+                        cages=cages_of([puzzle], shape.state))
