@@ -146,7 +146,8 @@ def nine_by_nine(name: str, lines: list[str], specs: Sequence[str], tdoku: Tdoku
     return rows, bad
 
 
-def no_tdoku(name: str, puzzles: Sequence[Puzzle], specs: Sequence[str], repeats: int, time_limit: float) -> tuple[list[str], int]:
+def no_tdoku(name: str, puzzles: Sequence[Puzzle], specs: Sequence[str], repeats: int,
+             time_limit: float) -> tuple[list[str], int]:
     """The table rows of a set tdoku cannot take: µs per puzzle (median of the repeats), the
     slowest puzzle's `Result.time`; and how many were not solved."""
     rows, bad = [], 0

@@ -36,9 +36,11 @@ from kakuro.engine.family import CODE, COUNT, FAILS, NODES, TIME
 from kakuro.engine.family_state import family_refusal, house_count, shape_key, takes_cages
 from kakuro.engine.layout import EXHAUSTED, STOPPED
 from kakuro.engine.many import Shape, search, shape_of, solve_checked
+from kakuro.limits import Budget
 from kakuro.options import Option
 from kakuro.outcome import TIME_LIMIT_REACHED, Enumeration, Result, Stat, Status, as_returned, checked_solution, rejection
-from kakuro.puzzle import Puzzle, Solution
+from kakuro.puzzle import Puzzle
+from kakuro.solution import Solution
 from kakuro.solver import Solver
 
 KERNELS = ("family", "verify")
@@ -62,10 +64,11 @@ class FamilySolver(Solver):
     """A backend whose option `family` (FAMILY) sends Sudoku-family puzzles to the family search:
     its `_count` asks `family_count` first; its `solve_many` goes through `family_results`."""
 
-    def _solve_many(self, puzzles: Iterable[Puzzle], time_limit: float | None, seed: int | None) -> Iterator[Result]:
-        if self.settings["family"]:
+    def _solve_many(self, puzzles: Iterable[Puzzle], time_limit: float | None, seed: int | None,
+                    budget: Budget) -> Iterator[Result]:
+        if self.settings["family"] and not budget.asked():  # the family search counts no budget
             return family_results(self, puzzles, time_limit, seed)
-        return super()._solve_many(puzzles, time_limit, seed)
+        return super()._solve_many(puzzles, time_limit, seed, budget)
 
 
 _shapes: OrderedDict[tuple[object, ...], Shape | None] = OrderedDict()

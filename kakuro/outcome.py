@@ -12,13 +12,13 @@ import enum
 import math
 import numbers
 import reprlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NamedTuple, TypeGuard, cast
+from typing import Any, NamedTuple, TypeGuard, TypeVar, cast
 
-from kakuro.clock import Deadline
-from kakuro.errors import InvalidSolutionError
+from kakuro.clock import Deadline, Stopwatch
+from kakuro.errors import InvalidSolutionError, KakuroError
 from kakuro.limits import LIMIT_NAMES, TIME, Limits, described_stop
 from kakuro.puzzle import Puzzle
 from kakuro.solution import Solution
@@ -472,3 +472,23 @@ def counted(found: Enumeration, checked: CheckedSolutions, limit: int, deadline:
         stopped_by = found.stopped_by or (TIME if deadline.expired() else None)
         message = found.message or (TIME_LIMIT_REACHED if stopped_by == TIME else UNEXPLAINED_STOP)
     return Count(status, len(solutions), exhausted, tuple(solutions), elapsed, stats, message, spec, stopped_by=stopped_by)
+
+
+T = TypeVar("T")
+
+
+def timed_call(call: Callable[[], T]) -> tuple[T | None, float, str]:
+    """`call()` on the solving clock: (its value, seconds, ""), the seconds without the
+    one-time costs paid meanwhile (`Stopwatch`); a backend bug (any exception but a KakuroError, which
+    propagates, and KeyboardInterrupt; SystemExit included) gives (None, seconds, "Type: message"),
+    an answer the template does not take (`BadAnswer`) (None, seconds, what it was)."""
+    watch = Stopwatch()
+    try:
+        value, error = call(), ""
+    except KakuroError:
+        raise
+    except BadAnswer as exc:
+        value, error = None, str(exc)
+    except (Exception, SystemExit) as exc:  # a backend's sys.exit() does not end the caller's program
+        value, error = None, described(exc)
+    return value, watch.elapsed(), error

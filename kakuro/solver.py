@@ -11,19 +11,18 @@ lives here (and in `kakuro.outcome`), never in a backend.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 from kakuro.availability import Engine
 from kakuro.clock import Deadline, Stopwatch
-from kakuro.errors import BackendOptionError, KakuroError, UnsupportedOperationError, did_you_mean
+from kakuro.errors import BackendOptionError, UnsupportedOperationError, did_you_mean
 from kakuro.isolation import interrupts_kept
 from kakuro.limits import Budget, Limits, checked_budget, checked_time_limit
 from kakuro.options import Option, solving_seed, spec_value
 from kakuro.outcome import (
     CHECK_GRACE,
-    BadAnswer,
     Count,
     Enumeration,
     Outcome,
@@ -34,10 +33,10 @@ from kakuro.outcome import (
     checked_enumeration,
     checked_solution,
     counted,
-    described,
     held,
     held_count,
     rejection,
+    timed_call,
 )
 from kakuro.puzzle import Puzzle
 from kakuro.shipped import is_shipped
@@ -118,7 +117,7 @@ class Solver:
         spec = self._spec(settings)
         given = self._given(puzzle)
         with interrupts_kept():  # a Ctrl-C that lands in an engine object's finalizer is not lost
-            outcome, elapsed, error = _timed(
+            outcome, elapsed, error = timed_call(
                 lambda: held(self._solve(given, settings, limits, seed), limits, self.budgets_for(settings)))
         if outcome is None:  # a backend bug is an ERROR result, not the caller's crash
             return Result(Status.ERROR, None, elapsed, {}, error, spec)
@@ -133,14 +132,13 @@ class Solver:
         return Result(Status.SOLVED, solution, elapsed, stats, outcome.message, spec)
 
     def solve_many(self, puzzles: Iterable[Puzzle], *, time_limit: float | None = None, seed: int | None = None,
-                   **options: Any) -> Iterator[Result]:
-        """The `Result` of each of `puzzles` in order, each as `solve(puzzle, time_limit=time_limit,
-        seed=seed, **options)` gives it (`time_limit` per puzzle), read and solved lazily. The
-        options are parsed once, here (a bad one raises at once); a backend may solve many
-        puzzles together at a fraction of the cost (`_solve_many`), every answer still checked."""
+                   budget: Budget | None = None, **options: Any) -> Iterator[Result]:
+        """The `Result` of each of `puzzles` in order, as `solve` gives it with these arguments
+        (limits per puzzle), read and solved lazily; the options and budget are checked once,
+        here. A backend may solve many together (`_solve_many`), every answer still checked."""
         solver = copy.copy(self)
         solver.settings = MappingProxyType(self._resolve(options, self.settings))
-        return solver._solve_many(puzzles, time_limit, seed)
+        return solver._solve_many(puzzles, time_limit, seed, solver.checked_budget(budget))
 
     def count_solutions(
         self,
@@ -169,7 +167,7 @@ class Solver:
         given = self._given(puzzle)
         watch = Stopwatch()
         with interrupts_kept():  # as in solve
-            found, elapsed, error = _timed(
+            found, elapsed, error = timed_call(
                 lambda: held_count(self._count(given, settings, limit, limits, seed), limits, self.budgets_for(settings), limit))
         if found is None:
             return Count(Status.ERROR, 0, False, (), elapsed, {}, error, spec)
@@ -237,9 +235,10 @@ class Solver:
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
         raise NotImplementedError
 
-    def _solve_many(self, puzzles: Iterable[Puzzle], time_limit: float | None, seed: int | None) -> Iterator[Result]:
+    def _solve_many(self, puzzles: Iterable[Puzzle], time_limit: float | None, seed: int | None,
+                    budget: Budget) -> Iterator[Result]:
         """`solve_many`'s work, with this solver's settings: by default one `solve` per puzzle."""
-        return (self.solve(puzzle, time_limit=time_limit, seed=seed) for puzzle in puzzles)
+        return (self.solve(puzzle, time_limit=time_limit, seed=seed, budget=budget) for puzzle in puzzles)
 
     # ----------------------------------------------------------------- internals
     def _given(self, puzzle: Puzzle) -> Puzzle:
@@ -282,26 +281,6 @@ class EnumeratingSolver(Solver):
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         return checked_enumeration(self._count(puzzle, opts, 1, limits, seed)).outcome()
-
-
-T = TypeVar("T")
-
-
-def _timed(call: Callable[[], T]) -> tuple[T | None, float, str]:
-    """`call()` on the solving clock: (its value, seconds, ""), the seconds without the
-    one-time costs paid meanwhile (`Stopwatch`); a backend bug (any exception but a KakuroError, which
-    propagates, and KeyboardInterrupt; SystemExit included) gives (None, seconds, "Type: message"),
-    an answer the template does not take (`BadAnswer`) (None, seconds, what it was)."""
-    watch = Stopwatch()
-    try:
-        value, error = call(), ""
-    except KakuroError:
-        raise
-    except BadAnswer as exc:
-        value, error = None, str(exc)
-    except (Exception, SystemExit) as exc:  # a backend's sys.exit() does not end the caller's program
-        value, error = None, described(exc)
-    return value, watch.elapsed(), error
 
 
 _WARM: set[type[Solver]] = set()

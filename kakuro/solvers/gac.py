@@ -47,8 +47,8 @@ from kakuro.engine.state import (
     PROPAGATIONS,
     stats_of,
 )
-from kakuro.limits import Limits
 from kakuro.family_search import FAMILY, KERNELS, FamilySolver, family_count
+from kakuro.limits import Limits
 from kakuro.native import (
     SEARCH_STATS,
     TREE_BUDGETS,
