@@ -91,7 +91,7 @@ def shape_for(puzzle: Puzzle) -> Shape | None:
 
 def _takes(shape: Shape, puzzle: Puzzle) -> bool:
     """Whether the search with `shape` takes `puzzle` (of that shape): its cages, if any."""
-    return len(puzzle.runs) == house_count(puzzle) or takes_cages(shape.state)
+    return len(puzzle.groups) == house_count(puzzle) or takes_cages(shape.state)
 
 
 def family_count(puzzle: Puzzle, limit: int, deadline: Deadline) -> Enumeration | None:

@@ -64,7 +64,7 @@ def random_givens(empty: Puzzle, count: int, seed: int) -> dict[int, int]:
     n = empty.rows
     givens: dict[int, int] = {}
     for cell in rng.sample(range(n * n), count):
-        taken = {givens.get(c) for g in empty.runs if cell in g.cells for c in g.cells}
+        taken = {givens.get(c) for g in empty.groups if cell in g.cells for c in g.cells}
         free = [v for v in range(1, n + 1) if v not in taken]
         if free:
             givens[cell] = rng.choice(free)
@@ -76,7 +76,7 @@ def spoiled(puzzle: Puzzle, seed: int) -> Puzzle:
     rng = random.Random(seed)
     givens = dict(puzzle.givens)
     cell = rng.choice(sorted(givens))
-    taken = {givens[c] for g in puzzle.runs if cell in g.cells for c in g.cells if c in givens and c != cell}
+    taken = {givens[c] for g in puzzle.groups if cell in g.cells for c in g.cells if c in givens and c != cell}
     free = [v for v in range(1, puzzle.values[1] + 1) if v not in taken]
     if free:
         givens[cell] = rng.choice(free)

@@ -170,10 +170,10 @@ def family_refusal(puzzle: Puzzle) -> str | None:
         return "it is a Kakuro (its runs are searched by the run-level search)"
     lo, hi = puzzle.values
     width = hi - lo + 1
-    houses = puzzle.runs[: house_count(puzzle)]
+    houses = puzzle.groups[: house_count(puzzle)]
     if any(g.stated or len(g) != width for g in houses):
         return "its groups are not a Sudoku-family layout (rows, columns, boxes or regions, diagonals, then cages)"
-    if len(puzzle.runs) > len(houses) and width > MOST_CAGED_VALUES:
+    if len(puzzle.groups) > len(houses) and width > MOST_CAGED_VALUES:
         return cages_refusal(width)
     return None
 
@@ -189,7 +189,7 @@ def takes_cages(state: FamilyState) -> bool:
 
 
 def house_count(puzzle: Puzzle) -> int:
-    """How many of a Sudoku-family puzzle's groups (`runs`, in the order `Puzzle.regions`
+    """How many of a Sudoku-family puzzle's groups (`groups`, in the order `Puzzle.regions`
     keeps) are houses: its rows, columns, boxes or regions, and diagonals; its cages follow."""
     return 3 * puzzle.rows + 2 * puzzle.diagonals
 
@@ -197,7 +197,7 @@ def house_count(puzzle: Puzzle) -> int:
 def shape_key(puzzle: Puzzle) -> tuple[object, ...]:
     """A key equal for two puzzles exactly when they have the same shape (cells, value range,
     houses with their totals), whatever their givens and cages: puzzles of one key share a state."""
-    return (puzzle.size, puzzle.values, tuple(map(_CELLS_AND_TOTAL, puzzle.runs[: house_count(puzzle)])))
+    return (puzzle.size, puzzle.values, tuple(map(_CELLS_AND_TOTAL, puzzle.groups[: house_count(puzzle)])))
 
 
 _CELLS_AND_TOTAL = operator.attrgetter("cells", "total")
@@ -211,7 +211,7 @@ def family_state(puzzle: Puzzle, locked: bool = True) -> FamilyState:
     if refusal is not None:
         raise NotFamilyError(f"the family search cannot take this puzzle: {refusal}")
     n = puzzle.size
-    groups = puzzle.runs[: house_count(puzzle)]
+    groups = puzzle.groups[: house_count(puzzle)]
     houses = np.array([g.cells for g in groups], dtype=np.int64)
     pieces, crossings = _crossings(groups, n)
     spec = np.zeros(SPEC_SIZE, dtype=np.int64)

@@ -48,7 +48,7 @@ class Answers(NamedTuple):
 def shape_of(puzzle: Puzzle, locked: bool = True) -> Shape:
     """The shape of `puzzle` (its givens aside). Raises `family_state.NotFamilyError` for a puzzle
     the family search does not take."""
-    return Shape(shape_key(puzzle), family_state(puzzle, locked), rules_of(puzzle, puzzle.runs[: house_count(puzzle)]))
+    return Shape(shape_key(puzzle), family_state(puzzle, locked), rules_of(puzzle, puzzle.groups[: house_count(puzzle)]))
 
 
 def givens_rows(puzzles: Sequence[Puzzle], cells: int) -> np.ndarray:
@@ -65,7 +65,7 @@ def givens_rows(puzzles: Sequence[Puzzle], cells: int) -> np.ndarray:
 
 def cages_of(puzzles: Sequence[Puzzle], state: FamilyState) -> Cages:
     """The cages of `puzzles` (their groups after the houses, `house_count`) for `state`."""
-    own = [p.runs[house_count(p):] for p in puzzles]
+    own = [p.groups[house_count(p):] for p in puzzles]
     cages = list(itertools.chain.from_iterable(own))
     lengths = np.fromiter(map(len, cages), dtype=np.int64, count=len(cages))
     cells = np.fromiter(itertools.chain.from_iterable(g.cells for g in cages), dtype=np.int64, count=int(lengths.sum()))

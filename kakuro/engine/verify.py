@@ -4,7 +4,7 @@ one shape at once.
 `Puzzle.check` is the one oracle and stays so; it costs tens of microseconds a 9x9 answer,
 more than the family search takes to find it. `check_rows` checks the same rules on answers
 held as rows of values: every value within the range, every given kept, and in every group
-(Kakuro's runs, a Sudoku's houses, a Killer's cages: `puzzle.runs`) no value twice and the
+(Kakuro's runs, a Sudoku's houses, a Killer's cages: `puzzle.groups`) no value twice and the
 values adding up to the group's total. The rules are read from the puzzle's groups
 (`rules_of`), never from a search's state, so a search cannot vouch for itself.
 """
@@ -35,7 +35,7 @@ class Rules(NamedTuple):
 def rules_of(puzzle: Puzzle, groups: Sequence[Group] | None = None) -> Rules:
     """The rules of `puzzle`'s shape: its value range and `groups` (default all of its groups;
     its givens are each answer's own: `check_rows`)."""
-    groups = puzzle.runs if groups is None else groups
+    groups = puzzle.groups if groups is None else groups
     lengths = np.array([len(g) for g in groups], dtype=np.int64)
     cells = np.fromiter(itertools.chain.from_iterable(g.cells for g in groups), dtype=np.int64,
                         count=int(lengths.sum()))
