@@ -12,6 +12,8 @@ A stream: its first puzzle goes through `Solver.solve` (which validates the time
 seed and pays the one-time costs), and so does any puzzle the search does not take. The others
 are gathered by shape in batches (1, 2, 4, ... up to `BATCH` puzzles, cut at a puzzle of another
 shape) and each batch is searched in one compiled call, `time_limit` seconds for each puzzle.
+A puzzle the family search gives up on after GUESSES guesses (a heavy tail) goes to the backend's
+own search (`family=false`) for the time left.
 Every answer is checked by the compiled check of the puzzle's own rules (`kakuro.engine.verify`:
 its values in range, its givens kept, no value twice and every total met in each of its groups,
 which is what `Puzzle.check` checks, and tests/test_family_search.py holds them to the same
@@ -25,6 +27,7 @@ Stats: `path` "family", `nodes` (guesses), `fails` (guesses refuted by propagati
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
@@ -32,7 +35,7 @@ from types import MappingProxyType
 
 from kakuro.clock import Deadline, Stopwatch
 from kakuro.engine.compile import ensure
-from kakuro.engine.family import CODE, COUNT, FAILS, NODES, TIME
+from kakuro.engine.family import CODE, COUNT, CUT, FAILS, NODES, TIME
 from kakuro.engine.family_state import family_refusal, house_count, shape_key, takes_cages
 from kakuro.engine.layout import EXHAUSTED, STOPPED
 from kakuro.engine.many import Shape, search, shape_of, solve_checked
@@ -49,6 +52,11 @@ SHAPES_KEPT = 16
 """Shapes whose search state a process keeps (the least recently used goes first)."""
 BATCH = 256
 """Puzzles searched in one compiled call at the most (a batch's answers come out together)."""
+GUESSES = 20_000
+"""Guesses after which the family search gives a puzzle up to the backend's own search (its
+run-level search restarts, learns and orders by conflicts: the family search's depth-first
+search has heavy tails on some large or caged grids, 1.5 million guesses in 20 s on a 25x25
+with 55 % empty cells that `gac:family=false` solves in 0.1 s)."""
 MOST_KEPT_BYTES = 1 << 26
 """A count keeps every solution it finds (one byte a cell): above this many bytes (64 MiB,
 800,000 solutions of a 9x9) `family_count` declines and the run-level search, which hands its
@@ -97,14 +105,18 @@ def _takes(shape: Shape, puzzle: Puzzle) -> bool:
 def family_count(puzzle: Puzzle, limit: int, deadline: Deadline) -> Enumeration | None:
     """Up to `limit` solutions of `puzzle` by the family search within `deadline` (a backend's
     `_count`), or None when the search does not take the puzzle (or `limit` solutions would
-    take more than MOST_KEPT_BYTES). The solutions are unchecked: the template checks them."""
+    take more than MOST_KEPT_BYTES), or gave up after GUESSES (and 10 a solution asked for):
+    the backend's own search takes it then. The solutions are unchecked: the template checks
+    them."""
     shape = shape_for(puzzle)
     if shape is None or limit * puzzle.size > MOST_KEPT_BYTES:
         return None
     watch = Stopwatch()
     ensure(*KERNELS)
-    batch = search(shape, puzzle, limit, deadline.postponed(watch))
+    batch = search(shape, puzzle, limit, deadline.postponed(watch), GUESSES + 10 * limit)
     outcome = batch.outcomes[0]
+    if outcome[CODE] == CUT:
+        return None
     stats = _stats(outcome)
     if outcome[CODE] == STOPPED:
         return Enumeration(batch.answers[0, : outcome[COUNT]].tolist(), False, stats, TIME_LIMIT_REACHED)
@@ -132,11 +144,11 @@ def family_results(solver: Solver, puzzles: Iterable[Puzzle], time_limit: float 
             break
         except BaseException:  # a puzzle that could not be read (or Ctrl-C): the results before it first
             if shape is not None and batch:
-                yield from _results(shape, batch, time_limit, spec)
+                yield from _solved(solver, seed, shape, batch, time_limit, spec)
             raise
         found = _shape_like(puzzle, shape)
         if shape is not None and found is not shape and batch:
-            yield from _results(shape, batch, time_limit, spec)
+            yield from _solved(solver, seed, shape, batch, time_limit, spec)
             batch = []
         shape = found
         if found is None:
@@ -144,10 +156,10 @@ def family_results(solver: Solver, puzzles: Iterable[Puzzle], time_limit: float 
             continue
         batch.append(puzzle)
         if len(batch) >= size:
-            yield from _results(found, batch, time_limit, spec)
+            yield from _solved(solver, seed, found, batch, time_limit, spec)
             size, batch = min(2 * size, BATCH), []
     if shape is not None and batch:
-        yield from _results(shape, batch, time_limit, spec)
+        yield from _solved(solver, seed, shape, batch, time_limit, spec)
 
 
 def _shape_like(puzzle: object, last: Shape | None) -> Shape | None:
@@ -160,22 +172,25 @@ def _shape_like(puzzle: object, last: Shape | None) -> Shape | None:
     return shape_for(puzzle)
 
 
-def _results(shape: Shape, puzzles: list[Puzzle], time_limit: float | None, spec: str) -> list[Result]:
+def _results(shape: Shape, puzzles: list[Puzzle], time_limit: float | None, spec: str) -> list[Result | float]:
     """The checked `Result`s of `puzzles`, searched in one call: each of `shape`'s shape, as
-    `_shape_like` found (its key compared with `shape.key`)."""
+    `_shape_like` found (its key compared with `shape.key`); for a puzzle given up after
+    GUESSES, the seconds spent on it instead."""
     start = time.perf_counter()
-    answers = solve_checked(shape, puzzles, budget=time_limit)
+    answers = solve_checked(shape, puzzles, budget=time_limit, cap=GUESSES)
     batch = answers.batch
     values = batch.answers[:, 0].tolist()
     outcomes = batch.outcomes.tolist()
     broken = answers.broken[:, 0].tolist()
     share = (time.perf_counter() - start - batch.outcomes[:, TIME].sum() / 1e9) / len(puzzles)
-    out = []
+    out: list[Result | float] = []
     for i, puzzle in enumerate(puzzles):
         outcome = outcomes[i]
         seconds = max(0.0, float(outcome[TIME] / 1e9 + share))
         stats = MappingProxyType(_stats(outcome))
-        if outcome[COUNT] == 0:
+        if outcome[CODE] == CUT:
+            out.append(seconds)
+        elif outcome[COUNT] == 0:
             stopped = i >= batch.searched or outcome[CODE] == STOPPED
             status = Status.UNKNOWN if stopped else Status.UNSATISFIABLE
             out.append(Result(status, None, seconds, stats, TIME_LIMIT_REACHED if stopped else "", spec))
@@ -184,6 +199,29 @@ def _results(shape: Shape, puzzles: list[Puzzle], time_limit: float | None, spec
         else:
             out.append(_rejected(puzzle, values[i], seconds, stats, spec))
     return out
+
+
+def _solved(solver: Solver, seed: int | None, shape: Shape, puzzles: list[Puzzle], time_limit: float | None,
+            spec: str) -> Iterator[Result]:
+    """The Results of a batch: `_results`, the puzzles given up finished by `_given_up`."""
+    return _given_up(solver, puzzles, _results(shape, puzzles, time_limit, spec), time_limit, seed)
+
+
+def _given_up(solver: Solver, puzzles: list[Puzzle], found: list[Result | float], time_limit: float | None,
+              seed: int | None) -> Iterator[Result]:
+    """The results `found` for `puzzles`, those the family search gave up on (the seconds it
+    spent) solved by the backend's own search in the time left (`family=false`), each Result's
+    time counting both."""
+    for puzzle, result in zip(puzzles, found):
+        if isinstance(result, Result):
+            yield result
+            continue
+        left = None if time_limit is None else time_limit - result
+        if left is not None and left <= 0:
+            yield Result(Status.UNKNOWN, None, result, {}, TIME_LIMIT_REACHED, solver.spec)
+            continue
+        own = solver.solve(puzzle, time_limit=left, seed=seed, family=False)
+        yield dataclasses.replace(own, time=own.time + result, backend=solver.spec)
 
 
 def _rejected(puzzle: Puzzle, values: list[int], seconds: float, stats: MappingProxyType[str, Stat],

@@ -181,3 +181,18 @@ def test_solve_all_on_the_command_line_goes_through_solve_many(tmp_path: Path) -
     assert all(r["stats"]["path"] == "family" for r in records)
     for puzzle, record in zip(puzzles, records):
         assert puzzle.check(record["solution"]) == []
+
+
+def test_a_puzzle_the_family_search_gives_up_on_goes_to_the_backends_own_search() -> None:
+    """This 25x25 grid sends the family's depth-first search into a heavy tail (1.5 million
+    guesses in 20 s, no answer); after GUESSES it goes to the run-level search, which solves it
+    in a fraction of a second, in solve and in solve_many alike."""
+    tail = emptied(full_grid(25, None, 0), 0.55, 0)
+    easy = emptied(full_grid(25, None, 1), 0.55, 1)
+    alone = kakuro.solve(tail, "gac", time_limit=120)
+    assert alone.solved and "path" not in alone.stats and alone.stats["nodes"] > 0
+    results = list(kakuro.solve_many([easy, tail, easy], "gac", time_limit=120))
+    assert [r.status for r in results] == [Status.SOLVED] * 3
+    assert [r.stats.get("path") for r in results] == ["family", None, "family"]
+    assert results[1].backend == "gac" and results[1].time > 0
+    assert tail.check(results[1].solution) == []

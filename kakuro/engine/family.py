@@ -49,7 +49,8 @@ from kakuro.puzzle import Puzzle
 # outcome columns
 CODE = 0
 """EXHAUSTED (the search finished: `COUNT` is exact, 0 means no solution), LIMIT (`limit`
-solutions found) or STOPPED (deadline, budget, interrupt or stop request: at least `COUNT`)."""
+solutions found), STOPPED (deadline, budget, interrupt or stop request: at least `COUNT`) or
+CUT (its cap of guesses reached: at least `COUNT`)."""
 COUNT = 1
 NODES = 2
 """Guesses made."""
@@ -58,6 +59,9 @@ FAILS = 3
 TIME = 4
 """Nanoseconds the puzzle's search took (the kernels' clock)."""
 OUTCOME = 5
+CUT = -1
+"""A CODE: the search gave up at its cap of guesses (a heavy tail another search may not have)."""
+NO_CAP = np.iinfo(np.int64).max
 
 
 # --------------------------------------------------------------------- propagation
@@ -563,10 +567,10 @@ def _poll(st: FamilyState, end: int) -> bool:
 
 @compiled
 def _search(st: FamilyState, cg: Cages, i: int, givens: np.ndarray, answers: np.ndarray, limit: int, end: int,
-            outcome: np.ndarray) -> None:
+            cap: int, outcome: np.ndarray) -> None:
     """Count the solutions of puzzle i (`givens`, its cages in `cg`) up to `limit`, the first rows
-    of `answers` (keep, N) receiving the first ones; its outcome (CODE, COUNT, NODES, FAILS) into
-    `outcome`."""
+    of `answers` (keep, N) receiving the first ones, giving up (CUT) before guess `cap` + 1; its
+    outcome (CODE, COUNT, NODES, FAILS) into `outcome`."""
     n = givens.shape[0]
     stack, decisions, queue = st.stack, st.decisions, st.queue
     count, nodes, fails, code = 0, 0, 0, EXHAUSTED
@@ -590,6 +594,9 @@ def _search(st: FamilyState, cg: Cages, i: int, givens: np.ndarray, answers: np.
             else:
                 if _poll(st, end):
                     code = STOPPED
+                    break
+                if nodes >= cap:
+                    code = CUT
                     break
                 b = cand[c] & -cand[c]
                 decisions[d, 0] = c
@@ -624,16 +631,16 @@ def _search(st: FamilyState, cg: Cages, i: int, givens: np.ndarray, answers: np.
 
 @entry_point
 def solve_rows(st: FamilyState, cg: Cages, givens: np.ndarray, answers: np.ndarray, outcomes: np.ndarray, limit: int,
-               budget_ns: int) -> int:
+               budget_ns: int, cap: int) -> int:
     """Search each row of `givens` (P, N; int8, 0 = empty; its cages in `cg`) in turn: answers (P, keep, N) int8,
-    outcomes (P, OUTCOME) int64; each puzzle gets `budget_ns` (0: none). Returns how many
-    puzzles were searched: fewer than P when the run had to stop (the rest untouched)."""
+    outcomes (P, OUTCOME) int64; each puzzle gets `budget_ns` (0: none) and `cap` guesses. Returns
+    how many puzzles were searched: fewer than P when the run had to stop (the rest untouched)."""
     for i in range(givens.shape[0]):
         if _poll(st, NO_DEADLINE):
             return i
         start = clock_ns()
         end = NO_DEADLINE if budget_ns <= 0 else start + budget_ns
-        _search(st, cg, i, givens[i], answers[i], limit, end, outcomes[i])
+        _search(st, cg, i, givens[i], answers[i], limit, end, cap, outcomes[i])
         outcomes[i, TIME] = clock_ns() - start
         if st.info[STOP] != 0:
             return i + 1
@@ -652,11 +659,12 @@ class Batch(NamedTuple):
 
 
 def solve_givens(st: FamilyState, givens: np.ndarray, limit: int = 1, keep: int = 1, deadline: Deadline = Deadline(),
-                 budget: float | None = None, cages: Cages | None = None) -> Batch:
+                 budget: float | None = None, cages: Cages | None = None, cap: int | None = None) -> Batch:
     """Solve the puzzles `givens` (P, N: one row per puzzle of `st`'s shape, each cell's given
     value or 0; their `cages`, None for none) in one compiled call: count each one's solutions
     up to `limit`, keep the first `keep` (<= limit). The run stops at `deadline` (its `end`, a
-    perf_counter reading), each puzzle after `budget` seconds (None: no budget). Raises
+    perf_counter reading), each puzzle after `budget` seconds (None: no budget) or `cap` guesses
+    (None: no cap; CUT). Raises
     KeyboardInterrupt after a Ctrl-C (what was searched is lost: use `deadline` for partial
     results)."""
     if limit < 1 or not 0 <= keep <= limit:
@@ -672,7 +680,8 @@ def solve_givens(st: FamilyState, givens: np.ndarray, limit: int = 1, keep: int 
         cages = no_cages(rows.shape[0], st)
     elif len(cages.first) != rows.shape[0] + 1:
         raise ValueError(f"cages for {len(cages.first) - 1} puzzles, givens for {rows.shape[0]}")
-    searched = solve_rows(st, cages, rows, answers, outcomes, limit, 0 if budget is None else max(1, int(budget * 1e9)))
+    searched = solve_rows(st, cages, rows, answers, outcomes, limit, 0 if budget is None else max(1, int(budget * 1e9)),
+                          NO_CAP if cap is None else cap)
     raise_if_interrupted(st)
     return Batch(answers, outcomes, int(searched))
 

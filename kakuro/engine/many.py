@@ -85,12 +85,12 @@ def solve_same_shape(shape: Shape, puzzles: Sequence[Puzzle], limit: int = 1, ke
 
 
 def solve_checked(shape: Shape, puzzles: Sequence[Puzzle], limit: int = 1, keep: int = 1,
-                  deadline: Deadline = Deadline(), budget: float | None = None) -> Answers:
+                  deadline: Deadline = Deadline(), budget: float | None = None, cap: int | None = None) -> Answers:
     """`solve_same_shape` for puzzles whose shape key the caller has compared with `shape.key`:
     the answers are checked against `shape.rules` and each puzzle's cages."""
     givens = givens_rows(puzzles, shape.state.cells)
     cages = cages_of(puzzles, shape.state)
-    batch = solve_givens(shape.state, givens, limit, keep, deadline, budget, cages)
+    batch = solve_givens(shape.state, givens, limit, keep, deadline, budget, cages, cap)
     own = OwnGroups(cages.cells, cages.start, cages.totals, cages.first)
     broken = np.empty((len(givens), keep), dtype=np.int64)
     for k in range(keep):
@@ -99,10 +99,10 @@ def solve_checked(shape: Shape, puzzles: Sequence[Puzzle], limit: int = 1, keep:
     return Answers(batch, broken)
 
 
-def search(shape: Shape, puzzle: Puzzle, limit: int, deadline: Deadline) -> Batch:
-    """Up to `limit` solutions of `puzzle` (of `shape`'s shape: ValueError if not), every one
-    kept and none checked (for a caller that checks them itself)."""
+def search(shape: Shape, puzzle: Puzzle, limit: int, deadline: Deadline, cap: int | None = None) -> Batch:
+    """Up to `limit` solutions of `puzzle` (of `shape`'s shape: ValueError if not) within `cap`
+    guesses, every one kept and none checked (for a caller that checks them itself)."""
     if shape_key(puzzle) != shape.key:
         raise ValueError(f"{puzzle!r} is not of the shape's shape")
     return solve_givens(shape.state, givens_rows([puzzle], shape.state.cells), limit, limit, deadline,
-                        cages=cages_of([puzzle], shape.state))
+                        cages=cages_of([puzzle], shape.state), cap=cap)
