@@ -200,14 +200,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for spec in specs:
             kakuro.get_solver(spec)
-        sets = [(f"{path.name}" + (f" (sample of {args.sample})" if args.sample else ""), read_lines(path))
-                for path in args.puzzles]
+        sets = [(path.name, read_lines(path)) for path in args.puzzles]
         tdoku = Tdoku(args.tdoku) if args.tdoku is not None else None
     except (kakuro.KakuroError, BadPuzzleFile, OSError, AttributeError) as exc:
         print(f"sudoku_limit: {exc}", file=sys.stderr)
         return 2
     if args.sample:
-        sets = [(name, random.Random(1).sample(lines, min(args.sample, len(lines)))) for name, lines in sets]
+        sets = [(f"{name} (sample of {args.sample})", random.Random(1).sample(lines, args.sample)) if len(lines) > args.sample
+                else (name, lines) for name, lines in sets]
     if not sets:
         count = 3 if args.quick else 30
         made = generated("9x9", count, 0)
