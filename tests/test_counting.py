@@ -59,8 +59,10 @@ def test_a_huge_limit_costs_memory_by_the_solutions_found(backend: str) -> None:
     puzzle = empty_6x6()
     kakuro.count_solutions(puzzle, backend, limit=2, time_limit=60)  # compiled before the clock
     found = kakuro.count_solutions(puzzle, backend, limit=10**9, time_limit=0.5)
-    assert found.status is Status.SOLVED and 0 < found.count < 10**9 and not found.exhausted
-    assert "time limit reached" in found.message
+    assert found.count < 10**9 and not found.exhausted and "time limit reached" in found.message, found
+    # on a loaded machine the search may return after the checking grace too: then none is checked, and it says so
+    assert (found.status is Status.SOLVED and found.count > 0) or (
+        found.status is Status.UNKNOWN and "not checked in time" in found.message), found
 
 
 @pytest.mark.timed  # a bound on wall time
