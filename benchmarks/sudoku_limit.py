@@ -170,7 +170,7 @@ def generated(kind: str, count: int, seed: int) -> list[Puzzle]:
     make: dict[str, Callable[[int], Puzzle]] = {
         "9x9": lambda s: unique_sudoku(9, seed=s),
         "16x16": lambda s: unique_sudoku(16, seed=s),
-        "25x25": lambda s: unique_sudoku(25, seed=s, empty=0.55),
+        "25x25": lambda s: unique_sudoku(25, seed=s, empty=0.5),
         "killer 9x9": lambda s: unique_killer(9, seed=s),
         "jigsaw 9x9": lambda s: unique_jigsaw(9, seed=s),
         "sudoku x 9x9": lambda s: unique_sudoku(9, seed=s, diagonals=True),
