@@ -23,6 +23,7 @@ from kakuro.family_search import shape_for
 from kakuro.formats import write
 from kakuro.generate.sudoku_grids import emptied, full_grid, killer
 from kakuro.generate.unique_sudoku import unique_sudoku
+from kakuro.records.files import read_results
 from tests.conftest import AVAILABLE, ROOT
 
 REFERENCE = next((name for name in ("cpsat", "sat") if name in AVAILABLE), None)
@@ -196,3 +197,17 @@ def test_a_puzzle_the_family_search_gives_up_on_goes_to_the_backends_own_search(
     assert [r.stats.get("path") for r in results] == ["family", None, "family"]
     assert results[1].backend == "gac" and results[1].time > 0
     assert tail.check(results[1].solution) == []
+
+
+def test_compare_over_sudoku_files_runs_through_the_family_search(tmp_path: Path) -> None:
+    """A campaign's worker solves a Sudoku with gac and auto through the family search (its
+    state kept per grid in the worker), as the records' stats say."""
+    path = tmp_path / "nines.sdm"
+    write([emptied(full_grid(9, None, s), 0.6, s) for s in range(3)], path)
+    out = tmp_path / "results.jsonl"
+    done = subprocess.run([sys.executable, "-m", "kakuro.compare", str(path), "-b", "gac", "-b", "auto", "-j", "1",
+                           "--time-limit", "20", "-o", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    records = read_results(out)
+    assert len(records) == 6 and {r.status.value for r in records} == {"SOLVED"}
+    assert {r.stats.get("path") for r in records} == {"family"}
