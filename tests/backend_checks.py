@@ -14,7 +14,7 @@ import pytest
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.generate import cazenave, classic
-from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_data_or_skip, tree_env
+from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_set, tree_env
 from tests.random_puzzles import random_puzzles
 from tests.timing import timed
 
@@ -35,7 +35,7 @@ def generated_puzzles() -> list[Puzzle]:
 def janko_sample() -> tuple[Puzzle, ...]:
     """Every 150th puzzle of the shared janko set and janko-257 (two solutions); skips, saying
     why, when the shared data is absent."""
-    janko = kakuro.read(shared_data_or_skip() / "janko.jsonl")
+    janko = shared_set("janko")
     return tuple(janko[::150] + [janko[256]])
 
 

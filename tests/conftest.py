@@ -79,6 +79,18 @@ def shared_data_or_skip() -> Path:
     return SHARED_DATA
 
 
+def shared_set(name: str) -> list[Puzzle]:
+    """Every puzzle of the shared set `name` (`janko`, `krazydad`, ...), in file order, read once
+    per test process (janko's 999 take about a second to read; puzzles are immutable, the list is
+    the caller's own); skips, saying why, when the shared data is absent."""
+    return list(_read_shared_set(shared_data_or_skip() / f"{name}.jsonl"))
+
+
+@functools.cache
+def _read_shared_set(path: Path) -> tuple[Puzzle, ...]:
+    return tuple(kakuro.read(path))
+
+
 @pytest.fixture(scope="session")
 def cazenave() -> Puzzle:
     return kakuro.read(EXAMPLES / "cazenave-2010-table1.txt")[0]
@@ -113,7 +125,7 @@ def puzzlink() -> Puzzle:
 
 @pytest.fixture(scope="session")
 def janko() -> list[Puzzle]:
-    return kakuro.read(shared_data_or_skip() / "janko.jsonl")
+    return shared_set("janko")
 
 
 def hard_for_gac(size: int = 12) -> Puzzle:

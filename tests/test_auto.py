@@ -10,7 +10,7 @@ import kakuro
 from kakuro import Puzzle, Status
 from kakuro.generate import cazenave, classic
 from kakuro.reasoning import root
-from tests.conftest import hard_for_gac, shared_data_or_skip
+from tests.conftest import hard_for_gac, shared_set
 from tests.timing import timed
 
 
@@ -22,7 +22,7 @@ def test_auto_is_what_a_user_gets_without_naming_a_backend() -> None:
 
 
 def test_published_puzzles_end_at_the_root() -> None:
-    puzzles = kakuro.read(shared_data_or_skip() / "janko.jsonl")[:40]
+    puzzles = shared_set("janko")[:40]
     paths = [kakuro.solve(p, "auto", time_limit=30).stats["path"] for p in puzzles]
     assert paths.count("root") >= 35
 

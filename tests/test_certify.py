@@ -32,7 +32,7 @@ from kakuro.errors import BackendOptionError
 from kakuro.generate import cazenave
 from kakuro.generate.sudoku_grids import killer, sudoku
 from kakuro.reasoning.cnf import Encoding, encode
-from tests.conftest import ROOT, hard_for_gac, shared_data_or_skip
+from tests.conftest import ROOT, hard_for_gac, shared_data_or_skip, shared_set
 
 CLASSIC = ROOT / "instances" / "classic" / "unique-6x6.jsonl"
 
@@ -200,12 +200,12 @@ def _sample() -> list[Puzzle]:
               *cazenave(size=3, values=4, holes=100, count=1, seed=2),
               kakuro.read("#   3\\  3\\\n\\3  _   _\n\\3  _   _\n")[0]]
     try:
-        shared = shared_data_or_skip()
+        shared_data_or_skip()
     except pytest.skip.Exception:
         return sample
-    ifilot = kakuro.read(shared / "ifilot_cx16.jsonl")
+    ifilot = shared_set("ifilot_cx16")
     return [*sample, *(p for p in ifilot if p.id in ("ifilot-cx16-001", "ifilot-cx16-019")),
-            *kakuro.read(shared / "janko.jsonl")[:3]]
+            *shared_set("janko")[:3]]
 
 
 @pytest.mark.parametrize("puzzle", _sample(), ids=lambda p: p.id or "two-solutions")

@@ -22,7 +22,7 @@ from kakuro.combos import combinations, permutation_table, run_automaton
 from kakuro.errors import BackendOptionError
 from kakuro.solvers.choco import MODELS, SEARCHES, build_model, model_size, precompile
 from tests.backend_checks import unavailable_without
-from tests.conftest import ROOT, shared_data_or_skip, tree_env
+from tests.conftest import ROOT, shared_set, tree_env
 from tests.timing import timed
 
 SPECS = [f"choco:model={m}" for m in MODELS]
@@ -85,12 +85,11 @@ def test_fixtures_agree_with_cpsat(spec: str, two_solutions: Puzzle, unsatisfiab
 @pytest.fixture(scope="module")
 def shared_sample() -> list[Puzzle]:
     """Every ifilot puzzle (givens, several with many solutions) and a slice of each other set."""
-    folder = shared_data_or_skip()
-    sample = kakuro.read(folder / "ifilot_cx16.jsonl")
-    janko = kakuro.read(folder / "janko.jsonl")
+    sample = shared_set("ifilot_cx16")
+    janko = shared_set("janko")
     sample += janko[::111] + [janko[256]]  # janko-257 has two solutions
     for name in ("krazydad", "simonis_easy", "gecode_nikoli"):
-        sample += kakuro.read(folder / f"{name}.jsonl")[::60]
+        sample += shared_set(name)[::60]
     return sample
 
 

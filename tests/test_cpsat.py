@@ -10,7 +10,7 @@ import kakuro
 from kakuro import Puzzle, Status
 from kakuro.combos import permutations, range_mask, subset_automaton
 from kakuro.solvers.cpsat import MODELS
-from tests.conftest import shared_data_or_skip
+from tests.conftest import shared_set
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -29,7 +29,7 @@ def test_model_sizes_are_reported(cazenave: Puzzle) -> None:
 
 
 def test_models_agree_on_shared_puzzles() -> None:
-    janko = kakuro.read(shared_data_or_skip() / "janko.jsonl")
+    janko = shared_set("janko")
     sample = [p for p in janko if p.id in ("janko-257",)] + janko[::97]
     for puzzle in sample:
         counts = {m: kakuro.count_solutions(puzzle, "cpsat", model=m, limit=2, time_limit=60).count for m in MODELS}

@@ -24,7 +24,7 @@ from kakuro.errors import BackendUnavailableError
 from kakuro.options import spec_value
 from kakuro.solvers import dimacs
 from tests.backend_checks import as_from_a_terminal, counts_agree_with_gac, kinds_of_puzzles, one_line, run_cli
-from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_data_or_skip, tree_env
+from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_set, tree_env
 from tests.timing import timed
 
 FAKE = ROOT / "tests" / "solvers" / "fake_sat.py"
@@ -73,7 +73,7 @@ def test_the_time_limit_holds_on_a_hard_instance() -> None:
 
 
 def test_a_sample_of_the_shared_puzzles_is_solved_without_a_wrong_answer() -> None:
-    puzzles = kakuro.read(shared_data_or_skip() / "janko.jsonl")[::70]  # 20 of 1,398
+    puzzles = shared_set("janko")[::70]  # 20 of 1,398
     spec = "dimacs" if REAL else fake()
     results = [kakuro.solve(p, spec, time_limit=60) for p in puzzles]
     assert [r.status for r in results] == [Status.SOLVED] * len(puzzles), [r.message for r in results]

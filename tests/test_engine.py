@@ -28,7 +28,7 @@ from tests.conftest import (
     TWO_SOLUTIONS,
     UNSATISFIABLE,
     hard_for_gac,
-    shared_data_or_skip,
+    shared_set,
 )
 from tests.reference import gac_fixpoint, initial_domains
 from tests.timing import timed
@@ -366,5 +366,4 @@ def test_deadline_stops_every_kernel_within_50_ms(search: str, consistency: str,
 
 @pytest.fixture(scope="module")
 def shared_puzzles() -> list[Puzzle]:
-    folder = shared_data_or_skip()
-    return kakuro.read(folder / "krazydad.jsonl") + kakuro.read(folder / "janko.jsonl")
+    return shared_set("krazydad") + shared_set("janko")

@@ -46,7 +46,7 @@ from kakuro.generate import classic, grade
 from kakuro.generate.classic_grids import LEVELS_OF_GRADE
 from kakuro.reasoning.implied import MAX_SUM_CELLS, RegionSum, region_sums
 from kakuro.render import STRUCK, to_svg
-from tests.conftest import SWEEP_EVERY, shared_data_or_skip
+from tests.conftest import SWEEP_EVERY, shared_data_or_skip, shared_set
 
 SETS = ("janko", "simonis_easy", "krazydad", "gecode_nikoli", "ifilot_cx16")
 
@@ -314,7 +314,7 @@ def test_the_shared_puzzles_are_explained_soundly_and_replay() -> None:
     for name in SETS:
         records = [json.loads(line) for line in (data / f"{name}.jsonl").read_text().splitlines()]
         total += len(records)
-        for puzzle, record in list(zip(kakuro.read(data / f"{name}.jsonl"), records))[::SWEEP_EVERY]:
+        for puzzle, record in list(zip(shared_set(name), records))[::SWEEP_EVERY]:
             grid = record.get("solution") or computed[record["id"]]
             recorded = puzzle.solution([grid[r][c] for r, c in puzzle.cells])
             e = explain(puzzle)
@@ -335,8 +335,7 @@ def test_the_shared_puzzles_are_explained_soundly_and_replay() -> None:
 def test_levels_one_to_four_reach_exactly_arc_consistency() -> None:
     """The fixpoint of the techniques up to combination placement is the engine's root GAC,
     so a puzzle `grade` calls rdv or gac never needs level 5, and one that needs shaving does."""
-    data = shared_data_or_skip()
-    puzzles = [p for name in SETS for p in kakuro.read(data / f"{name}.jsonl")]
+    puzzles = [p for name in SETS for p in shared_set(name)]
     sample = puzzles[::25] + [p for p in puzzles if p.id in ("janko-169", "janko-257")]
     for puzzle in sample:
         b = Board(puzzle)

@@ -20,6 +20,7 @@ from kakuro.cli.exits import EXIT_LIMIT, EXIT_UNSATISFIABLE, EXIT_USAGE
 from kakuro.errors import OutputExistsError
 from kakuro.formats import dumps
 from kakuro.outcome import STATS, Count
+from tests.conftest import shared_set
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "instances" / "examples"
@@ -82,7 +83,7 @@ def test_other_measured_defaults() -> None:
 def test_nmcs_default_solves_hard_published_puzzles(shared_data: Path) -> None:
     """Published puzzles that need shaving (12x12 to 14x14): the default decides each at once."""
     wanted = {"janko-329", "janko-350", "janko-380", "janko-460"}
-    puzzles = [p for p in kakuro.read(shared_data / "janko.jsonl") if p.id in wanted]
+    puzzles = [p for p in shared_set("janko") if p.id in wanted]
     assert len(puzzles) == len(wanted)
     for puzzle in puzzles:
         assert kakuro.solve(puzzle, "nmcs", time_limit=5, seed=0).solved, puzzle.id

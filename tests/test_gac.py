@@ -12,7 +12,7 @@ import kakuro
 from kakuro import Puzzle, Status
 from kakuro.combos import values_of
 from kakuro.reasoning.root import SHAVING, reduce
-from tests.conftest import hard_for_gac, shared_data_or_skip
+from tests.conftest import hard_for_gac, shared_data_or_skip, shared_set
 from tests.random_puzzles import random_puzzles
 from tests.reference import gac_fixpoint, initial_domains
 from tests.timing import timed
@@ -198,7 +198,7 @@ def test_every_shared_puzzle_has_its_recorded_solution_count() -> None:
     wrong = []
     root_solved = {}
     for name in SETS:
-        puzzles = kakuro.read(folder / f"{name}.jsonl")
+        puzzles = shared_set(name)
         root_solved[name] = 0
         for puzzle in puzzles:
             count = solver.count_solutions(puzzle, limit=2, time_limit=30)

@@ -19,7 +19,7 @@ from kakuro.engine import compile, nogoods, propagate, state, tree
 from kakuro.engine.plan import pause_at, plan_for
 from kakuro.generate import cazenave, classic
 from kakuro.native import implied_sums
-from tests.conftest import hard_for_gac, shared_data_or_skip
+from tests.conftest import hard_for_gac, shared_set
 from tests.random_puzzles import random_puzzles
 from tests.timing import timed
 
@@ -167,7 +167,7 @@ def test_a_store_too_small_for_the_solutions_grows() -> None:
 
 def test_learning_is_sound_on_real_puzzles(shared_data) -> None:
     """Every shared puzzle that needs search (after root GAC) keeps its recorded solution."""
-    puzzles = kakuro.read(shared_data_or_skip() / "ifilot_cx16.jsonl") + kakuro.read(shared_data / "gecode_nikoli.jsonl")
+    puzzles = shared_set("ifilot_cx16") + shared_set("gecode_nikoli")
     for puzzle in puzzles:
         found = count_learning(puzzle, seed=1, unit=2)
         assert found and all(puzzle.check(puzzle.solution(list(s))) == [] for s in found)

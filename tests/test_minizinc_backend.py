@@ -19,7 +19,7 @@ import kakuro
 from kakuro import Puzzle, Status
 from kakuro.errors import BackendOptionError
 from tests.backend_checks import as_from_a_terminal, counts_agree_with_gac, one_line, run_cli
-from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_data_or_skip, tree_env
+from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_set, tree_env
 from tests.timing import timed
 
 INFO = kakuro.backend_info("minizinc")[0]
@@ -67,7 +67,7 @@ def test_the_time_limit_holds_on_a_hard_instance() -> None:
 
 
 def test_a_sample_of_the_shared_puzzles_is_solved_without_a_wrong_answer() -> None:
-    puzzles = kakuro.read(shared_data_or_skip() / "janko.jsonl")[::140]  # 10 of 1,398
+    puzzles = shared_set("janko")[::140]  # 10 of 1,398
     results = [kakuro.solve(p, "minizinc", time_limit=60) for p in puzzles]
     assert [r.status for r in results] == [Status.SOLVED] * len(puzzles), [r.message for r in results]
 

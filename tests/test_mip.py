@@ -21,7 +21,7 @@ from kakuro.generate import cazenave, classic
 from kakuro.solvers import mip
 from kakuro.solvers.mip import MODELS, build_program
 from tests.backend_checks import interrupted_after, solves_the_examples
-from tests.conftest import hard_for_gac, shared_data_or_skip
+from tests.conftest import hard_for_gac, shared_set
 from tests.timing import timed
 
 HAS_SCIP = importlib.util.find_spec("pyscipopt") is not None
@@ -120,7 +120,7 @@ def test_scip_is_refused_clearly_when_pyscipopt_is_missing(monkeypatch: pytest.M
 @pytest.mark.slow
 @pytest.mark.parametrize("spec", ["mip", pytest.param("mip:solver=scip", marks=NO_SCIP)])
 def test_shared_sample_has_no_wrong_answer(spec: str) -> None:
-    janko = kakuro.read(shared_data_or_skip() / "janko.jsonl")
+    janko = shared_set("janko")
     for puzzle in janko[::200] + [janko[256]]:  # janko-257 has two solutions
         reference = kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=30)
         count = kakuro.count_solutions(puzzle, spec, limit=2, time_limit=30)

@@ -10,7 +10,7 @@ import kakuro
 from kakuro import KakuroError, Puzzle, Status
 from kakuro.engine import compile
 from kakuro.generate import cazenave
-from tests.conftest import hard_for_gac, shared_data_or_skip
+from tests.conftest import hard_for_gac, shared_set
 from tests.timing import timed
 
 FC = "fc:consistency=fc,values=random"
@@ -100,8 +100,7 @@ def test_incomplete_backends_agree_with_cpsat_on_satisfiability(spec: str, cpsat
 # --------------------------------------------------------------------- real puzzles
 @pytest.fixture(scope="module")
 def real() -> dict[str, list[Puzzle]]:
-    folder = shared_data_or_skip()
-    return {name: kakuro.read(folder / f"{name}.jsonl") for name in ("krazydad", "janko")}
+    return {name: shared_set(name) for name in ("krazydad", "janko")}
 
 
 def expected_count(p: Puzzle) -> int:

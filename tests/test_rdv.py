@@ -8,7 +8,7 @@ import pytest
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.reasoning.rdv import reduce_domains, run_intersections
-from tests.conftest import shared_data_or_skip
+from tests.conftest import shared_set
 from tests.random_puzzles import random_puzzles
 from tests.timing import timed
 
@@ -66,7 +66,7 @@ def test_without_search_it_answers_only_what_the_reduction_proves(cazenave, two_
 
 def test_the_reduction_alone_solves_some_krazydad_puzzles() -> None:
     """Measured: 84 of the 200 (the others stall; none is unsatisfiable)."""
-    puzzles = kakuro.read(shared_data_or_skip() / "krazydad.jsonl")
+    puzzles = shared_set("krazydad")
     results = [kakuro.solve(p, "rdv:search=false") for p in puzzles]
     assert all(r.status in (Status.SOLVED, Status.UNKNOWN) for r in results)
     assert all(r.stats["root_solved"] == r.solved for r in results)

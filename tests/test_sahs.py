@@ -8,7 +8,7 @@ import kakuro
 from kakuro import Puzzle, Status
 from kakuro.combos import mask_of, values_of
 from kakuro.reasoning.rdv import reduce_domains
-from tests.conftest import shared_data_or_skip
+from tests.conftest import shared_set
 
 
 def test_reduction_intersects_run_digit_sets() -> None:
@@ -55,7 +55,7 @@ def test_wipe_out_is_a_proof_of_unsatisfiability(unsatisfiable: Puzzle) -> None:
 
 @pytest.mark.parametrize("bandwidth", ["increasing", "decreasing"])
 def test_sahs_converges_where_the_reduction_stalls(bandwidth: str) -> None:
-    krazydad = kakuro.read(shared_data_or_skip() / "krazydad.jsonl")
+    krazydad = shared_set("krazydad")
     open_ones = [p for p in krazydad if p.rows == 7 and not reduce_domains(p).solved][:2]
     assert open_ones
     for puzzle in open_ones:

@@ -18,7 +18,7 @@ from kakuro.combos import combinations, feasible_values, mask_of, range_mask, va
 from kakuro.reasoning import pysat_search
 from kakuro.reasoning.cnf import ENCODINGS, encode
 from kakuro.reasoning.pysat_search import SOLVER_NAMES, enumerate_with_sat, solve_with_sat
-from tests.conftest import shared_data_or_skip
+from tests.conftest import shared_set
 from tests.random_puzzles import random_puzzles
 from tests.timing import timed
 
@@ -133,7 +133,7 @@ def test_counts_agree_with_cpsat_on_random_puzzles(backend: str) -> None:
 
 def test_counts_agree_with_cpsat_on_shared_puzzles(janko: list[Puzzle]) -> None:
     sample = janko[::111] + [p for p in janko if p.id == "janko-257"]  # janko-257 has two solutions
-    sample += kakuro.read(shared_data_or_skip() / "ifilot_cx16.jsonl")  # givens, several solutions
+    sample += shared_set("ifilot_cx16")  # givens, several solutions
     for puzzle in sample:
         assert _count(puzzle, "sat") == _count(puzzle, "cpsat"), puzzle.id
 

@@ -4,25 +4,20 @@ one with KAKURO_SWEEP_ALL=1), each answer checked."""
 
 from __future__ import annotations
 
-import functools
 import json
-import multiprocessing
-import os
-from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
 import kakuro
 from kakuro import Status
-from tests.conftest import SWEEP_EVERY, shared_data_or_skip
+from tests.conftest import SWEEP_EVERY, shared_data_or_skip, shared_set
 
 SETS = {"janko": 999, "simonis_easy": 172, "krazydad": 200, "gecode_nikoli": 10, "ifilot_cx16": 17}
 
 
 @pytest.fixture(scope="module")
 def shared() -> dict[str, list[kakuro.Puzzle]]:
-    folder = shared_data_or_skip()
-    return {name: kakuro.read(folder / f"{name}.jsonl") for name in SETS}
+    return {name: shared_set(name) for name in SETS}
 
 
 @pytest.fixture(scope="module")
@@ -52,36 +47,17 @@ def test_stored_solutions_pass_and_corruptions_fail(shared, stored_solutions) ->
         assert puzzle.check(corrupted) != [], puzzle.id
 
 
-PARTS = 4
-"""Slices of each set for the CP-SAT sweep, so that its worker processes stay evenly busy."""
-
-
-@functools.cache
-def _read(name: str) -> list[kakuro.Puzzle]:
-    return kakuro.read(shared_data_or_skip() / f"{name}.jsonl")
-
-
-def _cpsat_sweep(name: str, part: int) -> tuple[int, list[tuple[str, str, str]]]:
-    """CP-SAT (the default one-worker model) on every PARTS-th puzzle of set `name` from `part`
-    on, each answer checked: (puzzles solved and checked, failures). Runs in a worker process."""
+@pytest.mark.slow
+def test_cpsat_solves_the_shared_puzzles(shared) -> None:
+    # Every SWEEP_EVERY-th puzzle of each set, in this process (the test workers already keep
+    # every core busy; a pool of fresh interpreters here only paid their start and read the sets
+    # again), each answer checked: about 20 ms of CP-SAT search a puzzle.
     solver = kakuro.get_solver("cpsat")
     swept, failures = 0, []
-    for puzzle in _read(name)[::SWEEP_EVERY][part::PARTS]:
+    for puzzle in (p for ps in shared.values() for p in ps[::SWEEP_EVERY]):
         result = solver.solve(puzzle, time_limit=60, seed=0)
         if result.status is not Status.SOLVED or puzzle.check(result.solution):
             failures.append((puzzle.id, result.status.value, result.message))
         swept += 1
-    return swept, failures
-
-
-@pytest.mark.slow
-def test_cpsat_solves_the_shared_puzzles(shared) -> None:
-    # Every puzzle, one CP-SAT search at a time per process; the sweep is CP-SAT's own search
-    # time (about 20 ms a puzzle), spread over the machine's cores (spawned, so no state of this
-    # process is shared).
-    workers = max(1, min(PARTS, len(os.sched_getaffinity(0))))
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        parts = [pool.submit(_cpsat_sweep, name, part) for name in SETS for part in range(PARTS)]
-        outcomes = [part.result() for part in parts]
-    assert sum(swept for swept, _ in outcomes) == sum(len(ps[::SWEEP_EVERY]) for ps in shared.values())
-    assert [failure for _, failures in outcomes for failure in failures] == []
+    assert swept == sum(len(range(0, n, SWEEP_EVERY)) for n in SETS.values())
+    assert failures == []
