@@ -205,17 +205,17 @@ def test_killing_kakuro_kills_the_program_and_everything_it_started(tmp_path: Pa
     pidfile = tmp_path / "pids"
     command = [sys.executable, "-m", "kakuro", "solve", str(puzzle_file), "-b",
                fake("hang-family", f"--pidfile={pidfile}", "--daemon=yes"), "--time-limit", "600"]
-    if how == "timeout":
-        command = ["timeout", "8", *command]
+    if how == "timeout":  # coreutils' timeout; its alarm is rung (SIGALRM) once the family is up, not waited for
+        command = ["timeout", "600", *command]
     child = subprocess.Popen(command, cwd=ROOT, env=tree_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while not (pidfile.exists() and len(pidfile.read_text().split()) == 3):
         assert time.monotonic() < deadline and child.poll() is None, "the program never started its family"
         time.sleep(0.05)
     family = [psutil.Process(int(pid)) for pid in pidfile.read_text().split()]
-    if how != "timeout":
-        child.send_signal(getattr(signal, how))
+    child.send_signal(signal.SIGALRM if how == "timeout" else getattr(signal, how))
     child.wait(timeout=60)
+    assert how != "timeout" or child.returncode == 124  # timeout's own expiry: it sent kakuro SIGTERM
     for process in family:
         end = time.monotonic() + 10
         while process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
