@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 import kakuro
+from kakuro.formats import read_lazily
 from kakuro.generate import grade
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,7 +77,7 @@ def published_hard(limit_per_set: int | None, names: tuple[str, ...] = PUBLISHED
     """The shared puzzles of the sets `names` that root GAC leaves undecided, grids up to LARGEST_SIDE."""
     chosen = []
     for name in names:
-        found = (p for p in kakuro.read(SHARED_DATA / f"{name}.jsonl")
+        found = (p for p in read_lazily(SHARED_DATA / f"{name}.jsonl")  # built as graded
                  if max(p.rows, p.cols) <= LARGEST_SIDE and grade(p) in ("gac+shaving", "search"))
         chosen += itertools.islice(found, limit_per_set)  # graded lazily: --quick stops at the first
     return chosen

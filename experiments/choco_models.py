@@ -29,6 +29,7 @@ from outputs import new_file
 
 import kakuro
 from kakuro import Puzzle, Status
+from kakuro.formats import read_lazily
 from kakuro.solvers.choco import precompile
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
@@ -41,7 +42,7 @@ def load(sets: list[str] | None, stride: int) -> list[Puzzle]:
     files = [f for f in sorted(SHARED.glob("*.jsonl")) if f.name != "computed_solutions.jsonl"]
     if sets:
         files = [f for f in files if f.stem in sets]
-    return [p for f in files for p in kakuro.read(f)[::stride]]
+    return [p for f in files for p in read_lazily(f)[::stride]]  # only the puzzles taken are built
 
 
 def run(puzzles: list[Puzzle], specs: list[str], time_limit: float, out: TextIO | None, count: bool) -> dict[str, list[dict]]:

@@ -39,12 +39,12 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-import kakuro
 from kakuro.deduction import SOLVED, TECHNIQUES, explain
 from kakuro.deduction.replay import replay, unsound_removals
 from kakuro.engine import compile
 from kakuro.errors import KakuroError
 from kakuro.files import refuse_existing, write_new
+from kakuro.formats import read_lazily
 from kakuro.generate import GRADES, classic, grade
 from kakuro.generate.classic_grids import TARGET_RATINGS
 
@@ -78,9 +78,9 @@ def explain_set(name: str, data: Path, every: int) -> list[Row]:
         computed = {r["id"]: r["solution"] for r in map(json.loads, solutions.read_text().splitlines())}
     records = [json.loads(line) for line in path.read_text().splitlines()]
     rows = []
-    for k, (puzzle, record) in enumerate(zip(kakuro.read(path), records)):
-        if k % every:
-            continue
+    puzzles = read_lazily(path)  # only every `every`-th puzzle is built
+    for k in range(0, len(records), every):
+        puzzle, record = puzzles[k], records[k]
         start = time.perf_counter()
         e = explain(puzzle)
         seconds = time.perf_counter() - start

@@ -29,6 +29,7 @@ from pathlib import Path
 from outputs import new_file
 
 import kakuro
+from kakuro.formats import read_lazily
 from kakuro.generate import cazenave
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +60,7 @@ def problem_sets(count: int, seed: int) -> dict[str, list[kakuro.Puzzle]]:
     for name in ("krazydad", "janko"):
         path = DATA / f"{name}.jsonl"
         if path.is_file():
-            puzzles = kakuro.read(path)
+            puzzles = read_lazily(path)  # only the puzzles taken are built
             step = max(1, len(puzzles) // count)
             sets[name] = puzzles[::step][:count]
     return sets
