@@ -34,11 +34,12 @@ STATUSES = {
 
 def is_runs_table(path: str | os.PathLike[str]) -> bool:
     """True when `path` reads as a runs table: its first line is a header naming `COLUMNS`
-    (a results file's first line is a JSON object)."""
+    (a results file's first line is a JSON object). False for what is not a regular file (a
+    FIFO would block the look, a device never end it): the results file reader says what it is."""
     try:
-        with open(path, encoding="utf-8-sig", errors="replace") as stream:
+        with os.fdopen(open_regular(path), encoding="utf-8-sig", errors="replace") as stream:
             first = stream.readline(1 << 16)
-    except OSError:
+    except (OSError, KakuroError):
         return False
     return not first.lstrip().startswith("{") and _header(first) is not None
 
