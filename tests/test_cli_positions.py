@@ -17,7 +17,7 @@ import kakuro
 from kakuro import Puzzle
 from kakuro.cli import main
 from kakuro.cli.exits import EXIT_WRONG
-from kakuro.deduction.names import cell_name, run_name
+from kakuro.deduction.names import cell_name, group_name
 from kakuro.errors import InvalidPuzzleError, PuzzleFormatError
 from kakuro.values import position_name
 from tests.conftest import EXAMPLES
@@ -57,7 +57,7 @@ def test_the_checker_names_a_kakuro_run_as_the_explanation_does() -> None:
     r, c = puzzle.cells[first.cells[0]]
     grid[r][c] = grid[r][c] % 9 + 1
     problems = puzzle.check(grid)
-    assert f"{run_name(puzzle, 0)} sums to" in " ".join(problems), problems  # "the down 29 in 5 at r1c2 ..."
+    assert f"{group_name(puzzle, 0)} sums to" in " ".join(problems), problems  # "the down 29 in 5 at r1c2 ..."
     assert cell_name(puzzle, first.cells[0]) == f"r{r}c{c}" and r >= 1 and c >= 1
     assert not any(ZERO_BASED.search(p) for p in problems), problems
 

@@ -15,7 +15,7 @@ from kakuro import KakuroError, Puzzle
 from kakuro.cli import main
 from kakuro.combos import mask_of, values_of
 from kakuro.deduction import SEVERAL, SOLVED, STOPPED, Explanation, explain, hint
-from kakuro.deduction.board import Board, cell_name, run_name
+from kakuro.deduction.board import Board, cell_name, group_name
 from kakuro.deduction.cage_sums import cage_sums, rule_of_45
 from kakuro.deduction.combination_rules import combination_placement, intersection, unique_combination
 from kakuro.deduction.deduce import Deduction
@@ -45,7 +45,7 @@ def empty(size: int = 9, box: tuple[int, int] | None = None) -> Puzzle:
 
 def group(puzzle: Puzzle, name: str) -> int:
     """The index of the group a player calls `name` ("row 1", "box 5", "the 17-cage at r1c1")."""
-    return next(r for r in range(len(puzzle.groups)) if run_name(puzzle, r) == name)
+    return next(r for r in range(len(puzzle.groups)) if group_name(puzzle, r) == name)
 
 
 def cell(puzzle: Puzzle, name: str) -> int:
@@ -76,7 +76,7 @@ def removed(board: Board, finding: object) -> dict[str, list[int]]:
 def test_cells_and_groups_are_named_as_players_name_them() -> None:
     p = empty()
     assert cell_name(p, 0) == "r1c1" and cell_name(p, 80) == "r9c9"
-    names = [run_name(p, r) for r in range(len(p.groups))]
+    names = [group_name(p, r) for r in range(len(p.groups))]
     assert names[:2] == ["row 1", "row 2"] and "column 9" in names
     box5 = p.groups[group(p, "box 5")]
     assert {p.cells[c] for c in box5.cells} == {(r, c) for r in range(3, 6) for c in range(3, 6)}
@@ -84,7 +84,7 @@ def test_cells_and_groups_are_named_as_players_name_them() -> None:
     box4 = six.groups[group(six, "box 4")]  # reading order: two boxes per band
     assert min(six.cells[c] for c in box4.cells) == (2, 3)
     k = Puzzle.killer([(17, [(1, 3), (1, 2)])])
-    assert run_name(k, len(k.groups) - 1) == "the 17-cage at r2c3"  # named by its top-left cell
+    assert group_name(k, len(k.groups) - 1) == "the 17-cage at r2c3"  # named by its top-left cell
 
 
 # --------------------------------------------------------------------- each technique
@@ -128,7 +128,7 @@ def test_a_cage_locks_its_digits_into_the_line_it_lies_in() -> None:
     found = locked_candidates(b, cage)
     assert found is not None and removed(b, found) == {f"r1c{c}": [8] for c in range(3, 10)}
     assert found.reason.startswith("every combination of the 17-cage at r1c1 that fits its cells holds 8")
-    assert found.runs == (cage, group(p, "row 1"))
+    assert found.groups == (cage, group(p, "row 1"))
     assert locked_candidates(Board(empty()), group(empty(), "row 1")) is None
 
 
@@ -173,7 +173,7 @@ def test_cage_combinations_carry_over_from_kakuro() -> None:
     assert found is not None and found.reason.startswith("the 3-cage at r1c1 has one combination, {1,2}")
     cross = intersection(b, cell(p, "r2c1"))
     assert cross is not None and removed(b, cross) == {"r2c1": list(range(1, 8))}
-    assert "the 17-cage at r2c1" in cross.reason and seventeen in cross.runs
+    assert "the 17-cage at r2c1" in cross.reason and seventeen in cross.groups
 
 
 # --------------------------------------------------------------------- the rule of 45
@@ -300,11 +300,21 @@ def test_json_round_trip_and_a_tampered_group(puzzle: Puzzle) -> None:
     e = explain(puzzle)
     data = json.loads(json.dumps(e.to_dict()))
     assert explanation_from_dict(puzzle, data) == e
-    first = data["steps"][0]["runs"][0]
+    first = data["steps"][0]["groups"][0]
     assert set(first) == {"group", "name", "total", "cells"} and first["group"] in ("row", "column", "box", "cage")
     first["cells"] = first["cells"][:-1]
     with pytest.raises(KakuroError, match="no group"):
         explanation_from_dict(puzzle, data)
+
+
+def test_a_trace_written_before_the_groups_rename_still_reads() -> None:
+    """Traces written before the sixteenth session name a step's groups "runs"."""
+    puzzle = sudoku(9, 0.6, seed=1)
+    e = explain(puzzle)
+    data = json.loads(json.dumps(e.to_dict()))
+    for step in data["steps"]:
+        step["runs"] = step.pop("groups")
+    assert explanation_from_dict(puzzle, data) == e
 
 
 def test_a_step_picture_shades_the_groups_over_boxes_and_cages() -> None:
@@ -331,7 +341,7 @@ def test_hints_on_a_sudoku() -> None:
     assert mistake.kind == MISTAKE and mistake.message == "r1c2 repeats the 4 of r1c1 in row 1"
     solved = kakuro.solve(puzzle, "gac").solution
     assert solved is not None and hint(puzzle, solved).kind == HINT_SOLVED
-    assert hint_to_dict(puzzle, found)["step"]["runs"][0]["group"] in ("row", "column", "box")
+    assert hint_to_dict(puzzle, found)["step"]["groups"][0]["group"] in ("row", "column", "box")
 
 
 @pytest.mark.parametrize("puzzle", [sudoku(9, 0.6, seed=3), killer(9, seed=1), kakuro.read(EXAMPLES / "puzzlink-6x5.txt")[0]],

@@ -43,14 +43,14 @@ def explain(puzzle: Puzzle, *, time_limit: float | None = None) -> Explanation:
     within `time_limit` seconds (None: no limit; the deduction stops within a fraction of a
     second of it, with status STOPPED and the steps found so far).
 
-    Returns a frozen `Explanation`: `steps` (each a `Step`: technique, the cells and runs it
-    looked at (its runs: a Kakuro's runs, a Sudoku's rows, columns, boxes and cages), the
+    Returns a frozen `Explanation`: `steps` (each a `Step`: technique, the cells and groups it
+    looked at (its groups: a Kakuro's runs, a Sudoku's rows, columns, boxes and cages), the
     candidates it removes and the digits that places, one plain sentence),
     `status` (SOLVED: deduction alone fixed every cell, so the solution is unique; SEVERAL: a
     `search` step had to choose between solutions; UNSATISFIABLE; STOPPED), `solution` and `rating`
     (the hardest level needed and how often). `to_dict()` gives its JSON form. Every removal is
     sound: no solution has the removed value (a `search` step's choice aside). Raises
-    KakuroError for puzzles whose runs have too many combinations to reason about by hand.
+    KakuroError for puzzles whose groups have too many combinations to reason about by hand.
     """
     from kakuro.deduction.deduce import explanation_of
 

@@ -45,22 +45,22 @@ def contradiction(board: Board, deadline: Deadline = Deadline()) -> Finding | No
         if len(placed) > SHOWN_PLACEMENTS:
             shown += f" (and {len(placed) - SHOWN_PLACEMENTS} more)"
         then = f"place {shown}, and "
-    runs = tuple(dict.fromkeys((*board.cell_groups[cell], *((failed,) if failed is not None else ()))))
+    groups = tuple(dict.fromkeys((*board.cell_groups[cell], *((failed,) if failed is not None else ()))))
     if failed is None:
         ending = "wipe out a run"
     elif board.stated(failed):
-        ending = f"leave {board.run_name(failed)} with no way to reach its sum"
+        ending = f"leave {board.group_name(failed)} with no way to reach its sum"
     else:
-        ending = f"leave {board.run_name(failed)} unable to hold every digit once"
+        ending = f"leave {board.group_name(failed)} unable to hold every digit once"
     reason = (f"if {name} were {value}, exact reasoning on each {groups_word(board.puzzle)} would {then}{ending}, "
               f"so {name} is not {value}")
-    looked = (cell, *(c for c, _ in placed), *(board.run_cells[failed] if failed is not None else ()))
-    return Finding("contradiction", reason, tuple(dict.fromkeys(looked)), runs, {cell: 1 << value},
+    looked = (cell, *(c for c, _ in placed), *(board.group_cells[failed] if failed is not None else ()))
+    return Finding("contradiction", reason, tuple(dict.fromkeys(looked)), groups, {cell: 1 << value},
                    assumption=Placement(cell, value))
 
 
 def _chain(board: Board, cell: int, value: int) -> tuple[list[tuple[int, int]], int | None]:
-    """Assume `cell` = `value` and revise runs exactly (`feasible_values`) from a queue: the
+    """Assume `cell` = `value` and revise groups exactly (`feasible_values`) from a queue: the
     cells placed on the way, in order, and the run found unable to reach its sum (None if
     none is, which the engine's answer rules out)."""
     cands = list(board.cands)
@@ -71,7 +71,7 @@ def _chain(board: Board, cell: int, value: int) -> tuple[list[tuple[int, int]], 
     while queue:
         r = queue.popleft()
         queued.discard(r)
-        cells = board.run_cells[r]
+        cells = board.group_cells[r]
         support = feasible_values(board.totals[r], [cands[c] for c in cells], board.puzzle.values)
         if not any(support):
             return placed, r

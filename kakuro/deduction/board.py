@@ -1,5 +1,5 @@
-"""The candidates of every cell during a deduction, the runs' combinations, and the words that
-name cells, runs and digit sets in a step's sentence.
+"""The candidates of every cell during a deduction, the groups' combinations, and the words that
+name cells, groups and digit sets in a step's sentence.
 
 A candidate set is a bitmask (bit v = value v, as in `kakuro.combos`). A cell is *placed* when
 one candidate is left. Cells and groups are named as `kakuro.deduction.names` says.
@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from kakuro.combos import combinations, count_combinations, fixed_values, range_mask, values_of
 from kakuro.deduction.names import cell_name as cell_name  # re-exported: callers name cells through the board
+from kakuro.deduction.names import group_name as group_name
 from kakuro.deduction.names import group_word
-from kakuro.deduction.names import run_name as run_name
 from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle
 from kakuro.solution import Solution
@@ -42,12 +42,12 @@ def initial_candidates(puzzle: Puzzle, placed: Mapping[int, int] | None = None) 
 
 class Board:
     """`cands[c]`: the candidates of cell `c`; `tables[r]`: every combination of run `r`'s clue
-    (bitmasks); `run_cells[r]`, `cell_groups[c]` as in the puzzle. Only `cands` changes."""
+    (bitmasks); `group_cells[r]`, `cell_groups[c]` as in the puzzle. Only `cands` changes."""
 
     def __init__(self, puzzle: Puzzle, candidates: Sequence[int] | None = None) -> None:
         self.puzzle = puzzle
         self.cands: list[int] = list(candidates) if candidates is not None else initial_candidates(puzzle)
-        self.run_cells = [run.cells for run in puzzle.groups]
+        self.group_cells = [run.cells for run in puzzle.groups]
         self.cell_groups = puzzle.cell_groups
         self.totals = [run.total for run in puzzle.groups]
         self.tables = [_table(puzzle, r) for r in range(len(puzzle.groups))]
@@ -56,7 +56,7 @@ class Board:
     def placed_digits(self, r: int) -> int:
         """The digits of run `r`'s placed cells (a mask)."""
         out = 0
-        for c in self.run_cells[r]:
+        for c in self.group_cells[r]:
             d = self.cands[c]
             if d & (d - 1) == 0:
                 out |= d
@@ -64,7 +64,7 @@ class Board:
 
     def open_cells(self, r: int) -> list[int]:
         """The cells of run `r` with more than one candidate."""
-        return [c for c in self.run_cells[r] if self.cands[c] & (self.cands[c] - 1)]
+        return [c for c in self.group_cells[r] if self.cands[c] & (self.cands[c] - 1)]
 
     def fitting(self, r: int) -> tuple[list[int], int]:
         """The combinations of run `r` that fit its cells (each holds the run's placed digits,
@@ -73,7 +73,7 @@ class Board:
         placed = 0
         cover = 0
         opens = []
-        for c in self.run_cells[r]:
+        for c in self.group_cells[r]:
             d = self.cands[c]
             if d & (d - 1) == 0:
                 placed |= d
@@ -116,8 +116,8 @@ class Board:
     def cells_name(self, cells: Iterable[int]) -> str:
         return and_list([self.cell_name(c) for c in cells])
 
-    def run_name(self, r: int) -> str:
-        return run_name(self.puzzle, r)
+    def group_name(self, r: int) -> str:
+        return group_name(self.puzzle, r)
 
     def group_word(self, r: int) -> str:
         return group_word(self.puzzle, r)

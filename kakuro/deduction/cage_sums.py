@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from kakuro.deduction.board import Board, and_list, either
 from kakuro.deduction.finding import Finding
-from kakuro.deduction.names import run_name
+from kakuro.deduction.names import group_name
 from kakuro.deduction.regions import sum_removals
 from kakuro.puzzle import Puzzle
 
@@ -79,7 +79,7 @@ def _blocks(puzzle: Puzzle) -> list[tuple[str, frozenset[int], int]]:
     for r, group in enumerate(puzzle.groups):
         if not group.stated and len({puzzle.cells[c][0] for c in group.cells}) > 1 \
                 and len({puzzle.cells[c][1] for c in group.cells}) > 1:
-            out.append((run_name(puzzle, r), frozenset(group.cells), 1))
+            out.append((group_name(puzzle, r), frozenset(group.cells), 1))
     return out
 
 

@@ -23,38 +23,38 @@ def unique_combination(board: Board, r: int) -> Finding | None:
     table = board.tables[r]
     if len(table) != 1:
         return None
-    cells = board.run_cells[r]
+    cells = board.group_cells[r]
     removals = removals_from(board, cells, table[0])
     if not removals:
         return None
-    reason = f"{board.run_name(r)} has one combination, {digits(table[0])}, so its cells hold nothing else"
+    reason = f"{board.group_name(r)} has one combination, {digits(table[0])}, so its cells hold nothing else"
     return Finding("unique-combination", reason, tuple(cells), (r,), removals)
 
 
 def intersection(board: Board, c: int) -> Finding | None:
-    """Open cell `c` holds only digits used by some combination of each of its runs (the
+    """Open cell `c` holds only digits used by some combination of each of its groups (the
     combinations holding the digits placed in that run)."""
     d = board.cands[c]
     if d & (d - 1) == 0:
         return None
-    runs = board.cell_groups[c]
+    groups = board.cell_groups[c]
     allowed = d
     uses = []
-    for r in runs:
+    for r in groups:
         placed = board.placed_digits(r)
         used = union_of(m for m in board.tables[r] if m & placed == placed) & ~placed
         allowed &= used
         uses.append((r, placed, used))
     if allowed == d:
         return None
-    restricting = [f"{board.run_name(r)}, whose combinations{f' with {digits(placed)} placed' if placed else ''} "
+    restricting = [f"{board.group_name(r)}, whose combinations{f' with {digits(placed)} placed' if placed else ''} "
                    f"use {digits(used)}" for r, placed, used in uses if d & ~used]
     if len(restricting) == 2:
         reason = (f"{board.cell_name(c)} lies in {restricting[0]}, and in {restricting[1]}: only "
                   f"{digits(allowed)} is in both")
     else:
         reason = f"{board.cell_name(c)} lies in {restricting[0]}, so it cannot be {either(d & ~allowed)}"
-    return Finding("intersection", reason, (c,), tuple(runs), {c: d & ~allowed})
+    return Finding("intersection", reason, (c,), tuple(groups), {c: d & ~allowed})
 
 
 def combination_digits(board: Board, r: int) -> Finding | None:
@@ -69,7 +69,7 @@ def combination_digits(board: Board, r: int) -> Finding | None:
         return None
     gone = union_of(removals.values())
     reason = f"{_fitting_words(board, r, fits)}, so its open cells cannot be {either(gone)}"
-    return Finding("combination-digits", reason, tuple(board.run_cells[r]), (r,), removals)
+    return Finding("combination-digits", reason, tuple(board.group_cells[r]), (r,), removals)
 
 
 def required_digit(board: Board, r: int) -> Finding | None:
@@ -83,16 +83,16 @@ def required_digit(board: Board, r: int) -> Finding | None:
         return None
     bit, cell = found
     v = bit.bit_length() - 1
-    reason = (f"every combination of {board.run_name(r)} that fits its cells holds {v}, and "
+    reason = (f"every combination of {board.group_name(r)} that fits its cells holds {v}, and "
               f"{board.cell_name(cell)} is the only open cell of it that can take {v}")
-    return Finding("required-digit", reason, tuple(board.run_cells[r]), (r,), removals_from(board, [cell], bit))
+    return Finding("required-digit", reason, tuple(board.group_cells[r]), (r,), removals_from(board, [cell], bit))
 
 
 def combination_placement(board: Board, r: int) -> Finding | None:
     """Exact reasoning on run `r`: a value stays in a cell only if some combination can be
     spread over the run's cells, one digit per cell within its candidates, with that value in
     that cell."""
-    cells = board.run_cells[r]
+    cells = board.group_cells[r]
     domains = [board.cands[c] for c in cells]
     support = feasible_values(board.totals[r], domains, board.puzzle.values)
     removals = removals_from(board, cells, dict(zip(cells, support)))
@@ -103,16 +103,16 @@ def combination_placement(board: Board, r: int) -> Finding | None:
     clauses = [f"{'any of ' if m & (m - 1) else ''}{digits(m)} in {board.cell_name(c)}" for c, m in sorted(removals.items())]
     if not board.stated(r):
         lo, hi = board.puzzle.values
-        spread = f"the digits {lo}..{hi} over the cells of {board.run_name(r)} (each within its candidates)"
+        spread = f"the digits {lo}..{hi} over the cells of {board.group_name(r)} (each within its candidates)"
         if not placeable:
             return Finding("combination-placement", f"there is no way to spread {spread}", tuple(cells), (r,), removals)
         reason = f"no way to spread {spread} puts {and_list(clauses, 'or')}"
         return Finding("combination-placement", reason, tuple(cells), (r,), removals)
     if not placeable:
-        reason = f"no combination of {board.run_name(r)} can be spread over its cells' candidates"
+        reason = f"no combination of {board.group_name(r)} can be spread over its cells' candidates"
     else:
         verb = "works" if len(placeable) == 1 else "work"
-        reason = (f"spreading each combination of {board.run_name(r)} over its cells' candidates, only "
+        reason = (f"spreading each combination of {board.group_name(r)} over its cells' candidates, only "
                   f"{_combination_list(placeable)} {verb}, and none of them puts {and_list(clauses, 'or')}")
     return Finding("combination-placement", reason, tuple(cells), (r,), removals)
 
@@ -120,9 +120,9 @@ def combination_placement(board: Board, r: int) -> Finding | None:
 def _fitting_words(board: Board, r: int, fits: list[int]) -> str:
     total = len(board.tables[r])
     if len(fits) == total:
-        return f"every combination of {board.run_name(r)} ({_combination_list(fits)}) fits its cells"
+        return f"every combination of {board.group_name(r)} ({_combination_list(fits)}) fits its cells"
     verb = "fits" if len(fits) == 1 else "fit"
-    return f"of the {total} combinations of {board.run_name(r)}, only {_combination_list(fits)} {verb} its cells"
+    return f"of the {total} combinations of {board.group_name(r)}, only {_combination_list(fits)} {verb} its cells"
 
 
 def _combination_list(combos: list[int]) -> str:

@@ -4,7 +4,7 @@ After every step the deduction starts again from the simplest technique, as a pe
 A technique is tried only on the kinds of puzzle it names (`Technique.kinds`): Kakuro's
 clue-based combinations are not tried on a Sudoku, a Sudoku's hidden singles and locked
 candidates not on a Kakuro; a Killer gets both.
-To keep that cheap, each technique keeps the runs (or cells, or region sums) it has not looked
+To keep that cheap, each technique keeps the groups (or cells, or region sums) it has not looked
 at since they last changed: a technique that found nothing in a run is not asked again about
 that run until one of its cells loses a candidate. The order of `RULES` is the order of
 `kakuro.deduction.techniques.TECHNIQUES`.
@@ -50,7 +50,7 @@ from kakuro.deduction.trace import (
 from kakuro.puzzle import Puzzle
 from kakuro.reasoning.implied import RegionSum, region_sums
 
-RUN, CELL, REGION, BOARD = "run", "cell", "region", "board"
+GROUP, CELL, REGION, BOARD = "group", "cell", "region", "board"
 """What a technique looks at once: one run, one cell, one region sum, or the whole board."""
 
 
@@ -69,17 +69,17 @@ def region_step(board: Board, region: RegionSum | CageSum) -> Finding | None:
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("unique-combination", RUN, unique_combination),
+    Rule("unique-combination", GROUP, unique_combination),
     Rule("naked-single", CELL, naked_single),
-    Rule("hidden-single", RUN, hidden_single),
-    Rule("last-cell", RUN, last_cell),
-    Rule("locked-candidates", RUN, locked_candidates),
+    Rule("hidden-single", GROUP, hidden_single),
+    Rule("last-cell", GROUP, last_cell),
+    Rule("locked-candidates", GROUP, locked_candidates),
     Rule("intersection", CELL, intersection),
-    Rule("combination-digits", RUN, combination_digits),
-    Rule("required-digit", RUN, required_digit),
-    Rule("naked-subset", RUN, naked_subset),
-    Rule("hidden-subset", RUN, hidden_subset),
-    Rule("combination-placement", RUN, combination_placement),
+    Rule("combination-digits", GROUP, combination_digits),
+    Rule("required-digit", GROUP, required_digit),
+    Rule("naked-subset", GROUP, naked_subset),
+    Rule("hidden-subset", GROUP, hidden_subset),
+    Rule("combination-placement", GROUP, combination_placement),
     Rule("region-arithmetic", REGION, region_step),
     Rule("contradiction", BOARD, contradiction),
     Rule("search", BOARD, search),
@@ -122,18 +122,18 @@ class Deduction:
         """Cells with more than one candidate."""
         self.emptied = board.wiped_out() is not None
         """True once some cell has no candidate left."""
-        n_runs, n_cells = len(board.run_cells), len(board.cands)
+        n_groups, n_cells = len(board.group_cells), len(board.cands)
         self.regions: list[RegionSum | CageSum] | None = None
         self.cell_regions: list[list[int]] = []
         self.pending: list[list[int]] = []
         self.waiting: list[bytearray] = []
         for rule in self.rules:
-            size = {RUN: n_runs, CELL: n_cells}.get(rule.scope, 0)
+            size = {GROUP: n_groups, CELL: n_cells}.get(rule.scope, 0)
             self.pending.append(list(range(size)))
             self.waiting.append(bytearray([1]) * size)
 
     def steps(self) -> Iterator[Step]:
-        """Take steps until every cell is placed (and the runs check), a cell is emptied or the
+        """Take steps until every cell is placed (and the groups check), a cell is emptied or the
         deadline passes (then `stopped` is True)."""
         while not self.emptied and not (self.open == 0 and not self.board.puzzle.check(self.board.solution())):
             finding = self.next_finding()
@@ -158,9 +158,9 @@ class Deduction:
         """Make every run, cell and region sum that `cells` belong to pending again for every
         technique."""
         board = self.board
-        runs = {r for c in cells for r in board.cell_groups[c]}
+        groups = {r for c in cells for r in board.cell_groups[c]}
         regions = {k for c in cells for k in self.cell_regions[c]} if self.regions is not None else set()
-        by_scope: dict[str, Any] = {RUN: runs, CELL: cells, REGION: regions}
+        by_scope: dict[str, Any] = {GROUP: groups, CELL: cells, REGION: regions}
         for i, rule in enumerate(self.rules):
             items = by_scope.get(rule.scope, ())
             waiting, pending = self.waiting[i], self.pending[i]

@@ -1,6 +1,6 @@
 """What a technique reports when it applies (`Finding`), and how it becomes a trace `Step`.
 
-A technique looks at the board and returns a `Finding` (the cells and runs it looked at, the
+A technique looks at the board and returns a `Finding` (the cells and groups it looked at, the
 candidates it removes, the reason in words) or None. `to_step` adds what the removals place
 ("so r3c4 is 9") and freezes it into a `Step`; the technique never changes the board itself.
 """
@@ -27,7 +27,7 @@ class Finding:
     technique: str
     reason: str
     cells: tuple[int, ...]
-    runs: tuple[int, ...]
+    groups: tuple[int, ...]
     removals: dict[int, int] = field(default_factory=dict)
     assumption: Placement | None = None
     chosen: bool = False
@@ -69,7 +69,7 @@ def to_step(board: Board, finding: Finding) -> Step:
         technique=finding.technique,
         sentence=sentence + ".",
         cells=finding.cells,
-        runs=finding.runs,
+        groups=finding.groups,
         removed=removed,
         placed=tuple(placed),
         assumption=finding.assumption,

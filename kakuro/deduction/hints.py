@@ -23,7 +23,7 @@ from kakuro.clock import Deadline
 from kakuro.deduction.assumptions import solutions
 from kakuro.deduction.board import Board, and_list, initial_candidates, is_single, single_value
 from kakuro.deduction.deduce import Deduction
-from kakuro.deduction.names import cell_name, run_name
+from kakuro.deduction.names import cell_name, group_name
 from kakuro.deduction.trace import Placement, Removal, Step, step_to_dict
 from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle
@@ -118,7 +118,7 @@ def _rule_out_filled(board: Board, filled: dict[int, int]) -> None:
     repeats a digit): what a player sees on the grid, before any technique."""
     for cell, digit in filled.items():
         for r in board.cell_groups[cell]:
-            for mate in board.run_cells[r]:
+            for mate in board.group_cells[r]:
                 if mate != cell:
                     board.cands[mate] &= ~(1 << digit)
 
@@ -130,12 +130,12 @@ def _naked_single(board: Board, filled: dict[int, int]) -> Step | None:
         if cell in filled or not is_single(mask):
             continue
         value = single_value(mask)
-        runs = tuple(board.cell_groups[cell])
-        holders = tuple(dict.fromkeys(m for r in runs for m in board.run_cells[r] if m in filled))
+        groups = tuple(board.cell_groups[cell])
+        holders = tuple(dict.fromkeys(m for r in groups for m in board.group_cells[r] if m in filled))
         others = tuple(v for v in range(board.puzzle.values[0], board.puzzle.values[1] + 1) if v != value)
         sentence = (f"{board.cell_name(cell)} can only be {value}: "
-                    f"{and_list([board.run_name(r) for r in runs])} hold every other digit.")
-        return Step("naked-single", sentence, (cell, *holders), runs, (Removal(cell, others),), (Placement(cell, value),))
+                    f"{and_list([board.group_name(r) for r in groups])} hold every other digit.")
+        return Step("naked-single", sentence, (cell, *holders), groups, (Removal(cell, others),), (Placement(cell, value),))
     return None
 
 
@@ -190,7 +190,7 @@ def _broken_rule(puzzle: Puzzle, filled: dict[int, int]) -> Hint | None:
     cell), a run whose digits cannot reach or already pass its clue (at its last filled cell)."""
     found: list[Hint] = []
     for r, run in enumerate(puzzle.groups):
-        name = run_name(puzzle, r)
+        name = group_name(puzzle, r)
         seen: dict[int, int] = {}
         placed = [c for c in run.cells if c in filled]
         for c in placed:

@@ -20,7 +20,7 @@ def cell_name(puzzle: Puzzle, c: int) -> str:
     return puzzle.position_name(puzzle.cells[c])
 
 
-def run_name(puzzle: Puzzle, r: int) -> str:
+def group_name(puzzle: Puzzle, r: int) -> str:
     """E.g. "the across 16 in 2 at r2c1": direction, clue, length and first cell of Kakuro run
     `r`; a Sudoku-family group as players name it: "row 3", "column 5", "box 5", "the region
     at r4c1", "the main diagonal", "the 17-cage at r2c3"."""

@@ -54,7 +54,7 @@ def page(explanation: Explanation) -> str:
                 "level": step.level,
                 "sentence": step.sentence,
                 "cells": list(step.cells),
-                "clues": [f"q{run.clue[0]}-{run.clue[1]}" for run in map(puzzle.groups.__getitem__, step.runs)
+                "clues": [f"q{run.clue[0]}-{run.clue[1]}" for run in map(puzzle.groups.__getitem__, step.groups)
                           if isinstance(run, Run)],
                 "removed": [[x.cell, list(x.values)] for x in step.removed],
                 "placed": [[p.cell, p.value] for p in step.placed],

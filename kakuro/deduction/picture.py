@@ -33,7 +33,7 @@ def step_marks(explanation: Explanation, index: int) -> Marks:
         struck=struck,
         kept={p.cell: 1 << p.value for p in step.placed},
         cells=frozenset(step.cells),
-        clues=frozenset(run.clue for run in map(puzzle.groups.__getitem__, step.runs) if isinstance(run, Run)),
+        clues=frozenset(run.clue for run in map(puzzle.groups.__getitem__, step.groups) if isinstance(run, Run)),
     )
 
 

@@ -1,5 +1,5 @@
 """Level-1 techniques on placed digits: `naked-single` (a placed digit leaves the other cells of
-its runs) and `last-cell` (the last open cell of a run holds what its clue leaves)."""
+its groups) and `last-cell` (the last open cell of a run holds what its clue leaves)."""
 
 from __future__ import annotations
 
@@ -8,24 +8,24 @@ from kakuro.deduction.finding import Finding
 
 
 def naked_single(board: Board, c: int) -> Finding | None:
-    """Cell `c` has one candidate left: no other cell of its runs can hold it."""
+    """Cell `c` has one candidate left: no other cell of its groups can hold it."""
     d = board.cands[c]
     if d == 0 or d & (d - 1):
         return None
-    runs = board.cell_groups[c]
-    mates = [m for r in runs for m in board.run_cells[r] if m != c]
+    groups = board.cell_groups[c]
+    mates = [m for r in groups for m in board.group_cells[r] if m != c]
     removals = {m: d for m in mates if board.cands[m] & d}
     if not removals:
         return None
     v = single_value(d)
-    names = and_list([board.run_name(r) for r in runs])
+    names = and_list([board.group_name(r) for r in groups])
     return Finding("naked-single", f"{board.cell_name(c)} holds {v}, so no other cell of {names} can be {v}",
-                   (c, *mates), tuple(runs), removals)
+                   (c, *mates), tuple(groups), removals)
 
 
 def last_cell(board: Board, r: int) -> Finding | None:
     """Run `r` has one open cell: it holds the clue minus the placed digits."""
-    cells = board.run_cells[r]
+    cells = board.group_cells[r]
     opens = board.open_cells(r)
     if len(opens) != 1:
         return None
@@ -35,8 +35,8 @@ def last_cell(board: Board, r: int) -> Finding | None:
     if value < 0 or not board.cands[last] >> value & 1:
         return None  # an inconsistent run: exact reasoning (combination-placement) shows the wipe-out
     if not board.stated(r):
-        reason = f"the other cells of {board.run_name(r)} hold every digit but {value}"
+        reason = f"the other cells of {board.group_name(r)} hold every digit but {value}"
         return Finding("last-cell", reason, tuple(cells), (r,), {last: board.cands[last] & ~(1 << value)})
     shown = " + ".join(str(v) for v in placed) + (f" = {sum(placed)}" if len(placed) > 1 else "")
-    reason = f"the other cells of {board.run_name(r)} hold {shown} of its {board.totals[r]}"
+    reason = f"the other cells of {board.group_name(r)} hold {shown} of its {board.totals[r]}"
     return Finding("last-cell", reason, tuple(cells), (r,), {last: board.cands[last] & ~(1 << value)})

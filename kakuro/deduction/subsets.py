@@ -52,9 +52,9 @@ def naked_subset(board: Board, r: int) -> Finding | None:
             others = [c for c in opens if c not in chosen]
             removals = {c: board.cands[c] & union for c in others if board.cands[c] & union}
             if removals:
-                reason = (f"{board.cells_name(chosen)} of {board.run_name(r)} hold {digits(union)} between them "
+                reason = (f"{board.cells_name(chosen)} of {board.group_name(r)} hold {digits(union)} between them "
                           f"(a naked {SUBSET_NAMES[k]}), so the {board.group_word(r)}'s other cells cannot")
-                return Finding("naked-subset", reason, tuple(board.run_cells[r]), (r,), removals)
+                return Finding("naked-subset", reason, tuple(board.group_cells[r]), (r,), removals)
     return None
 
 
@@ -75,9 +75,9 @@ def hidden_subset(board: Board, r: int) -> Finding | None:
             able = [c for c in opens if board.cands[c] & mask]
             removals = removals_from(board, able, mask)
             if removals:
-                head = (f"every combination of {board.run_name(r)} that fits its cells holds {digits(mask)}"
-                        if board.stated(r) else f"{board.run_name(r)} needs {digits(mask)}")
+                head = (f"every combination of {board.group_name(r)} that fits its cells holds {digits(mask)}"
+                        if board.stated(r) else f"{board.group_name(r)} needs {digits(mask)}")
                 reason = (f"{head}, and only {board.cells_name(able)} can take them (a hidden {SUBSET_NAMES[k]}), "
                           "so those cells hold nothing else")
-                return Finding("hidden-subset", reason, tuple(board.run_cells[r]), (r,), removals)
+                return Finding("hidden-subset", reason, tuple(board.group_cells[r]), (r,), removals)
     return None

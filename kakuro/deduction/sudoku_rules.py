@@ -27,8 +27,8 @@ def hidden_single(board: Board, r: int) -> Finding | None:
     if found is None:
         return None
     bit, cell = found
-    reason = f"in {board.run_name(r)}, {bit.bit_length() - 1} can only go in {board.cell_name(cell)}"
-    return Finding("hidden-single", reason, tuple(board.run_cells[r]), (r,), {cell: board.cands[cell] & ~bit})
+    reason = f"in {board.group_name(r)}, {bit.bit_length() - 1} can only go in {board.cell_name(cell)}"
+    return Finding("hidden-single", reason, tuple(board.group_cells[r]), (r,), {cell: board.cands[cell] & ~bit})
 
 
 def locked_candidates(board: Board, r: int) -> Finding | None:
@@ -39,7 +39,7 @@ def locked_candidates(board: Board, r: int) -> Finding | None:
     if not required:
         return None
     opens = sorted(board.open_cells(r))  # reading order (a cage lists its cells as its author did)
-    members = set(board.run_cells[r])
+    members = set(board.group_cells[r])
     while required:
         bit = required & -required
         required ^= bit
@@ -48,7 +48,7 @@ def locked_candidates(board: Board, r: int) -> Finding | None:
             continue  # one place: a hidden single (or required digit); none: exact reasoning shows it
         shared = set(board.cell_groups[able[0]]).intersection(*(board.cell_groups[c] for c in able[1:])) - {r}
         for other in sorted(shared):
-            targets = [c for c in board.run_cells[other] if c not in members and board.cands[c] & bit]
+            targets = [c for c in board.group_cells[other] if c not in members and board.cands[c] & bit]
             if targets:
                 return _finding(board, r, other, able, bit, targets)
     return None
@@ -56,7 +56,7 @@ def locked_candidates(board: Board, r: int) -> Finding | None:
 
 def _finding(board: Board, r: int, other: int, able: list[int], bit: int, targets: list[int]) -> Finding:
     v = bit.bit_length() - 1
-    name, other_name = board.run_name(r), board.run_name(other)
+    name, other_name = board.group_name(r), board.group_name(other)
     word, other_word = board.group_word(r), board.group_word(other)
     if word in ("box", "region") and other_word in ("row", "column"):
         label = " (pointing)"
@@ -67,6 +67,6 @@ def _finding(board: Board, r: int, other: int, able: list[int], bit: int, target
     head = f"every combination of {name} that fits its cells holds {v}, and in it" if board.stated(r) else f"in {name},"
     reason = (f"{head} {v} can only go in {board.cells_name(able)}, which all lie in {other_name}{label}, so no "
               f"other cell of {other_name} can be {v}")
-    looked = tuple(dict.fromkeys((*board.run_cells[r], *board.run_cells[other])))
+    looked = tuple(dict.fromkeys((*board.group_cells[r], *board.group_cells[other])))
     return Finding("locked-candidates", reason, looked, (r, other), {c: bit for c in targets})
 

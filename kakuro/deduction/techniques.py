@@ -64,7 +64,7 @@ class Technique:
 TECHNIQUES: tuple[Technique, ...] = (
     Technique("unique-combination", 1, "a run whose sum has one combination of digits for its length holds only those digits",
               WITH_SUMS),
-    Technique("naked-single", 1, "a cell with one candidate left holds it, so no other cell of its runs can"),
+    Technique("naked-single", 1, "a cell with one candidate left holds it, so no other cell of its groups can"),
     Technique("hidden-single", 1, "a digit that has one place left in a row, column, box (a Jigsaw's region, "
               "a diagonal of an X) goes there",
               SUDOKU_FAMILY),

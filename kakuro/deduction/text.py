@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kakuro.deduction.hints import HINT_LEVELS, STEP, Hint
-from kakuro.deduction.names import cell_name, run_name
+from kakuro.deduction.names import cell_name, group_name
 from kakuro.deduction.techniques import KAKURO, level_names, level_of
 from kakuro.deduction.trace import STOPPED, Explanation
 from kakuro.puzzle import Puzzle
@@ -25,7 +25,7 @@ def explanation_lines(explanation: Explanation) -> list[str]:
 
 def hint_lines(found: Hint, puzzle: Puzzle | None = None, level: int = HINT_LEVELS[-1]) -> list[str]:
     """The hint's message; for a step, graded by `level` (HINT_LEVELS): 1 the technique, 2 also
-    the cells and runs it looks at (named from `puzzle`, needed then), 3 the digit with the
+    the cells and groups it looks at (named from `puzzle`, needed then), 3 the digit with the
     earlier steps it builds on and the step itself."""
     if found.kind != STEP or found.step is None:
         return [f"{found.kind}: {found.message}"]
@@ -40,8 +40,8 @@ def hint_lines(found: Hint, puzzle: Puzzle | None = None, level: int = HINT_LEVE
         if puzzle is None:
             raise ValueError("hint_lines needs the puzzle to name the cells at level 2")
         cells = ", ".join(cell_name(puzzle, c) for c in step.cells)
-        runs = "; ".join(run_name(puzzle, r) for r in step.runs)
-        return [what, f"  look at {cells}" + (f" ({runs})" if runs else ""), "  (--level 3 shows the digit)"]
+        groups = "; ".join(group_name(puzzle, r) for r in step.groups)
+        return [what, f"  look at {cells}" + (f" ({groups})" if groups else ""), "  (--level 3 shows the digit)"]
     steps = [*found.reasons, found.step]
     lines = [f"next: {found.message}" + (f" (after {len(found.reasons)} earlier "
                                          f"step{'s' if len(found.reasons) > 1 else ''})" if found.reasons else "")]

@@ -1,9 +1,10 @@
 """A deduction trace as data: `Step`, `Explanation` and their JSON form.
 
-Cells are white-cell numbers of the puzzle (`puzzle.cells[i]` is the grid position) and runs
-are indices of `puzzle.groups`; the JSON form names cells by grid position `[row, col]` and runs
-by their clue position and direction (a Sudoku's or Killer's groups by what they are, their name
-and their cells), so a reader needs no numbering.
+Cells are white-cell numbers of the puzzle (`puzzle.cells[i]` is the grid position) and groups
+are indices of `puzzle.groups`; the JSON form names cells by grid position `[row, col]`, a
+Kakuro's runs by their clue position and direction, and a Sudoku's or Killer's groups by what
+they are, their name and their cells, so a reader needs no numbering. The JSON key is "groups"
+("runs" before the sixteenth session, still read).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kakuro.deduction.names import group_word, run_name
+from kakuro.deduction.names import group_name, group_word
 from kakuro.deduction.techniques import BY_NAME, level_names, level_of
 from kakuro.errors import KakuroError
 from kakuro.puzzle import Puzzle, Run
@@ -51,7 +52,7 @@ class Placement:
 class Step:
     """One application of a technique.
 
-    `cells` and `runs` are what it looked at; `removed` the candidates it takes away (the only
+    `cells` and `groups` (indices of `puzzle.groups`) are what it looked at; `removed` the candidates it takes away (the only
     change it makes); `placed` the cells those removals leave with one candidate;
     `assumption` the value tried by a `contradiction` step (the one it removes) or chosen by a
     `search` step; `sentence` says why, in plain words.
@@ -60,7 +61,7 @@ class Step:
     technique: str
     sentence: str
     cells: tuple[int, ...]
-    runs: tuple[int, ...]
+    groups: tuple[int, ...]
     removed: tuple[Removal, ...]
     placed: tuple[Placement, ...] = ()
     assumption: Placement | None = None
@@ -129,13 +130,13 @@ class Explanation:
 
 # --------------------------------------------------------------------- JSON
 def step_to_dict(puzzle: Puzzle, step: Step) -> dict[str, Any]:
-    """The JSON form of one step (cells as [row, col], runs by clue and direction)."""
+    """The JSON form of one step (cells as [row, col], groups as `group_to_dict` gives them)."""
     return {
         "technique": step.technique,
         "level": step.level,
         "sentence": step.sentence,
         "cells": [list(puzzle.cells[c]) for c in step.cells],
-        "runs": [run_to_dict(puzzle, r) for r in step.runs],
+        "groups": [group_to_dict(puzzle, r) for r in step.groups],
         "removed": [{"cell": list(puzzle.cells[x.cell]), "values": list(x.values)} for x in step.removed],
         "placed": [{"cell": list(puzzle.cells[x.cell]), "value": x.value} for x in step.placed],
         "assumption": (None if step.assumption is None else
@@ -143,13 +144,13 @@ def step_to_dict(puzzle: Puzzle, step: Step) -> dict[str, Any]:
     }
 
 
-def run_to_dict(puzzle: Puzzle, index: int) -> dict[str, Any]:
+def group_to_dict(puzzle: Puzzle, index: int) -> dict[str, Any]:
     """A Kakuro run as its direction, clue, total and length; a Sudoku's or Killer's group as
     what it is ("row", "column", "box", "cage"), its name ("row 3"), total and cells."""
     group = puzzle.groups[index]
     if isinstance(group, Run):
         return {"direction": group.direction, "clue": list(group.clue), "total": group.total, "length": len(group)}
-    return {"group": group_word(puzzle, index), "name": run_name(puzzle, index), "total": group.total,
+    return {"group": group_word(puzzle, index), "name": group_name(puzzle, index), "total": group.total,
             "cells": [list(puzzle.cells[c]) for c in group.cells]}
 
 
@@ -164,7 +165,7 @@ def step_from_dict(puzzle: Puzzle, data: Mapping[str, Any]) -> Step:
             technique=technique,
             sentence=str(data["sentence"]),
             cells=tuple(_cell(puzzle, p) for p in data["cells"]),
-            runs=tuple(_run(puzzle, r) for r in data["runs"]),
+            groups=tuple(_group(puzzle, r) for r in data["groups" if "groups" in data else "runs"]),
             removed=tuple(Removal(_cell(puzzle, x["cell"]), tuple(int(v) for v in x["values"])) for x in data["removed"]),
             placed=tuple(Placement(_cell(puzzle, x["cell"]), int(x["value"])) for x in data["placed"]),
             assumption=None if assumption is None else Placement(_cell(puzzle, assumption["cell"]), int(assumption["value"])),
@@ -198,7 +199,7 @@ def _cell(puzzle: Puzzle, position: Any) -> int:
     return puzzle.index[key]
 
 
-def _run(puzzle: Puzzle, data: Mapping[str, Any]) -> int:
+def _group(puzzle: Puzzle, data: Mapping[str, Any]) -> int:
     if "cells" in data:
         cells = {_cell(puzzle, p) for p in data["cells"]}
         for index, group in enumerate(puzzle.groups):
