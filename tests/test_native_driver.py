@@ -80,7 +80,7 @@ def test_the_tree_search_reads_the_backends_options() -> None:
     """`TreeSearch.of` reads the options `gac`, `fc` and `rdv` declare (TREE_OPTIONS): their
     defaults are the learning search with every part on; every part off is PLAIN."""
     assert set(TREE_OPTIONS) == set(TreeSearch.__dataclass_fields__)
-    assert DEFAULT_TREE == TreeSearch()
+    assert TreeSearch() == DEFAULT_TREE
     plain = {"restarts": "none", "learning": False, "order": "dom", "phase": False, "implied": False, "balance": False}
     assert TreeSearch.of(plain) == PLAIN and PLAIN.is_plain(Strength.GAC)
     assert not DEFAULT_TREE.is_plain(Strength.GAC) and DEFAULT_TREE.is_plain(Strength.FC)
