@@ -9,7 +9,7 @@ chosen by what the root saw.
    Cazenave grids whose sums add up, where SAT took 0.04-4 s and the native search minutes).
 4. Shaving (`kakuro.reasoning.root.shave_root`, `bounded`: stopped where it is seen to remove
    nothing).
-5. Native search that can pause and resume (`kakuro.native.ResumableSearch`): `gac`'s learning
+5. Native search that can pause and resume (`kakuro.native_solver.ResumableSearch`): `gac`'s learning
    search (restarts, dom/wdeg, phase saving, conflict learning, implied sums, the balance
    check) on the shaved domains runs alone until its first restart after `head_start` seconds
    (0.05 s; `rival_after`, 1 s, when the rival is native), which decides the easier half of the
