@@ -1,9 +1,9 @@
-"""The Sudoku family through its own compiled search (`kakuro.engine.family`), for the native
+"""The Sudoku family through its own compiled search (`kakuro.native.family`), for the native
 backends that take it (`gac` and `auto`, option `family`): one puzzle (`family_count`, their
 `_count`) or a stream of them (`family_results`, their `solve_many`).
 
 The search takes the Sudoku family: Sudoku, Jigsaw, Sudoku X, and Killers over at most 16
-values (`kakuro.engine.family_state.family_refusal`; not a Kakuro). Its state is built once per
+values (`kakuro.native.family.family_refusal`; not a Kakuro). Its state is built once per
 shape (a puzzle without its givens and cages: its houses) and kept for the next puzzle of that
 shape (`shape_for`: the last `SHAPES_KEPT` shapes of this process), so a compare worker or a
 solve loop builds a 9x9 grid's state once, and Killers of one grid share it.
@@ -14,7 +14,7 @@ are gathered by shape in batches (1, 2, 4, ... up to `BATCH` puzzles, cut at a p
 shape) and each batch is searched in one compiled call, `time_limit` seconds for each puzzle.
 A puzzle the family search gives up on after GUESSES guesses (a heavy tail) goes to the backend's
 own search (`family=false`) for the time left.
-Every answer is checked by the compiled check of the puzzle's own rules (`kakuro.engine.verify`:
+Every answer is checked by the compiled check of the puzzle's own rules (the engine's `verify`:
 its values in range, its givens kept, no value twice and every total met in each of its groups,
 which is what `Puzzle.check` checks, and tests/test_family_search.py holds them to the same
 verdicts); an answer it rejects goes to `Puzzle.check`, which has the last word and names the
@@ -33,21 +33,34 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from types import MappingProxyType
 
-from kakuro.clock import Deadline, Stopwatch
-from kakuro.engine.compile import ensure
-from kakuro.engine.family import CODE, COUNT, CUT, FAILS, NODES, TIME
-from kakuro.engine.family_state import family_refusal, house_count, shape_key, takes_cages
-from kakuro.engine.layout import EXHAUSTED, STOPPED
-from kakuro.engine.many import Shape, search, shape_of, solve_checked
+from kakuro.clock import Deadline
 from kakuro.limits import Budget
+from kakuro.native.family import (
+    CODE,
+    COUNT,
+    CUT,
+    EXHAUSTED,
+    FAILS,
+    NODES,
+    STOPPED,
+    TIME,
+    Shape,
+    family_refusal,
+    house_count,
+    search,
+    shape_key,
+    shape_of,
+    solve_checked,
+    takes_cages,
+)
+from kakuro.native.kernels import compile_off_clock, warm
+from kakuro.native.settings import FAMILY_KERNELS
 from kakuro.options import Option
 from kakuro.outcome import TIME_LIMIT_REACHED, Enumeration, Result, Stat, Status, as_returned, checked_solution, rejection
 from kakuro.puzzle import Puzzle
 from kakuro.solution import Solution
 from kakuro.solver import Solver
 
-KERNELS = ("family", "verify")
-"""The compiled kernels the family search runs (names of `kakuro.engine.compile.KERNELS`)."""
 SHAPES_KEPT = 16
 """Shapes whose search state a process keeps (the least recently used goes first)."""
 BATCH = 256
@@ -63,7 +76,7 @@ MOST_KEPT_BYTES = 1 << 26
 solutions out in chunks, counts."""
 
 FAMILY = Option(True, "a Sudoku, Jigsaw or Sudoku X (every group one cell per value) goes to the Sudoku family's own "
-                      "search (naked and hidden singles, locked candidates: kakuro.engine.family), its state kept per "
+                      "search (naked and hidden singles, locked candidates: kakuro.native.family), its state kept per "
                       "shape, and solve_many searches such puzzles in batches; false: the run-level search, as a Kakuro")
 """The option `family` of the backends that hand the family to its search (`FamilySolver`)."""
 
@@ -111,9 +124,8 @@ def family_count(puzzle: Puzzle, limit: int, deadline: Deadline) -> Enumeration 
     shape = shape_for(puzzle)
     if shape is None or limit * puzzle.size > MOST_KEPT_BYTES:
         return None
-    watch = Stopwatch()
-    ensure(*KERNELS)
-    batch = search(shape, puzzle, limit, deadline.postponed(watch), GUESSES + 10 * limit)
+    deadline = compile_off_clock(FAMILY_KERNELS, deadline=deadline)
+    batch = search(shape, puzzle, limit, deadline, GUESSES + 10 * limit)
     outcome = batch.outcomes[0]
     if outcome[CODE] == CUT:
         return None
@@ -132,7 +144,7 @@ def family_results(solver: Solver, puzzles: Iterable[Puzzle], time_limit: float 
     for first in stream:
         yield solver.solve(first, time_limit=time_limit, seed=seed)
         break
-    ensure(*KERNELS)  # off the clock, had the first puzzle not needed them
+    warm(*FAMILY_KERNELS)  # before the batches' clocks, had the first puzzle not needed them
     spec = solver.spec
     size = 1
     batch: list[Puzzle] = []

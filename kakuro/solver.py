@@ -196,7 +196,7 @@ class Solver:
 
     def prepare_engine(self, settings: Mapping[str, Any], everything: bool = True) -> None:
         """Pay the one-time costs of solving with `settings` that the class's `warm_up` does not
-        (native backends compile their kernels: `kakuro.native.NativeSolver`); without
+        (native backends compile their kernels: `kakuro.native_solver.NativeSolver`); without
         `everything`, only what every such solve needs before it starts (a solve pays the rest
         when a puzzle needs it, and the clock takes that off its time). Nothing by default."""
 

@@ -152,8 +152,8 @@ def test_the_reseeded_rival_answers_on_its_own() -> None:
     """The native rival (run here, not forked) finds checked solutions from where the native
     search paused, with counters and a stop flag of its own."""
     from kakuro.engine.state import NODES
-    from kakuro.native import ResumableSearch
-    from kakuro.solvers.auto import DEFAULT_TREE, rival_native
+    from kakuro.native_solver import DEFAULT_TREE, ResumableSearch
+    from kakuro.solvers.auto import rival_native
 
     loose = classic(16, 16, density=0.25, count=1, seed=5, unique=False)[0]
     st, _ = root.prepare(loose, "bounded", kakuro.Deadline())

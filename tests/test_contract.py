@@ -15,7 +15,7 @@ import kakuro
 from kakuro import BackendOptionError, Budget, Puzzle, Status, UnsupportedOperationError
 from kakuro.cli.present import budget_text
 from kakuro.limits import BUDGETS
-from kakuro.native import NativeSolver
+from kakuro.native_solver import NativeSolver
 from kakuro.shipped import is_shipped
 from tests.conftest import AVAILABLE, hard_for_gac
 from tests.test_solver import puzzle_state

@@ -24,7 +24,9 @@ from kakuro.engine.plan import ASCENDING, plan_for
 from kakuro.generate import cazenave
 from kakuro.generate.sudoku_grids import emptied, full_grid
 from kakuro.limits import Limits
-from kakuro.native import enumerate_solutions, stop_reason
+from kakuro.native.searches import stop_reason
+from kakuro.native.settings import Strength, TreeSearch
+from kakuro.native_solver import enumerate_solutions
 from kakuro.outcome import Enumeration
 from kakuro.solver import CHECK_GRACE
 from tests.conftest import ROOT, tree_env
@@ -185,7 +187,7 @@ def grids() -> dict[tuple[int, int, int, int], tuple[Puzzle, int]]:
     for args in {(4, 6, 100, 9), *SLOW_TO_ENUMERATE.values()}:
         size, values, holes, seed = args
         puzzle = cazenave(size, values, holes, count=1, seed=seed)[0]
-        plain = enumerate_solutions(puzzle, "gac", 10**6, Limits(Deadline.after(60)), 0, ("nodes",))
+        plain = enumerate_solutions(puzzle, Strength.GAC, 10**6, Limits(Deadline.after(60)), 0, ("nodes",))
         sat = kakuro.count_solutions(puzzle, "sat", limit=10**6, time_limit=60)
         assert plain.exhausted and sat.exhausted
         assert {tuple(s) for s in plain.solutions} == {s.values for s in sat.solutions} and len(plain.solutions) > 50
@@ -251,8 +253,7 @@ def test_the_checking_of_found_solutions_keeps_to_the_time_limit() -> None:
     most (they took 210 s after a 20 s limit); those left unchecked are not counted, and the
     message says so."""
     puzzle = kakuro.read(HARD / "loose-30x30.jsonl")[0]  # a check takes about 0.65 ms
-    found = enumerate_solutions(puzzle, "gac", 4000, Limits(Deadline.after(60)), 0, ("nodes",), tree={
-        "restarts": "luby", "learning": True, "order": "dom/wdeg", "phase": True, "implied": True, "balance": True})
+    found = enumerate_solutions(puzzle, Strength.GAC, 4000, Limits(Deadline.after(60)), 0, ("nodes",), tree=TreeSearch())
     HandsOutLate.solutions = [tuple(s) for s in found.solutions]
     assert len(HandsOutLate.solutions) == 4000
     start = time.perf_counter()

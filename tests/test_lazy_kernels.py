@@ -11,36 +11,37 @@ import pytest
 import kakuro
 from kakuro import Status
 from kakuro.generate import classic
-from kakuro.reasoning import root
+from kakuro.native import searches
+from kakuro.native.settings import SHAVE_KERNEL
 from kakuro.solvers import montecarlo
 
 DECIDED_BY_GAC = "instances/examples/puzzlink-6x5.txt"
 
 
 def recording(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[tuple[str, ...]]:
-    """The kernels `module` asks `ensure` for from now on (the real `ensure` still runs)."""
+    """The kernels `module` compiles mid-solve from now on (`compile_off_clock`, which still runs)."""
     asked: list[tuple[str, ...]] = []
-    real = module.ensure
+    real = module.compile_off_clock
 
-    def ensure(*kernels: str) -> float:
-        asked.append(kernels)
-        return float(real(*kernels))
+    def compile_off_clock(kernels: Any, *args: Any, **kwargs: Any) -> Any:
+        asked.append(tuple(kernels))
+        return real(kernels, *args, **kwargs)
 
-    monkeypatch.setattr(module, "ensure", ensure)
+    monkeypatch.setattr(module, "compile_off_clock", compile_off_clock)
     return asked
 
 
 @pytest.mark.parametrize("backend", ["gac", "auto"])
 def test_shaving_is_compiled_only_for_a_puzzle_gac_leaves_open(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
     solver = kakuro.get_solver(backend)
-    assert root.SHAVE_KERNEL in solver.lazy_kernels(solver.settings)
-    asked = recording(monkeypatch, root)
+    assert SHAVE_KERNEL in solver.lazy_kernels(solver.settings)
+    asked = recording(monkeypatch, searches)
     decided = kakuro.read(DECIDED_BY_GAC)[0]
     assert solver.solve(decided, time_limit=10).status is Status.SOLVED
     assert asked == []
     loose = classic(9, 9, density=0.25, count=1, seed=5, unique=False)[0]
     assert solver.solve(loose, time_limit=30).status is Status.SOLVED
-    assert asked == [(root.SHAVE_KERNEL,)]
+    assert asked[:1] == [(SHAVE_KERNEL,)]  # then the search's own, met after shaving
 
 
 def test_nmcs_compiles_its_game_only_for_an_open_puzzle(monkeypatch: pytest.MonkeyPatch) -> None:

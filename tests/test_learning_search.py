@@ -18,7 +18,7 @@ from kakuro import Puzzle
 from kakuro.engine import compile, nogoods, propagate, state, tree
 from kakuro.engine.plan import pause_at, plan_for
 from kakuro.generate import cazenave, classic
-from kakuro.native import implied_sums
+from kakuro.native_solver import implied_sums
 from tests.conftest import hard_for_gac, shared_set
 from tests.random_puzzles import random_puzzles
 from tests.timing import timed

@@ -8,10 +8,12 @@ from __future__ import annotations
 import pytest
 
 import kakuro
-from kakuro import Puzzle, Status, native
+from kakuro import Puzzle, Status
 from kakuro.engine import compile, playout
 from kakuro.engine.compile import callable_from_python
 from kakuro.generate import cazenave
+from kakuro.native.searches import start
+from kakuro.native.settings import Strength
 from tests.conftest import hard_for_gac
 from tests.timing import timed
 
@@ -109,7 +111,7 @@ def test_options_are_validated() -> None:
 def test_max_inference_plays_forced_cells() -> None:
     """After one move under max-inference no free cell is left with a single value."""
     puzzle = cazenave(6, 7, 60, seed=2)[0]
-    st, decided = native.start(puzzle, "fc", kakuro.Limits(kakuro.Deadline.after(10)), 1, ("samples",))
+    st, decided = start(puzzle, Strength.FC, kakuro.Limits(kakuro.Deadline.after(10)), 1, ("samples",))
     assert decided is None
     playout.configure(st, "max-inference", "cells")
     move = callable_from_python(playout.choose_move)(st)

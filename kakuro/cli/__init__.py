@@ -38,7 +38,7 @@ from kakuro.cli.exits import (
     EXIT_WRONG,
     run_command,
 )
-from kakuro.engine.startup import without_numba_blas
+from kakuro.native.startup import without_numba_blas
 from kakuro.registry import import_plugins
 
 __all__ = [

@@ -3,7 +3,7 @@ reasoning on every run until a run cannot reach its sum) and `search` (level 7: 
 decides a cell when nothing else does).
 
 `contradiction` asks the engine for every value whose assumption propagates to a wipe-out
-(`kakuro.engine.reasons.refutations`) and takes the one whose wipe-out comes soonest
+(`kakuro.native.refutations`) and takes the one whose wipe-out comes soonest
 (fewest domain changes first), then replays that one chain in Python to say what happens.
 The engine is imported when one of them is first needed (most puzzles never need it), so
 `import kakuro` stays free of numba.
@@ -29,11 +29,9 @@ def contradiction(board: Board, deadline: Deadline = Deadline()) -> Finding | No
     """A value whose assumption, with exact reasoning on every run, leaves some run unable to
     reach its sum: that value is removed. None too when `deadline` passes first (the caller
     tells the two apart by the deadline)."""
-    from kakuro.engine import compile
-    from kakuro.engine.reasons import refuted_values
+    from kakuro.native.refutations import refutations
 
-    compile.ensure("root:gac", "refute:gac")
-    refuted = refuted_values(board.puzzle, board.cands, end=deadline.end)
+    refuted = refutations(board.puzzle, board.cands, deadline)
     if not refuted or deadline.expired():  # None: inconsistent already, which the run techniques show
         return None
     cell, value, _ = min(refuted, key=lambda f: (f[2], board.cands[f[0]].bit_count(), f[0], f[1]))
@@ -124,10 +122,11 @@ def solutions(puzzle: Puzzle, candidates: list[int], limit: int, deadline: Deadl
     """Up to `limit` solutions of `puzzle` within `candidates` (bitmasks, cell order), by the
     engine's search maintaining GAC, which stops at `deadline` (the list is then not final:
     callers look at the deadline)."""
-    from kakuro.engine import compile
     from kakuro.limits import Limits
-    from kakuro.native import enumerate_solutions
+    from kakuro.native.kernels import warm
+    from kakuro.native.settings import Strength, depth_first_kernel, root_kernel
+    from kakuro.native_solver import enumerate_solutions
 
-    compile.ensure("root:gac", "depth_first:gac")
-    found = enumerate_solutions(puzzle, "gac", limit, Limits(deadline), 0, (), domains=candidates).solutions
+    warm(root_kernel(Strength.GAC), depth_first_kernel(Strength.GAC))
+    found = enumerate_solutions(puzzle, Strength.GAC, limit, Limits(deadline), 0, (), domains=candidates).solutions
     return [[int(v) for v in solution] for solution in found]

@@ -28,6 +28,7 @@ One module per concept, each importing only the modules above it in this list (a
   to each filling's clues);
 - `startup`: a lighter numba start for the command line's process (no SciPy BLAS probe).
 
-The backends over it (`kakuro.solvers`) reach it through `kakuro.native`, which pays its
-compilation before the clock and drives its searches.
+Nothing else of `kakuro` imports it but its one driver, `kakuro.native` (an import-linter
+contract): the backends, root reasoning, the explanations and the generator ask the driver for
+its searches by name, and the driver pays its compilation off the clocks.
 """

@@ -16,10 +16,11 @@ not writable.
 
 **Compilation outside the clock.** `ensure(*kernels)` compiles (or loads from the disk cache)
 the named kernels, once per process, by running each on a tiny puzzle; a native backend names
-the kernels it runs (`kakuro.native.NativeSolver.engine_kernels`) and `Solver.solve`
+the kernels it runs (`kakuro.native_solver.NativeSolver.engine_kernels`) and `Solver.solve`
 has them ensured before it arms the deadline, so `Result.time` and every limit count solving
 only. A kernel compiled in the middle of a solve is taken off the solving clock:
-`seconds_spent` is registered with `kakuro.clock.exclude`. A backend compiles only what it
+`seconds_spent` is registered with `kakuro.clock.exclude`, and the driver's
+`kakuro.native.kernels.compile_off_clock` moves the deadlines. A backend compiles only what it
 runs (`gac` never compiles UCT). `is_cold(*kernels)` says whether `ensure` will compile
 (nothing on disk yet for these sources), so a command line can say what it is doing.
 """

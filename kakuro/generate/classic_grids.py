@@ -27,11 +27,10 @@ from typing import Any
 from kakuro.clock import Deadline
 from kakuro.deduction import STOPPED
 from kakuro.deduction.deduce import explanation_of
-from kakuro.engine import compile
 from kakuro.errors import KakuroError, LimitReachedError, UsageError
 from kakuro.generate.checks import check_count_and_seed
 from kakuro.generate.grade import grade as grade_of
-from kakuro.generate.unique import unique_filling
+from kakuro.generate.unique import unique_filling, warm_up
 from kakuro.puzzle import DEFAULT_VALUES, Puzzle
 from kakuro.values import is_integer, is_number
 from kakuro.wellformed import BLACK, GridCell
@@ -95,7 +94,7 @@ def classic(
     """
     _check_parameters(rows, cols, density, count, seed, longest, time_limit, unique, grade, rating)
     if unique:
-        compile.ensure("root:gac", "shave:gac", "local")  # before any deadline: time_limit counts searching only
+        warm_up()  # before any deadline: time_limit counts searching only
     puzzles = []
     for k in range(count):
         wanted = (f" {grade}" if grade else "") + (f" rating {rating}" if rating else "")

@@ -20,7 +20,7 @@ Propagation is sound, so a score of 0 certifies that the filling is the puzzle's
 With `beyond_gac` a filling that root GAC alone decides scores 1 instead of 0, so the search goes
 on until shaving is needed too (the grade `gac+shaving` of `kakuro.generate.grade`).
 
-Everything runs compiled in the engine (`kakuro.engine.local_search`) and draws from the state's generator,
+Everything runs compiled in the engine (`kakuro.native.unique`) and draws from the state's generator,
 so a seed gives the same filling on any machine; only a deadline can cut a search short.
 """
 
@@ -32,8 +32,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from kakuro.clock import Deadline
-from kakuro.engine import compile, local_search
 from kakuro.errors import KakuroError
+from kakuro.native import kernels
+from kakuro.native.settings import UNIQUE_KERNELS
+from kakuro.native.unique import UNIQUE, unique_search
 from kakuro.puzzle import Puzzle
 
 
@@ -64,21 +66,17 @@ def unique_filling(
         len({int(fill[c]) for c in run.cells}) != len(run.cells) for run in puzzle.groups
     ) or not all(puzzle.values[0] <= v <= puzzle.values[1] for v in values):
         raise KakuroError("values must give each cell a value in range, all different along every run")
-    code, moves, kicks = local_search.run(puzzle, fill, seed, max_moves, deadline.end, beyond_gac)
-    if code != local_search.UNIQUE:
+    code, moves, kicks = unique_search(puzzle, fill, seed, max_moves, deadline.end, beyond_gac)
+    if code != UNIQUE:
         return None
     return UniqueFilling(tuple(int(v) for v in fill), moves, kicks)
 
 
-KERNELS = ("root:gac", "shave:gac", "local")
-"""The engine kernels the search runs (names of `kakuro.engine.compile.KERNELS`)."""
-
-
 def warm_up() -> None:
     """Compile (or load from the disk cache) the search's kernels."""
-    compile.ensure(*KERNELS)
+    kernels.warm(*UNIQUE_KERNELS)
 
 
 def is_cold() -> bool:
     """True when `warm_up` will compile (the first use after an install or an engine change)."""
-    return compile.is_cold(*KERNELS)
+    return kernels.is_cold(*UNIQUE_KERNELS)

@@ -13,7 +13,7 @@ The down runs that cross it give a second sum:
 Columns give the same with across and down swapped. `region_sums` finds them (they depend on
 the layout and clues only) and keeps those over at most MAX_SUM_CELLS cells. Two users: the
 human-technique deduction (`kakuro.deduction.regions`, level 5) and the engine's learning
-search, which keeps them at GAC as extra sum constraints (`kakuro.native.implied_sums`).
+search, which keeps them at GAC as extra sum constraints (`kakuro.native_solver.implied_sums`).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ arc consistency), then a whole-grid counting check (`prepare`, `reduce`).
 Used by `gac` (its first two stages), `auto` (its presolve), the generator's grading and the
 deduction. Run-level GAC keeps a value only if some combination of distinct values with the
 run's sum, matched one-to-one onto the run's free cells, gives it to that cell
-(`kakuro.engine.propagate.revise_run`); shaving assigns each remaining value of each unfixed
+(the engine's `revise_run`, through `kakuro.native.searches`); shaving assigns each remaining value of each unfixed
 cell, propagates and undoes, and removes a value whose propagation wipes out a domain
 (`fixpoint` repeats sweeps until one removes nothing, `once` sweeps once, `none` skips it,
 `bounded` sweeps as `fixpoint` does but stops once it has spent `shaving_budget` run revisions
@@ -21,16 +21,15 @@ import numpy as np
 
 from kakuro.clock import Deadline
 from kakuro.combos import fixed_values, highest_values
-from kakuro.engine.compile import ensure
-from kakuro.engine.propagate import BUDGET, CUT, PROBES, SHAVE_COUNTERS, SWEEPS, root_propagate, shave
-from kakuro.engine.state import STOP, SUMS_FROM, BuildStopped, State, arm, build_state, postpone, raise_if_interrupted
+from kakuro.native.searches import root_propagate, shave
+from kakuro.native.settings import Strength
+from kakuro.native.state import SUMS_FROM, BuildStopped, State, arm, build_state, stopped
 from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle, Run
 
 SHAVING = ("none", "once", "fixpoint", "bounded")
-SHAVE_KERNEL = "shave:gac"
-"""The engine kernel shaving runs: compiled (or loaded) when a puzzle first needs it, after root GAC
-left it open (97 % of the janko puzzles never do), off the clock: `prepare`'s caller moves its
+"""Shaving's kernel (`kakuro.native.settings.SHAVE_KERNEL`) is compiled (or loaded) when a puzzle first needs it, after root
+GAC left it open (97 % of the janko puzzles never do), off the clock: `prepare`'s caller moves its
 deadline by what a `kakuro.clock.Stopwatch` counted off the clock meanwhile."""
 DRY_REVISIONS_PER_RUN = 100
 """`bounded` shaving's budget (`shaving_budget`): run revisions per run of the puzzle it may spend
@@ -88,14 +87,13 @@ def gac_root(puzzle: Puzzle, deadline: Deadline, seed: int = 0) -> tuple[State |
     and its reduction; (None, None) when the deadline passed while the state was built, (state,
     None) when it passed during root GAC."""
     try:
-        st = build_state(puzzle, "gac", deadline.expired)
+        st = build_state(puzzle, Strength.GAC, deadline.expired)
     except BuildStopped:
         return None, None
     arm(st, deadline.end, seed)
     initial = _initial_total(puzzle)
     ok = root_propagate(st)
-    raise_if_interrupted(st)
-    if st.info[STOP] != 0:
+    if stopped(st):
         return st, None
     after, fixed = _summary(st) if ok else (initial, 0)
     return st, RootReduction(domains=tuple(st.dom.tolist()), wiped_out=not ok, solved=ok and fixed == puzzle.size,
@@ -120,22 +118,17 @@ def shave_root(st: State, puzzle: Puzzle, reduction: RootReduction, shaving: str
     """`shaving` (one of SHAVING) on `st`, the root that `reduction` describes (`prepare` with
     shaving "none": root GAC), its result becoming the root. Returns the reduction after it,
     None when the deadline passed first. Shaving's kernel is compiled here when first needed
-    (SHAVE_KERNEL): the state's deadline moves by that time, the caller's does not."""
+    (`kakuro.native.searches.shave`): the state's deadline moves by that time, the caller's does not."""
     if reduction.wiped_out or reduction.solved or shaving == "none":
         return reduction
-    counters = np.zeros(SHAVE_COUNTERS, dtype=np.int64)
-    if shaving == "bounded":
-        counters[BUDGET] = shaving_budget(st)
-    postpone(st, ensure(SHAVE_KERNEL))
     before = _summary(st)[0]
-    ok = shave(st, shaving != "once", counters)
-    raise_if_interrupted(st)
-    if st.info[STOP] != 0:
+    shaved = shave(st, shaving != "once", shaving_budget(st) if shaving == "bounded" else 0)
+    if stopped(st):
         return None
+    ok = shaved.consistent
     after, fixed = _summary(st) if ok else (before, 0)
     return replace(reduction, domains=tuple(st.dom.tolist()), wiped_out=not ok, solved=ok and fixed == puzzle.size,
-                   removed_shaving=before - after, probes=int(counters[PROBES]), sweeps=int(counters[SWEEPS]),
-                   cut=bool(counters[CUT]))
+                   removed_shaving=before - after, probes=shaved.probes, sweeps=shaved.sweeps, cut=shaved.cut)
 
 
 def shaving_budget(st: State) -> int:

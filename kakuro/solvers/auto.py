@@ -9,7 +9,7 @@ chosen by what the root saw.
    Cazenave grids whose sums add up, where SAT took 0.04-4 s and the native search minutes).
 4. Shaving (`kakuro.reasoning.root.shave_root`, `bounded`: stopped where it is seen to remove
    nothing).
-5. Native search that can pause and resume (`kakuro.native.ResumableSearch`): `gac`'s learning
+5. Native search that can pause and resume (`kakuro.native_solver.ResumableSearch`): `gac`'s learning
    search (restarts, dom/wdeg, phase saving, conflict learning, implied sums, the balance
    check) on the shaved domains runs alone until its first restart after `head_start` seconds
    (0.05 s; `rival_after`, 1 s, when the rival is native), which decides the easier half of the
@@ -41,14 +41,15 @@ from typing import Any
 import numpy as np
 
 from kakuro.clock import Deadline, Stopwatch
-from kakuro.engine import montecarlo
-from kakuro.engine.compile import ensure
-from kakuro.engine.state import RNG, SAMPLES, SOLVED, STOPPED, State, postpone, range_refusal, solution_values
 from kakuro.errors import BackendUnavailableError, KakuroError, TablesTooLargeError
-from kakuro.family_search import FAMILY, KERNELS, FamilySolver, family_count
+from kakuro.family_search import FAMILY, FamilySolver, family_count
 from kakuro.isolation import race
 from kakuro.limits import Limits
-from kakuro.native import TIME_LIMIT_REACHED, TREE_OPTIONS, ResumableSearch, TreeSearchSolver, tree_kernels
+from kakuro.native.kernels import compile_off_clock
+from kakuro.native.montecarlo import play
+from kakuro.native.settings import FAMILY_KERNELS, ROOT, SHAVE, SHAVE_KERNEL, Sampling, Strength, game_kernel, root_kernel
+from kakuro.native.state import RNG, SAMPLES, SOLVED, STOPPED, State, range_refusal, solution_values
+from kakuro.native_solver import DEFAULT_TREE, TIME_LIMIT_REACHED, ResumableSearch, TreeSearchSolver
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Status
 from kakuro.puzzle import Puzzle
@@ -64,7 +65,6 @@ from kakuro.reasoning.root import SHAVING, count_root, gac_root, root_answer, ru
 from kakuro.registry import get_solver, register
 
 SEARCHES = ("race", "native", "sat")
-DEFAULT_TREE = {name: option.default for name, option in TREE_OPTIONS.items()}
 
 
 @register("auto")
@@ -93,10 +93,10 @@ class Auto(TreeSearchSolver, FamilySolver):
     }
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
-        family = KERNELS if settings["family"] else ()
+        family = FAMILY_KERNELS if settings["family"] else ()
         if settings["search"] == "sat":
-            return ("root:gac", "shave:gac", PLAYOUT_KERNEL, *family)
-        root, shave, search = tree_kernels("gac", DEFAULT_TREE, ("root", "shave"))
+            return (root_kernel(Strength.GAC), SHAVE_KERNEL, PLAYOUT_KERNEL, *family)
+        root, shave, search = DEFAULT_TREE.kernels(Strength.GAC, (ROOT, SHAVE))
         return (root, shave, PLAYOUT_KERNEL, search, *family)
 
     def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
@@ -172,8 +172,8 @@ def _playouts(st: State, games: int) -> Enumeration | None:
     `st` back at its root and its generator where it was (the search then makes the very
     decisions gac's does), or a time-limit answer when the deadline passed."""
     rng = int(st.info[RNG])
-    postpone(st, ensure(PLAYOUT_KERNEL))
-    code = montecarlo.run(st, "sampling", games=games)
+    compile_off_clock([PLAYOUT_KERNEL], st)
+    code = play(st, Sampling(), games=games)
     stats: dict[str, Any] = {"samples": int(st.info[SAMPLES])}
     if code == SOLVED:
         return Enumeration([solution_values(st)], False, {**stats, "path": "playout"})
@@ -183,7 +183,7 @@ def _playouts(st: State, games: int) -> Enumeration | None:
     return None
 
 
-PLAYOUT_KERNEL = "sampling:gac"
+PLAYOUT_KERNEL = game_kernel(Sampling, Strength.GAC)
 
 
 def choose_rival(puzzle: Puzzle, st: State) -> str:

@@ -25,9 +25,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kakuro.engine.tree import free_cells
 from kakuro.limits import Limits
-from kakuro.native import TREE_BUDGETS, NativeSolver, search, start
+from kakuro.native.searches import free_cells, search, start
+from kakuro.native.settings import Strength, ValueOrder, depth_first_kernel, root_kernel
+from kakuro.native_solver import TREE_BUDGETS, NativeSolver
 from kakuro.options import Option
 from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle
@@ -48,9 +49,9 @@ def descending_for(puzzle: Puzzle) -> bool:
     return 2 * clues >= (lo + hi) * cells
 
 
-def _strength(variant: str) -> str:
+def _strength(variant: str) -> Strength:
     """The engine's strength for `variant`: its check, with projected run pruning or without."""
-    return "projected" if variant == "projected-pruning" else "check"
+    return Strength.PROJECTED if variant == "projected-pruning" else Strength.CHECK
 
 
 @register("backtrack")
@@ -68,7 +69,7 @@ class Backtracking(NativeSolver, EnumeratingSolver):
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         strength = _strength(settings["variant"])
-        return (f"root:{strength}", f"depth_first:{strength}")
+        return (root_kernel(strength), depth_first_kernel(strength))
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
         variant = opts["variant"]
@@ -87,7 +88,7 @@ class Backtracking(NativeSolver, EnumeratingSolver):
                 found.message = "the givens break a run"
         else:
             assert st is not None  # start returns no state only with a decision
-            found = search(st, limit, STATS, "descending" if descending else "ascending", free_cells(st))
+            found = search(st, limit, STATS, ValueOrder.DESCENDING if descending else ValueOrder.ASCENDING, free_cells(st))
         found.stats.pop("root_solved", None)
         found.stats["value_order"] = "descending" if descending else "ascending"
         return found

@@ -11,15 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from kakuro.limits import Limits
-from kakuro.native import (
-    CONSISTENCY,
-    TREE_BUDGETS,
-    TREE_OPTIONS,
-    TreeSearchSolver,
-    enumerate_solutions,
-    tree_kernels,
-    tree_settings,
-)
+from kakuro.native.settings import Strength, TreeSearch, ValueOrder
+from kakuro.native_solver import CONSISTENCY, TREE_BUDGETS, TREE_OPTIONS, TreeSearchSolver, enumerate_solutions
 from kakuro.options import Option
 from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle
@@ -43,8 +36,8 @@ class ForwardChecking(TreeSearchSolver):
     }
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
-        return tree_kernels(settings["consistency"], tree_settings(settings))
+        return TreeSearch.of(settings).kernels(Strength(settings["consistency"]))
 
     def _count(self, puzzle: Puzzle, opts: Mapping[str, Any], limit: int, limits: Limits, seed: int) -> Enumeration:
-        return enumerate_solutions(puzzle, opts["consistency"], limit, limits, seed, STATS, opts["values"],
-                                   tree=tree_settings(opts))
+        return enumerate_solutions(puzzle, Strength(opts["consistency"]), limit, limits, seed, STATS,
+                                   ValueOrder(opts["values"]), tree=TreeSearch.of(opts))

@@ -1,7 +1,7 @@
 """The native GAC sum-alldiff model (backend `gac`), after the Choco Kakuro tutorial.
 
 Each run is one combined sum + all-different constraint kept at generalized arc consistency
-by the engine's run-level propagator (`kakuro.engine.propagate.revise_run`: a value stays only if some
+by the engine's run-level propagator (`revise_run`, through `kakuro.native`: a value stays only if some
 combination of distinct values with the run's sum, matched one-to-one onto the run's free
 cells, gives it to that cell; the tutorial compiles the same constraint to a table or a
 `regular` automaton). Three stages:
@@ -24,7 +24,7 @@ cells, gives it to that cell; the tutorial compiles the same constraint to a tab
    search (Luby restarts, dom/wdeg with random ties, phase saving, conflict learning from
    explained run propagation, the grid's implied sums kept at GAC beside the runs: its closed
    blocks' innies and outies, `kakuro.reasoning.implied`; the balance check on the open regions,
-   `kakuro.engine.balance`; `kakuro.native.TREE_OPTIONS` names the parts), or, with every part
+   the engine's `balance`; `kakuro.native_solver.TREE_OPTIONS` names the parts), or, with every part
    off (`restarts=none,learning=false,order=dom,phase=false,implied=false,balance=false`), the
    tutorial's depth-first search, smallest domain first, values ascending.
 
@@ -43,24 +43,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from kakuro.clock import Stopwatch
-from kakuro.engine.state import (
-    PROPAGATIONS,
-    stats_of,
-)
-from kakuro.family_search import FAMILY, KERNELS, FamilySolver, family_count
+from kakuro.family_search import FAMILY, FamilySolver, family_count
 from kakuro.limits import Limits
-from kakuro.native import (
-    SEARCH_STATS,
-    TREE_BUDGETS,
-    TREE_OPTIONS,
-    TreeSearchSolver,
-    bound_search,
-    learning_state,
-    learns,
-    search,
-    tree_kernels,
-    tree_settings,
-)
+from kakuro.native.searches import SEARCH_STATS, bound_search, search
+from kakuro.native.settings import FAMILY_KERNELS, ROOT, SHAVE, Strength, TreeSearch
+from kakuro.native.state import PROPAGATIONS, stats_of
+from kakuro.native_solver import TREE_BUDGETS, TREE_OPTIONS, TreeSearchSolver, learning_state
 from kakuro.options import Option
 from kakuro.outcome import Enumeration, Stat
 from kakuro.puzzle import Puzzle
@@ -89,7 +77,8 @@ class GacModel(TreeSearchSolver, FamilySolver):
     }
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
-        return tree_kernels("gac", tree_settings(settings), ("root", "shave")) + (KERNELS if settings["family"] else ())
+        tree = TreeSearch.of(settings).kernels(Strength.GAC, (ROOT, SHAVE))
+        return tree + (FAMILY_KERNELS if settings["family"] else ())
 
     def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         return self.engine_kernels(settings)[1:]  # shaving and the search: compiled when a puzzle needs them
@@ -98,7 +87,7 @@ class GacModel(TreeSearchSolver, FamilySolver):
         family = family_count(puzzle, limit, limits.deadline) if opts["family"] and not limits.budget.asked() else None
         if family is not None:
             return family
-        tree = tree_settings(opts)
+        tree = TreeSearch.of(opts)
         watch = Stopwatch()
         st, reduction = prepare(puzzle, opts["shaving"], limits.deadline, seed)
         deadline = limits.deadline.postponed(watch)  # by shaving's compilation, when it met one
@@ -118,7 +107,7 @@ class GacModel(TreeSearchSolver, FamilySolver):
         decided = root_answer(reduction, {**stats, "nodes": 0, "fails": 0, "propagations": int(st.info[PROPAGATIONS])})
         if decided is not None:
             return decided
-        root = learning_state(st, puzzle, tree["implied"], deadline) if learns("gac", tree) else st
+        root = learning_state(st, puzzle, tree.implied, deadline) if tree.learns(Strength.GAC) else st
         bound_search(st, limits)  # the search's budgets (root GAC and shaving count no nodes; `root` shares `info`)
         found = search(root, limit, SEARCH_STATS, tree=tree)  # type: ignore[arg-type]  # a LearningState goes wherever a State does
         found.stats.pop("root_solved")

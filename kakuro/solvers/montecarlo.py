@@ -11,8 +11,8 @@
   Zobrist-hashed transposition table, restarted on a wipe-out.
 
 All are incomplete: they never prove unsatisfiability by search (root propagation may).
-They run on the engine's one restart driver (`kakuro.engine.montecarlo`); the playout,
-the random move, the tree moves and the playing of a move (`kakuro.engine.playout`) are
+They run on the engine's one restart driver (`kakuro.native.montecarlo.play`); the playout,
+the random move, the tree moves and the playing of a move are
 shared by every Monte-Carlo algorithm, and so are the options `strategy` (naive | max-inference | priority:
 play the chosen move only; then every cell left with one value, repeatedly; always play in the
 smallest-domain cell) and `selection` (values | cells | priority: uniform (cell, value) pair;
@@ -29,20 +29,14 @@ from typing import Any
 
 from kakuro import isolation
 from kakuro.clock import Deadline
-from kakuro.engine import montecarlo as engine
-from kakuro.engine.compile import ensure
-from kakuro.engine.playout import SELECTIONS, STRATEGIES, configure
-from kakuro.engine.state import (
-    RNG,
-    SOLVED,
-    State,
-    postpone,
-    rng_state,
-    solution_values,
-    stats_of,
-)
 from kakuro.limits import Limits
-from kakuro.native import CONSISTENCY, TIME_LIMIT_REACHED, NativeSolver, start
+from kakuro.native.kernels import compile_off_clock
+from kakuro.native.montecarlo import play
+from kakuro.native.searches import start
+from kakuro.native.settings import Flat, Game, Nested, Playing, Sampling, Selection, Strategy, Strength, game_kernel, root_kernel
+from kakuro.native.settings import Uct as UctGame
+from kakuro.native.state import RNG, SOLVED, State, rng_state, solution_values, stats_of
+from kakuro.native_solver import CONSISTENCY, TIME_LIMIT_REACHED, NativeSolver
 from kakuro.options import Option
 from kakuro.outcome import Outcome, Stat, Status
 from kakuro.puzzle import Puzzle
@@ -50,9 +44,11 @@ from kakuro.registry import register
 
 STATS = ("samples", "assignments", "restarts", "propagations")
 STRATEGY = Option("priority", "playing strategy: priority (always play in a smallest-domain cell, Cazenave's), naive (the chosen "
-                              "move only) or max-inference (then every cell left with one value)", choices=tuple(STRATEGIES))
+                              "move only) or max-inference (then every cell left with one value)",
+                  choices=tuple(s.value for s in Strategy))
 SELECTION = Option("priority", "random move: priority (a value of a smallest-domain cell), values (a uniform free cell "
-                               "and value pair) or cells (a uniform free cell, then a value)", choices=tuple(SELECTIONS))
+                               "and value pair) or cells (a uniform free cell, then a value)",
+                   choices=tuple(s.value for s in Selection))
 PLAYING = {"strategy": STRATEGY, "selection": SELECTION}
 COMMON = {"consistency": CONSISTENCY, **PLAYING}
 
@@ -66,34 +62,38 @@ def _finish(st: State, code: int) -> Outcome:
 
 class MonteCarloSolver(NativeSolver):
     """What the Monte-Carlo backends share: the compiled kernels (warm-up), incompleteness,
-    the `consistency`, `strategy` and `selection` options, and a root-propagated state handed
-    to `_search` unless root propagation already decided the puzzle."""
+    the `consistency`, `strategy` and `selection` options, and a root-propagated state on which
+    `_search` plays the backend's game (`game_of`) unless root propagation already decided the
+    puzzle."""
 
     paradigm = "Monte-Carlo"
 
     complete = False
     options = COMMON
-    game: str = ""
-    """The engine's Monte-Carlo game (`kakuro.engine.montecarlo.ALGORITHMS`)."""
+
+    def game_of(self, settings: Mapping[str, Any]) -> Game:
+        """The game a solve with `settings` plays."""
+        raise NotImplementedError
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
-        return (f"root:{settings['consistency']}", f"{self.game}:{settings['consistency']}")
+        strength = Strength(settings["consistency"])
+        return (root_kernel(strength), game_kernel(self.game_of(settings), strength))
 
     def lazy_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         return self.engine_kernels(settings)[1:]  # the game: compiled when root propagation leaves the puzzle open
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
-        st, decided = start(puzzle, opts["consistency"], limits, seed, STATS)
+        st, decided = start(puzzle, Strength(opts["consistency"]), limits, seed, STATS)
         if decided is not None:
             return decided.outcome()
         assert st is not None  # start returns no state only with a decision
-        compiling = ensure(*self.lazy_kernels(opts))  # off the clock, before any worker is forked
-        postpone(st, compiling)
-        configure(st, opts["strategy"], opts["selection"])
-        return self._search(st, opts, limits.deadline.later(compiling), seed)
+        deadline = compile_off_clock(self.lazy_kernels(opts), st, limits.deadline)  # before any worker is forked
+        return self._search(st, self.game_of(opts), Playing.of(opts), opts, deadline, seed)
 
-    def _search(self, st: State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        raise NotImplementedError
+    def _search(self, st: State, game: Game, playing: Playing, opts: Mapping[str, Any], deadline: Deadline,
+                seed: int) -> Outcome:
+        """Play `game` on the root-propagated `st`."""
+        return _finish(st, play(st, game, playing))
 
 
 @register("sampling")
@@ -101,10 +101,9 @@ class IterativeSampling(MonteCarloSolver):
     """Iterative sampling: random playouts from the root until one solves the puzzle."""
 
     description = "iterative sampling: random playouts with forward checking (Cazenave 2010)"
-    game = "sampling"
 
-    def _search(self, st: State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        return _finish(st, engine.run(st, "sampling"))
+    def game_of(self, settings: Mapping[str, Any]) -> Game:
+        return Sampling()
 
 
 @register("nmcs")
@@ -112,7 +111,6 @@ class NestedMonteCarlo(MonteCarloSolver):
     """Nested Monte-Carlo search (level 1 = meta Monte-Carlo), restarted until solved."""
 
     description = "nested Monte-Carlo search with best-sequence memory (Cazenave 2010)"
-    game = "nested"
     options = {
         "level": Option(2, "nesting level (1 = meta Monte-Carlo)", minimum=1, maximum=5),
         "workers": Option(1, "root parallelism: independent searches in forked "
@@ -120,27 +118,32 @@ class NestedMonteCarlo(MonteCarloSolver):
         **COMMON,
     }
 
-    def _search(self, st: State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
+    def game_of(self, settings: Mapping[str, Any]) -> Game:
+        return Nested(settings["level"])
+
+    def _search(self, st: State, game: Game, playing: Playing, opts: Mapping[str, Any], deadline: Deadline,
+                seed: int) -> Outcome:
         if opts["workers"] == 1:
-            return _finish(st, engine.run(st, "nested", level=opts["level"]))
-        return _root_parallel(st, opts["level"], opts["workers"], seed, deadline)
+            return _finish(st, play(st, game, playing))
+        return _root_parallel(st, game, playing, opts["workers"], seed, deadline)
 
 
-def _nested_worker(st: State, level: int, rng: int) -> tuple[int, list[int] | None, dict[str, int | bool]]:
+def _nested_worker(st: State, game: Game, playing: Playing, rng: int) -> tuple[int, list[int] | None, dict[str, int | bool]]:
     """One worker of `_root_parallel` (in a forked child holding a copy of the root state)."""
     st.info[RNG] = rng
-    code = engine.run(st, "nested", level=level)
+    code = play(st, game, playing)
     values = solution_values(st) if code == SOLVED else None
     return code, values, stats_of(st, STATS)
 
 
-def _root_parallel(st: State, level: int, workers: int, seed: int, deadline: Deadline) -> Outcome:
+def _root_parallel(st: State, game: Game, playing: Playing, workers: int, seed: int, deadline: Deadline) -> Outcome:
     """Root parallelism (Cazenave and Jouandeau 2007): `workers` forked copies of the
-    root-propagated state run `nested` with different generators (worker 0 with the seed's,
+    root-propagated state play `game` with different generators (worker 0 with the seed's,
     as a serial run); the first solution wins and the others are killed. Stats add up the
     workers that reported (a killed worker's counters are lost); `workers` is the count."""
     children = [
-        isolation.fork_child(_nested_worker, (st, level, rng_state(seed) if i == 0 else rng_state(seed + 1_000_003 * i)))
+        isolation.fork_child(_nested_worker,
+                             (st, game, playing, rng_state(seed) if i == 0 else rng_state(seed + 1_000_003 * i)))
         for i in range(workers)
     ]
     totals: dict[str, Stat] = {}
@@ -165,14 +168,13 @@ class FlatMonteCarlo(MonteCarloSolver):
     """Flat Monte-Carlo: each move of the position scored by `playouts` random games."""
 
     description = "flat Monte-Carlo: best move by the best of N playouts (Chan, Renous, Thai 2022)"
-    game = "flat"
     options = {
         "playouts": Option(10, "random games per candidate move", minimum=1, maximum=1_000_000),
         **COMMON,
     }
 
-    def _search(self, st: State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        return _finish(st, engine.run(st, "flat", playouts=opts["playouts"]))
+    def game_of(self, settings: Mapping[str, Any]) -> Game:
+        return Flat(settings["playouts"])
 
 
 @register("uct")
@@ -180,12 +182,11 @@ class Uct(MonteCarloSolver):
     """UCT with a Zobrist-hashed transposition table and a playout budget per move."""
 
     description = "UCT with a transposition table, N playouts per move (Chan, Renous, Thai 2022)"
-    game = "uct"
     options = {
         "playouts": Option(100, "UCT iterations (playouts) before each move", minimum=1, maximum=10_000_000),
         "c": Option(0.2, "UCB1 exploration constant", minimum=0.0, maximum=100.0),
         **COMMON,
     }
 
-    def _search(self, st: State, opts: Mapping[str, Any], deadline: Deadline, seed: int) -> Outcome:
-        return _finish(st, engine.run(st, "uct", playouts=opts["playouts"], c=opts["c"]))
+    def game_of(self, settings: Mapping[str, Any]) -> Game:
+        return UctGame(settings["playouts"], settings["c"])

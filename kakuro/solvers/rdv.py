@@ -12,15 +12,9 @@ from kakuro.combos import (
     fixed_values,
 )
 from kakuro.limits import Limits
-from kakuro.native import (
-    SEARCH_STATS,
-    TREE_BUDGETS,
-    TREE_OPTIONS,
-    TreeSearchSolver,
-    enumerate_solutions,
-    tree_kernels,
-    tree_settings,
-)
+from kakuro.native.searches import SEARCH_STATS
+from kakuro.native.settings import Strength, TreeSearch
+from kakuro.native_solver import TREE_BUDGETS, TREE_OPTIONS, TreeSearchSolver, enumerate_solutions
 from kakuro.options import Option
 from kakuro.outcome import Enumeration
 from kakuro.puzzle import Puzzle
@@ -56,7 +50,7 @@ class ReducingDomainValues(TreeSearchSolver):
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
         if not settings["search"]:
             return ()
-        return tree_kernels(settings["consistency"], tree_settings(settings))
+        return TreeSearch.of(settings).kernels(Strength(settings["consistency"]))
 
     def budgets_for(self, settings: Mapping[str, Any]) -> Mapping[str, str]:
         return TREE_BUDGETS if settings["search"] else {}  # the reduction alone counts no nodes
@@ -78,8 +72,8 @@ class ReducingDomainValues(TreeSearchSolver):
             undecided = sum(1 for d in reduction.domains if d & (d - 1))
             return Enumeration([], False, stats, f"the reduction stalled with {undecided} cells undecided (search=false)")
         found = enumerate_solutions(
-            puzzle, opts["consistency"], limit, limits, seed, SEARCH_STATS, domains=reduction.domains,
-            tree=tree_settings(opts),
+            puzzle, Strength(opts["consistency"]), limit, limits, seed, SEARCH_STATS, domains=reduction.domains,
+            tree=TreeSearch.of(opts),
         )
         found.stats.update(root_solved=stats["root_solved"], passes=reduction.passes, forced=reduction.forced)
         return found

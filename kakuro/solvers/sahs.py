@@ -31,9 +31,10 @@ from typing import Any
 import numpy as np
 
 from kakuro.combos import values_of
-from kakuro.engine import harmony as kernels
 from kakuro.limits import Limits
-from kakuro.native import NativeSolver
+from kakuro.native import harmony as kernels
+from kakuro.native.settings import HARMONY_KERNELS
+from kakuro.native_solver import NativeSolver
 from kakuro.options import Option
 from kakuro.outcome import Outcome, Status
 from kakuro.puzzle import Puzzle
@@ -63,7 +64,7 @@ class HarmonySearch(NativeSolver):
     }
 
     def engine_kernels(self, settings: Mapping[str, Any]) -> tuple[str, ...]:
-        return ("harmony",)
+        return HARMONY_KERNELS
 
     def _solve(self, puzzle: Puzzle, opts: Mapping[str, Any], limits: Limits, seed: int) -> Outcome:
         deadline = limits.deadline
