@@ -9,8 +9,11 @@ row of givens. `propagate` runs to a fixpoint:
 - hidden singles: a value with one place left in a house goes there (a house missing a value
   everywhere is a wipe-out), all houses scanned once the queue is empty;
 - cages (a Killer's, and the innies of its houses: `family_state.Cages`), when singles run dry:
-  a cage keeps the values of the combinations of its size and sum that hold its fixed values,
-  lie within its candidates and give each of its cells one; a fixed value leaves the others;
+  a cage keeps the values of the combinations of its size and sum that hold its fixed values
+  and lie within its candidates; a cage of at most MOST_MATCHED cells keeps in each cell
+  exactly the values some one-value-per-cell assignment of such a combination gives it (its
+  sum and all-different at once: `_matchings`), a larger one the values of the combinations
+  that give each of its cells one; a fixed value leaves the others;
   a value every such combination holds, with one place left in the cage, goes there, and with
   all its places in the cage in one house leaves the rest of that house; then the
   sums of a few cells (the innies and outies of one to three rows, columns or boxes: the rule
@@ -19,7 +22,9 @@ row of givens. `propagate` runs to a fixpoint:
   (a box and a row), a value that house A has only in the crossing leaves the rest of B
   (pointing), and one that B has only there leaves the rest of A (claiming).
 
-The search guesses on a cell with the fewest candidates (the first of two), its lowest value:
+The search guesses on a cell with the fewest candidates (the first of two), its lowest value;
+in a puzzle with cages, on the cell with the fewest candidates per guess refuted on it so far
+(plus one: dom/wdeg, which spares the heavy tails of Killers whose first choices were wrong):
 the level's candidates are copied to the next level (a few hundred bytes), the guess made and
 propagated; when that subtree is done the value is removed at the level it was guessed on and
 propagated there (binary branching), and the search goes on from that level. It counts
@@ -226,16 +231,14 @@ def _cage_pass(st: FamilyState, cg: Cages, cand: np.ndarray) -> tuple[int, int]:
         allowed = 0
         must = union
         row = (b - a) * stride + total
+        support = st.matching[SUPPORT]
+        for t in range(b - a):
+            support[t] = 0
         for q in range(rows[row], rows[row + 1]):
             m = combos[q]
             if fixed & ~m or m & ~union:
                 continue
-            fits = True
-            for t in range(a, b):
-                if cand[cells[t]] & m == 0:
-                    fits = False
-                    break
-            if fits:
+            if _fits(st, cand, cells, a, b, m):
                 allowed |= m
                 must &= m
         if allowed == 0:
@@ -245,7 +248,7 @@ def _cage_pass(st: FamilyState, cg: Cages, cand: np.ndarray) -> tuple[int, int]:
             m = cand[c]
             if m & (m - 1) == 0:
                 continue
-            kept = m & allowed & ~fixed
+            kept = m & support[t - a] & ~fixed
             if kept != m:
                 cand[c] = kept
                 changed = 1
@@ -281,6 +284,101 @@ def _cage_pass(st: FamilyState, cg: Cages, cand: np.ndarray) -> tuple[int, int]:
         for t in range(a, b):
             cg.work_seen[t] = cand[cells[t]]
     return changed, qlen
+
+
+HAS = np.array([0xAAAAAAAA, 0xCCCCCCCC, 0xF0F0F0F0, 0xFF00FF00, 0xFFFF0000], dtype=np.int64)
+"""HAS[j]: the sets S of up to five values that hold value j, as the bits S of an int (`_matchings`)."""
+MOST_MATCHED = len(HAS)
+"""The largest cage (and house's innies) whose values `_matchings` checks exactly: the sets of
+its combination's values are the bits of an int64. A house's innies of more cells are left out
+of the work list (on generated 9x9 Killers their looser check cost more guesses and time than
+it saved)."""
+# rows of FamilyState.matching
+HELD = 0
+"""The candidates of each cell of the cage within the combination being checked."""
+SUPPORT = 1
+"""The values of the cage's cells that some combination checked so far gives them."""
+OWN = 2
+"""HELD with the combination's j-th value as bit j."""
+AHEAD = 3
+"""The sets of values the cells before each can take, one each (bits as HAS)."""
+
+
+@compiled
+def _fits(st: FamilyState, cand: np.ndarray, cells: np.ndarray, a: int, b: int, m: int) -> bool:
+    """Whether the cage `cells[a:b]` can take the values of `m` (as many as it has cells) one
+    each within its candidates, adding to `st.matching[SUPPORT]` the values of `m` that such an
+    assignment gives each cell: exactly for a cage of at most MOST_MATCHED cells, else (or when
+    every cell holds all of `m`) whenever each cell holds a value of `m`, adding all of `m`."""
+    held, support = st.matching[HELD], st.matching[SUPPORT]
+    known = True  # every value of m each cell holds is supported already
+    whole = True  # every cell holds all of m
+    for t in range(b - a):
+        x = cand[cells[a + t]] & m
+        if x == 0:
+            return False
+        held[t] = x
+        known &= x & ~support[t] == 0
+        whole &= x == m
+    if whole or b - a > MOST_MATCHED:
+        for t in range(b - a):
+            support[t] |= m
+        return True
+    return _matchings(st, b - a, m, known)
+
+
+@compiled
+def _matchings(st: FamilyState, k: int, m: int, known: bool) -> bool:
+    """Whether k <= MOST_MATCHED cells whose candidates within `m` (k values) are
+    `st.matching[HELD]` can take the values of `m` one each; unless `known`, each value such an
+    assignment gives a cell is added to `st.matching[SUPPORT]`. A set of values S is bit S of an
+    int (bit j of S: the j-th lowest value of `m`): the forward pass keeps the sets the cells
+    before each can take (AHEAD), the backward pass the sets whose complement the cells from
+    it on can take (`behind`); cell t can take value j when a set before it without j, with j
+    added, is one behind it."""
+    held, support, own, ahead = st.matching[HELD], st.matching[SUPPORT], st.matching[OWN], st.matching[AHEAD]
+    for t in range(k):
+        own[t] = 0
+    rest = m
+    for j in range(k):
+        v = lowest_bit_index(rest)
+        rest &= rest - 1
+        for t in range(k):
+            own[t] |= ((held[t] >> v) & 1) << j
+    sets = np.int64(1)  # the empty set
+    for t in range(k):
+        ahead[t] = sets
+        grown = 0
+        y = own[t]
+        while y:
+            j = lowest_bit_index(y)
+            y &= y - 1
+            grown |= (sets & ~HAS[j]) << (1 << j)
+        sets = grown
+    everything = (1 << k) - 1
+    if sets >> everything == 0:  # no assignment takes every value of m
+        return False
+    if known:
+        return True
+    behind = np.int64(1) << everything  # after the last cell: every value taken
+    for t in range(k - 1, -1, -1):
+        y = own[t]
+        grown = 0
+        kept = 0
+        while y:
+            j = lowest_bit_index(y)
+            y &= y - 1
+            if ((ahead[t] & ~HAS[j]) << (1 << j)) & behind:
+                kept |= 1 << j
+            grown |= (behind & HAS[j]) >> (1 << j)
+        behind = grown
+        rest = m
+        for j in range(k):
+            v = rest & -rest
+            rest ^= v
+            if kept >> j & 1:
+                support[t] |= v
+    return True
 
 
 @compiled
@@ -449,7 +547,7 @@ def _region_sums(st: FamilyState, cg: Cages, i: int) -> None:
 @compiled
 def _work_list(st: FamilyState, cg: Cages, i: int) -> bool:
     """`cg`'s work list for puzzle i: its cages, then the innies of each house that wholly holds
-    some of them (none where those cages overlap). False when cages fill a house with another
+    some of them (none where those cages overlap; none of more than MOST_MATCHED cells). False when cages fill a house with another
     sum than the house's."""
     houses, marks = st.houses, st.marks
     pos = 0
@@ -491,6 +589,9 @@ def _work_list(st: FamilyState, cg: Cages, i: int) -> bool:
             if rest == 0:
                 if inside != st.spec[SUM]:
                     return False
+                continue
+            if rest > MOST_MATCHED:
+                pos -= rest
                 continue
             cg.work_totals[count] = st.spec[SUM] - inside
             count += 1
@@ -548,6 +649,24 @@ def _choose(cand: np.ndarray, n: int) -> int:
 
 
 @compiled
+def _choose_weighted(cand: np.ndarray, n: int, weights: np.ndarray) -> int:
+    """The first cell with the fewest candidates per (1 + `weights`, the guesses refuted on it),
+    -1 when every cell is fixed."""
+    best = -1
+    fewest = 1
+    per = 0  # fewest / per: the best ratio so far (none yet)
+    for c in range(n):
+        m = cand[c]
+        if m & (m - 1):
+            k = popcount(m)
+            if per == 0 or k * per < fewest * (1 + weights[c]):
+                fewest = k
+                per = 1 + weights[c]
+                best = c
+    return best
+
+
+@compiled
 def _keep(cand: np.ndarray, answer: np.ndarray) -> None:
     """Write the fixed candidates `cand` as values into `answer`."""
     for c in range(answer.shape[0]):
@@ -575,6 +694,10 @@ def _search(st: FamilyState, cg: Cages, i: int, givens: np.ndarray, answers: np.
     stack, decisions, queue = st.stack, st.decisions, st.queue
     count, nodes, fails, code = 0, 0, 0, EXHAUSTED
     d = 0
+    weighted = cg.first[i + 1] > cg.first[i]
+    weights = st.weights
+    for k in range(n + 1):
+        weights[k] = 0
     ok = _start(st, cg, i, givens)
     if not ok:
         fails += 1
@@ -582,7 +705,7 @@ def _search(st: FamilyState, cg: Cages, i: int, givens: np.ndarray, answers: np.
     while d >= 0:
         if ok:
             cand = stack[d]
-            c = _choose(cand, n)
+            c = _choose_weighted(cand, n, weights) if weighted else _choose(cand, n)
             if c < 0:  # a solution
                 if count < answers.shape[0]:
                     _keep(cand, answers[count])
@@ -611,6 +734,7 @@ def _search(st: FamilyState, cg: Cages, i: int, givens: np.ndarray, answers: np.
                 ok = propagate(st, cg, child, 1)
                 if not ok:
                     fails += 1
+                    weights[c] += 1
             continue
         d -= 1  # the subtree of level d's guess is done: refute it there
         if d < 0:
@@ -623,6 +747,7 @@ def _search(st: FamilyState, cg: Cages, i: int, givens: np.ndarray, answers: np.
         ok = propagate(st, cg, cand, 1 if m & (m - 1) == 0 else 0)
         if not ok:
             fails += 1
+            weights[c] += 1
     outcome[CODE] = code
     outcome[COUNT] = count
     outcome[NODES] = nodes

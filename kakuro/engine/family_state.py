@@ -25,6 +25,9 @@ state.
   size k and sum s at `combos[combo_start[k * spec[STRIDE] + s]:...[... + 1]]` (a cage's);
 - `member` (H, N + 1): 1 where a cell lies in a house; `cell_houses` (N, M): the houses of each
   cell, padded with -1; `marks` (N + 1): scratch;
+- `matching` (4, n): scratch of a cage's exact check (`family._matchings`), n the house width;
+- `weights` (N + 1): per cell, the guesses on it refuted in the current puzzle's search (the
+  branching of a caged puzzle, `family._choose`);
 - `regions`: unions of one to three consecutive houses of a tiling (rows 1-3, boxes 4-5, ...),
   `regions[regions[r]:regions[r + 1]]` their houses (offsets first): where a Killer's *innies*
   and *outies* of several houses are read (`kakuro.engine.family`);
@@ -95,6 +98,8 @@ class FamilyState(NamedTuple):
     member: np.ndarray
     cell_houses: np.ndarray
     marks: np.ndarray
+    matching: np.ndarray
+    weights: np.ndarray
     regions: np.ndarray
     spec: np.ndarray
     info: np.ndarray
@@ -241,6 +246,8 @@ def family_state(puzzle: Puzzle, locked: bool = True) -> FamilyState:
         member=member,
         cell_houses=_cell_houses(member[:, :n]),
         marks=np.zeros(n + 1, dtype=np.int64),
+        matching=np.zeros((4, houses.shape[1]), dtype=np.int64),
+        weights=np.zeros(n + 1, dtype=np.int64),
         regions=_regions(groups, n),
         spec=spec,
         info=info,
