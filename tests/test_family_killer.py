@@ -1,5 +1,5 @@
 """The family search on Killers (issue 43): its exact check of a cage's values
-(`kakuro.engine.family._matchings`: sum and all-different at once) and its weighted branching
+(`kakuro.engine.family_cages._matchings`: sum and all-different at once) and its weighted branching
 never lose a solution, and they pay.
 
 - soundness: root propagation keeps every value of every solution of small Killers with many

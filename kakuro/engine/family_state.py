@@ -25,12 +25,12 @@ state.
   size k and sum s at `combos[combo_start[k * spec[STRIDE] + s]:...[... + 1]]` (a cage's);
 - `member` (H, N + 1): 1 where a cell lies in a house; `cell_houses` (N, M): the houses of each
   cell, padded with -1; `marks` (N + 1): scratch;
-- `matching` (4, n): scratch of a cage's exact check (`family._matchings`), n the house width;
+- `matching` (4, n): scratch of a cage's exact check (`family_cages._matchings`), n the house width;
 - `weights` (N + 1): per cell, the guesses on it refuted in the current puzzle's search (the
   branching of a caged puzzle, `family._choose`);
 - `regions`: unions of one to three consecutive houses of a tiling (rows 1-3, boxes 4-5, ...),
   `regions[regions[r]:regions[r + 1]]` their houses (offsets first): where a Killer's *innies*
-  and *outies* of several houses are read (`kakuro.engine.family`);
+  and *outies* of several houses are read (`kakuro.engine.family_cages`);
 - `spec`: the slots below (value range, the options of the search); `info`: the engine's
   `info` (its clock, deadline and stop flag: `kakuro.engine.interrupt`, slots of `layout`).
 
