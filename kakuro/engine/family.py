@@ -15,8 +15,10 @@ row of givens. `propagate` runs to a fixpoint:
   (pointing), and one that B has only there leaves the rest of A (claiming).
 
 The search guesses on a cell with the fewest candidates (the first of two), its lowest value;
-in a puzzle with cages, on the cell with the fewest candidates per guess refuted on it so far
-(plus one: dom/wdeg, which spares the heavy tails of Killers whose first choices were wrong):
+in a puzzle with cages, on the cell with the fewest candidates per wipe-out counted against it
+so far (plus one: dom/wdeg, which spares the heavy tails of Killers whose first choices were
+wrong; a wipe-out counts against the cells of the house, cage or sum where it happened, or the
+two cells of a naked single's):
 the level's candidates are copied to the next level (a few hundred bytes), the guess made and
 propagated; when that subtree is done the value is removed at the level it was guessed on and
 propagated there (binary branching), and the search goes on from that level. It counts
@@ -121,6 +123,14 @@ def _locked_candidates(st: FamilyState, cand: np.ndarray) -> tuple[int, int]:
 
 
 @compiled
+def _blame(weights: np.ndarray, cells: np.ndarray, a: int, b: int) -> None:
+    """Count a wipe-out against each of `cells[a:b]`, the cells of the constraint where it
+    happened (`FamilyState.weights`)."""
+    for t in range(a, b):
+        weights[cells[t]] += 1
+
+
+@compiled
 def propagate(st: FamilyState, cg: Cages, cand: np.ndarray, qlen: int) -> bool:
     """Propagate the candidates `cand` (a row of `st.stack`) to a fixpoint, starting from the
     first `qlen` cells of `st.queue` (fixed cells whose value their peers still hold), with the
@@ -140,6 +150,8 @@ def propagate(st: FamilyState, cg: Cages, cand: np.ndarray, qlen: int) -> bool:
                     m ^= b
                     cand[p] = m
                     if m == 0:
+                        st.weights[p] += 1
+                        st.weights[c] += 1
                         return False
                     if m & (m - 1) == 0:
                         queue[qlen] = p
@@ -156,6 +168,7 @@ def propagate(st: FamilyState, cg: Cages, cand: np.ndarray, qlen: int) -> bool:
                 if m & (m - 1) == 0:
                     fixed |= m
             if once != full:
+                _blame(st.weights, houses[h], 0, width)
                 return False
             single = once & ~twice & ~fixed
             if single:
@@ -164,6 +177,7 @@ def propagate(st: FamilyState, cg: Cages, cand: np.ndarray, qlen: int) -> bool:
                     m = cand[c] & single
                     if m:
                         if m & (m - 1):  # two values with one place each, the same place
+                            _blame(st.weights, houses[h], 0, width)
                             return False
                         cand[c] = m
                         queue[qlen] = c
@@ -173,10 +187,14 @@ def propagate(st: FamilyState, cg: Cages, cand: np.ndarray, qlen: int) -> bool:
             continue
         if cg.work_count[0] > 0:
             changed, qlen = cage_pass(st, cg, cand)
+            if changed < 0:
+                _blame(st.weights, cg.work_cells, cg.work_start[qlen], cg.work_start[qlen + 1])
+                return False
             if changed == 0:
                 changed, qlen = sum_pass(st, cg, cand)
-            if changed < 0:
-                return False
+                if changed < 0:
+                    _blame(st.weights, cg.sum_cells, cg.sum_start[qlen], cg.sum_start[qlen + 1])
+                    return False
             if changed:
                 continue
         if st.spec[LOCKED] == 0:
@@ -233,8 +251,8 @@ def _choose(cand: np.ndarray, n: int) -> int:
 
 @compiled
 def _choose_weighted(cand: np.ndarray, n: int, weights: np.ndarray) -> int:
-    """The first cell with the fewest candidates per (1 + `weights`, the guesses refuted on it),
-    -1 when every cell is fixed."""
+    """The first cell with the fewest candidates per (1 + `weights`, the wipe-outs counted against
+    it), -1 when every cell is fixed."""
     best = -1
     fewest = 1
     per = 0  # fewest / per: the best ratio so far (none yet)
@@ -317,7 +335,6 @@ def _search(st: FamilyState, cg: Cages, i: int, givens: np.ndarray, answers: np.
                 ok = propagate(st, cg, child, 1)
                 if not ok:
                     fails += 1
-                    weights[c] += 1
             continue
         d -= 1  # the subtree of level d's guess is done: refute it there
         if d < 0:
@@ -330,7 +347,6 @@ def _search(st: FamilyState, cg: Cages, i: int, givens: np.ndarray, answers: np.
         ok = propagate(st, cg, cand, 1 if m & (m - 1) == 0 else 0)
         if not ok:
             fails += 1
-            weights[c] += 1
     outcome[CODE] = code
     outcome[COUNT] = count
     outcome[NODES] = nodes

@@ -29,8 +29,9 @@ state.
 - `memo` (S, 3 + 2n): cage checks of the current puzzle (`family_cages._recalled`), one a row
   at the hash of its work item and candidates: (MEMO_ROUND, item, its cells' candidates (n
   slots), the values every fitting combination holds, each cell's supported values (n));
-- `weights` (N + 1): per cell, the guesses on it refuted in the current puzzle's search (the
-  branching of a caged puzzle, `family._choose`);
+- `weights` (N + 1): per cell, the wipe-outs of the current puzzle's search counted against it
+  (each against the cells of the constraint where it happened: the branching of a caged
+  puzzle, `family._choose_weighted`);
 - `regions`: unions of one to three consecutive houses of a tiling (rows 1-3, boxes 4-5, ...),
   `regions[regions[r]:regions[r + 1]]` their houses (offsets first): where a Killer's *innies*
   and *outies* of several houses are read (`kakuro.engine.family_cages`);
