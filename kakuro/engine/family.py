@@ -9,22 +9,16 @@ row of givens. `propagate` runs to a fixpoint:
 - hidden singles: a value with one place left in a house goes there (a house missing a value
   everywhere is a wipe-out), all houses scanned once the queue is empty;
 - cages (a Killer's, and the innies of its houses: `family_state.Cages`), when singles run dry:
-  a cage keeps the values of the combinations of its size and sum that hold its fixed values
-  and lie within its candidates; a cage of at most MOST_MATCHED cells keeps in each cell
-  exactly the values some one-value-per-cell assignment of such a combination gives it (its
-  sum and all-different at once: `_matchings`), a larger one the values of the combinations
-  that give each of its cells one; a fixed value leaves the others;
-  a value every such combination holds, with one place left in the cage, goes there, and with
-  all its places in the cage in one house leaves the rest of that house; then the
-  sums of a few cells (the innies and outies of one to three rows, columns or boxes: the rule
-  of 45) keep each cell's values within what the others' lowest and highest leave;
+  each cage's exact check, then the sums of innies and outies (`kakuro.engine.family_cages`);
 - locked candidates, when all that runs dry and the state asks for them: where two houses cross
   (a box and a row), a value that house A has only in the crossing leaves the rest of B
   (pointing), and one that B has only there leaves the rest of A (claiming).
 
 The search guesses on a cell with the fewest candidates (the first of two), its lowest value;
-in a puzzle with cages, on the cell with the fewest candidates per guess refuted on it so far
-(plus one: dom/wdeg, which spares the heavy tails of Killers whose first choices were wrong):
+in a puzzle with cages, on the cell with the fewest candidates per wipe-out counted against it
+so far (plus one: dom/wdeg, which spares the heavy tails of Killers whose first choices were
+wrong; a wipe-out counts against the cells of the house, cage or sum where it happened, or the
+two cells of a naked single's):
 the level's candidates are copied to the next level (a few hundred bytes), the guess made and
 propagated; when that subtree is done the value is removed at the level it was guessed on and
 propagated there (binary branching), and the search goes on from that level. It counts
@@ -44,9 +38,10 @@ from typing import NamedTuple
 import numpy as np
 
 from kakuro.clock import Deadline
-from kakuro.engine.bits import highest_bit_index, lowest_bit_index, popcount
+from kakuro.engine.bits import lowest_bit_index, popcount
 from kakuro.engine.compile import compiled, entry_point
-from kakuro.engine.family_state import FULL, LOCKED, REMOVED, STRIDE, SUM, SUM_CELLS, Cages, FamilyState, cages_for, family_state, no_cages
+from kakuro.engine.family_cages import cage_pass, sum_pass, work_list
+from kakuro.engine.family_state import FULL, LOCKED, Cages, FamilyState, cages_for, family_state, no_cages
 from kakuro.engine.interrupt import arm, clock_ns, raise_if_interrupted, should_stop
 from kakuro.engine.layout import CLOCK_EVERY, EXHAUSTED, LIMIT, NO_DEADLINE, STOP, STOPPED, TICKS
 from kakuro.puzzle import Puzzle
@@ -128,6 +123,14 @@ def _locked_candidates(st: FamilyState, cand: np.ndarray) -> tuple[int, int]:
 
 
 @compiled
+def _blame(weights: np.ndarray, cells: np.ndarray, a: int, b: int) -> None:
+    """Count a wipe-out against each of `cells[a:b]`, the cells of the constraint where it
+    happened (`FamilyState.weights`)."""
+    for t in range(a, b):
+        weights[cells[t]] += 1
+
+
+@compiled
 def propagate(st: FamilyState, cg: Cages, cand: np.ndarray, qlen: int) -> bool:
     """Propagate the candidates `cand` (a row of `st.stack`) to a fixpoint, starting from the
     first `qlen` cells of `st.queue` (fixed cells whose value their peers still hold), with the
@@ -147,6 +150,8 @@ def propagate(st: FamilyState, cg: Cages, cand: np.ndarray, qlen: int) -> bool:
                     m ^= b
                     cand[p] = m
                     if m == 0:
+                        st.weights[p] += 1
+                        st.weights[c] += 1
                         return False
                     if m & (m - 1) == 0:
                         queue[qlen] = p
@@ -163,6 +168,7 @@ def propagate(st: FamilyState, cg: Cages, cand: np.ndarray, qlen: int) -> bool:
                 if m & (m - 1) == 0:
                     fixed |= m
             if once != full:
+                _blame(st.weights, houses[h], 0, width)
                 return False
             single = once & ~twice & ~fixed
             if single:
@@ -171,6 +177,7 @@ def propagate(st: FamilyState, cg: Cages, cand: np.ndarray, qlen: int) -> bool:
                     m = cand[c] & single
                     if m:
                         if m & (m - 1):  # two values with one place each, the same place
+                            _blame(st.weights, houses[h], 0, width)
                             return False
                         cand[c] = m
                         queue[qlen] = c
@@ -179,11 +186,15 @@ def propagate(st: FamilyState, cg: Cages, cand: np.ndarray, qlen: int) -> bool:
         if found:
             continue
         if cg.work_count[0] > 0:
-            changed, qlen = _cage_pass(st, cg, cand)
-            if changed == 0:
-                changed, qlen = _sum_pass(st, cg, cand)
+            changed, qlen = cage_pass(st, cg, cand)
             if changed < 0:
+                _blame(st.weights, cg.work_cells, cg.work_start[qlen], cg.work_start[qlen + 1])
                 return False
+            if changed == 0:
+                changed, qlen = sum_pass(st, cg, cand)
+                if changed < 0:
+                    _blame(st.weights, cg.sum_cells, cg.sum_start[qlen], cg.sum_start[qlen + 1])
+                    return False
             if changed:
                 continue
         if st.spec[LOCKED] == 0:
@@ -195,422 +206,12 @@ def propagate(st: FamilyState, cg: Cages, cand: np.ndarray, qlen: int) -> bool:
             return True
 
 
-@compiled
-def _cage_pass(st: FamilyState, cg: Cages, cand: np.ndarray) -> tuple[int, int]:
-    """One pass over the cages of `cg`'s work list (see the module docstring), each skipped whose
-    cells hold what they held when it last ended its turn (`work_seen`: it would find nothing
-    new, and it was found consistent then). Returns (changed, queue length): changed 1 when a
-    candidate went, 0 when none, -1 on a wipe-out."""
-    combos, rows, stride = st.combos, st.combo_start, st.spec[STRIDE]
-    width = st.houses.shape[1]
-    cells = cg.work_cells
-    changed = 0
-    qlen = 0
-    for j in range(cg.work_count[0]):
-        a = cg.work_start[j]
-        b = cg.work_start[j + 1]
-        total = cg.work_totals[j]
-        if b - a > width or total < 0 or total >= stride:
-            return -1, 0
-        same = True
-        for t in range(a, b):
-            if cg.work_seen[t] != cand[cells[t]]:
-                same = False
-                break
-        if same:  # as when this cage last ended its turn: nothing new to find in it
-            continue
-        union = 0
-        fixed = 0
-        for t in range(a, b):
-            m = cand[cells[t]]
-            union |= m
-            if m & (m - 1) == 0:
-                if fixed & m:  # one value twice in the cage
-                    return -1, 0
-                fixed |= m
-        allowed = 0
-        must = union
-        row = (b - a) * stride + total
-        support = st.matching[SUPPORT]
-        for t in range(b - a):
-            support[t] = 0
-        for q in range(rows[row], rows[row + 1]):
-            m = combos[q]
-            if fixed & ~m or m & ~union:
-                continue
-            if _fits(st, cand, cells, a, b, m):
-                allowed |= m
-                must &= m
-        if allowed == 0:
-            return -1, 0
-        for t in range(a, b):
-            c = cells[t]
-            m = cand[c]
-            if m & (m - 1) == 0:
-                continue
-            kept = m & support[t - a] & ~fixed
-            if kept != m:
-                cand[c] = kept
-                changed = 1
-                if kept == 0:
-                    return -1, 0
-                if kept & (kept - 1) == 0:
-                    st.queue[qlen] = c
-                    qlen += 1
-        need = must & ~fixed
-        while need:
-            v = need & -need
-            need ^= v
-            place = -1
-            places = 0
-            for t in range(a, b):
-                if cand[cells[t]] & v:
-                    places += 1
-                    place = cells[t]
-            if places == 0:
-                return -1, 0
-            if places == 1:
-                if cand[place] != v:
-                    cand[place] = v
-                    st.queue[qlen] = place
-                    qlen += 1
-                    changed = 1
-                continue
-            qlen = _confined(st, cand, cells, a, b, v, place, qlen)
-            if qlen < 0:
-                return -1, 0
-            if qlen > 0 or _removed(st):
-                changed = 1
-        for t in range(a, b):
-            cg.work_seen[t] = cand[cells[t]]
-    return changed, qlen
-
-
-HAS = np.array([0xAAAAAAAA, 0xCCCCCCCC, 0xF0F0F0F0, 0xFF00FF00, 0xFFFF0000], dtype=np.int64)
-"""HAS[j]: the sets S of up to five values that hold value j, as the bits S of an int (`_matchings`)."""
-MOST_MATCHED = len(HAS)
-"""The largest cage (and house's innies) whose values `_matchings` checks exactly: the sets of
-its combination's values are the bits of an int64. A house's innies of more cells are left out
-of the work list (on generated 9x9 Killers their looser check cost more guesses and time than
-it saved)."""
-# rows of FamilyState.matching
-HELD = 0
-"""The candidates of each cell of the cage within the combination being checked."""
-SUPPORT = 1
-"""The values of the cage's cells that some combination checked so far gives them."""
-OWN = 2
-"""HELD with the combination's j-th value as bit j."""
-AHEAD = 3
-"""The sets of values the cells before each can take, one each (bits as HAS)."""
-
-
-@compiled
-def _fits(st: FamilyState, cand: np.ndarray, cells: np.ndarray, a: int, b: int, m: int) -> bool:
-    """Whether the cage `cells[a:b]` can take the values of `m` (as many as it has cells) one
-    each within its candidates, adding to `st.matching[SUPPORT]` the values of `m` that such an
-    assignment gives each cell: exactly for a cage of at most MOST_MATCHED cells, else (or when
-    every cell holds all of `m`) whenever each cell holds a value of `m`, adding all of `m`."""
-    held, support = st.matching[HELD], st.matching[SUPPORT]
-    known = True  # every value of m each cell holds is supported already
-    whole = True  # every cell holds all of m
-    for t in range(b - a):
-        x = cand[cells[a + t]] & m
-        if x == 0:
-            return False
-        held[t] = x
-        known &= x & ~support[t] == 0
-        whole &= x == m
-    if whole or b - a > MOST_MATCHED:
-        for t in range(b - a):
-            support[t] |= m
-        return True
-    return _matchings(st, b - a, m, known)
-
-
-@compiled
-def _matchings(st: FamilyState, k: int, m: int, known: bool) -> bool:
-    """Whether k <= MOST_MATCHED cells whose candidates within `m` (k values) are
-    `st.matching[HELD]` can take the values of `m` one each; unless `known`, each value such an
-    assignment gives a cell is added to `st.matching[SUPPORT]`. A set of values S is bit S of an
-    int (bit j of S: the j-th lowest value of `m`): the forward pass keeps the sets the cells
-    before each can take (AHEAD), the backward pass the sets whose complement the cells from
-    it on can take (`behind`); cell t can take value j when a set before it without j, with j
-    added, is one behind it."""
-    held, support, own, ahead = st.matching[HELD], st.matching[SUPPORT], st.matching[OWN], st.matching[AHEAD]
-    for t in range(k):
-        own[t] = 0
-    rest = m
-    for j in range(k):
-        v = lowest_bit_index(rest)
-        rest &= rest - 1
-        for t in range(k):
-            own[t] |= ((held[t] >> v) & 1) << j
-    sets = np.int64(1)  # the empty set
-    for t in range(k):
-        ahead[t] = sets
-        grown = 0
-        y = own[t]
-        while y:
-            j = lowest_bit_index(y)
-            y &= y - 1
-            grown |= (sets & ~HAS[j]) << (1 << j)
-        sets = grown
-    everything = (1 << k) - 1
-    if sets >> everything == 0:  # no assignment takes every value of m
-        return False
-    if known:
-        return True
-    behind = np.int64(1) << everything  # after the last cell: every value taken
-    for t in range(k - 1, -1, -1):
-        y = own[t]
-        grown = 0
-        kept = 0
-        while y:
-            j = lowest_bit_index(y)
-            y &= y - 1
-            if ((ahead[t] & ~HAS[j]) << (1 << j)) & behind:
-                kept |= 1 << j
-            grown |= (behind & HAS[j]) >> (1 << j)
-        behind = grown
-        rest = m
-        for j in range(k):
-            v = rest & -rest
-            rest ^= v
-            if kept >> j & 1:
-                support[t] |= v
-    return True
-
-
-@compiled
-def _confined(st: FamilyState, cand: np.ndarray, cells: np.ndarray, a: int, b: int, v: int, place: int,
-              qlen: int) -> int:
-    """A value `v` that the cage `cells[a:b]` must hold, whose places in it (`place` one of them)
-    all lie in one house, leaves the rest of that house (a Killer's pointing). Returns the queue's
-    new length, -1 on a wipe-out; `st.spec[REMOVED]` says whether a candidate went."""
-    st.spec[REMOVED] = 0
-    for e in range(st.cell_houses.shape[1]):
-        h = st.cell_houses[place, e]
-        if h < 0:
-            break
-        inside = True
-        for t in range(a, b):
-            c = cells[t]
-            if cand[c] & v and st.member[h, c] == 0:
-                inside = False
-                break
-        if not inside:
-            continue
-        for t in range(a, b):
-            st.marks[cells[t]] = 1
-        for k in range(st.houses.shape[1]):
-            c = st.houses[h, k]
-            m = cand[c]
-            if m & v and st.marks[c] == 0:
-                m ^= v
-                cand[c] = m
-                st.spec[REMOVED] = 1
-                if m == 0:
-                    qlen = -1
-                    break
-                if m & (m - 1) == 0:
-                    st.queue[qlen] = c
-                    qlen += 1
-        for t in range(a, b):
-            st.marks[cells[t]] = 0
-        if qlen < 0:
-            return -1
-    return qlen
-
-
-@compiled
-def _removed(st: FamilyState) -> bool:
-    """Whether the last `_confined` removed a candidate."""
-    return st.spec[REMOVED] != 0
-
-
-@compiled
-def _sum_pass(st: FamilyState, cg: Cages, cand: np.ndarray) -> tuple[int, int]:
-    """One pass over the sums of `cg` (bounds: each cell keeps the values that the lowest and
-    highest of the others leave room for). Returns (changed, queue length) as `_cage_pass`."""
-    cells = cg.sum_cells
-    changed = 0
-    qlen = 0
-    for j in range(cg.sum_count[0]):
-        a = cg.sum_start[j]
-        b = cg.sum_start[j + 1]
-        total = cg.sum_totals[j]
-        low = 0
-        high = 0
-        for t in range(a, b):
-            m = cand[cells[t]]
-            low += lowest_bit_index(m)
-            high += highest_bit_index(m)
-        if low > total or high < total:
-            return -1, 0
-        for t in range(a, b):
-            c = cells[t]
-            m = cand[c]
-            least = total - (high - highest_bit_index(m))  # the values the others leave room for
-            most = total - (low - lowest_bit_index(m))
-            if least > lowest_bit_index(m) or most < highest_bit_index(m):
-                kept = m
-                if most < least or most < 0 or least > 62:
-                    kept = 0
-                else:
-                    if most < 62:
-                        kept &= (np.int64(1) << (most + 1)) - 1
-                    if least > 0:
-                        kept &= ~((np.int64(1) << least) - 1)
-                cand[c] = kept
-                changed = 1
-                if kept == 0:
-                    return -1, 0
-                if kept & (kept - 1) == 0:
-                    st.queue[qlen] = c
-                    qlen += 1
-                low += lowest_bit_index(kept) - lowest_bit_index(m)
-                high += highest_bit_index(kept) - highest_bit_index(m)
-    return changed, qlen
-
-
-@compiled
-def _region_sums(st: FamilyState, cg: Cages, i: int) -> None:
-    """`cg`'s sums for puzzle i: for each region of houses (`FamilyState.regions`) not cut by
-    overlapping cages, the sum of its innies (the cells outside the cages wholly inside it,
-    several houses only: one house's are a cage) and, when cages cover it, of its outies (the
-    cells of the cages it cuts that lie outside it), each kept when it has 1..SUM_CELLS cells."""
-    regions, houses, marks, cells = st.regions, st.houses, st.marks, cg.cells
-    most = st.spec[SUM_CELLS]
-    width = houses.shape[1]
-    pos = 0
-    count = 0
-    cg.sum_start[0] = 0
-    for r in range(regions[0] - 1):
-        k = regions[r + 1] - regions[r]
-        for t in range(regions[r], regions[r + 1]):
-            for w in range(width):
-                marks[houses[regions[t], w]] = 1
-        inside = 0
-        cut = 0
-        covered = 0
-        overlap = False
-        for j in range(cg.first[i], cg.first[i + 1]):
-            within = 0
-            for t in range(cg.start[j], cg.start[j + 1]):
-                within += marks[cells[t]] == 1
-                overlap |= marks[cells[t]] == 2
-            if within == cg.start[j + 1] - cg.start[j]:
-                inside += cg.totals[j]
-                for t in range(cg.start[j], cg.start[j + 1]):
-                    marks[cells[t]] = 2
-            elif within:
-                cut += cg.totals[j]
-            covered += within
-        whole = k * st.spec[SUM]
-        start = pos
-        if not overlap and k > 1 and inside:  # innies
-            for t in range(regions[r], regions[r + 1]):
-                for w in range(width):
-                    c = houses[regions[t], w]
-                    if marks[c] == 1 and pos - start <= most:
-                        cg.sum_cells[pos] = c
-                        pos += 1
-            if 0 < pos - start <= most:
-                cg.sum_totals[count] = whole - inside
-                count += 1
-                cg.sum_start[count] = pos
-            else:
-                pos = start
-        start = pos
-        if not overlap and cut and covered == k * width:  # outies
-            for j in range(cg.first[i], cg.first[i + 1]):
-                within = 0
-                for t in range(cg.start[j], cg.start[j + 1]):
-                    within += marks[cells[t]] != 0
-                if 0 < within < cg.start[j + 1] - cg.start[j]:
-                    for t in range(cg.start[j], cg.start[j + 1]):
-                        if marks[cells[t]] == 0 and pos - start <= most:
-                            cg.sum_cells[pos] = cells[t]
-                            pos += 1
-            if 0 < pos - start <= most:
-                cg.sum_totals[count] = inside + cut - whole
-                count += 1
-                cg.sum_start[count] = pos
-            else:
-                pos = start
-        for t in range(regions[r], regions[r + 1]):
-            for w in range(width):
-                marks[houses[regions[t], w]] = 0
-    cg.sum_count[0] = count
-
-
-@compiled
-def _work_list(st: FamilyState, cg: Cages, i: int) -> bool:
-    """`cg`'s work list for puzzle i: its cages, then the innies of each house that wholly holds
-    some of them (none where those cages overlap; none of more than MOST_MATCHED cells). False when cages fill a house with another
-    sum than the house's."""
-    houses, marks = st.houses, st.marks
-    pos = 0
-    count = 0
-    cg.work_start[0] = 0
-    for j in range(cg.first[i], cg.first[i + 1]):
-        for t in range(cg.start[j], cg.start[j + 1]):
-            cg.work_cells[pos] = cg.cells[t]
-            pos += 1
-        cg.work_totals[count] = cg.totals[j]
-        count += 1
-        cg.work_start[count] = pos
-    if count > 0:
-        for h in range(houses.shape[0]):
-            inside = 0
-            overlap = False
-            for j in range(cg.first[i], cg.first[i + 1]):
-                within = True
-                for t in range(cg.start[j], cg.start[j + 1]):
-                    if st.member[h, cg.cells[t]] == 0:
-                        within = False
-                        break
-                if within:
-                    inside += cg.totals[j]
-                    for t in range(cg.start[j], cg.start[j + 1]):
-                        overlap |= marks[cg.cells[t]] != 0
-                        marks[cg.cells[t]] = 1
-            rest = 0
-            for k in range(houses.shape[1]):
-                c = houses[h, k]
-                if marks[c] == 0:
-                    rest += 1
-                    if inside and not overlap:
-                        cg.work_cells[pos] = c
-                        pos += 1
-                marks[c] = 0
-            if not inside or overlap:
-                continue
-            if rest == 0:
-                if inside != st.spec[SUM]:
-                    return False
-                continue
-            if rest > MOST_MATCHED:
-                pos -= rest
-                continue
-            cg.work_totals[count] = st.spec[SUM] - inside
-            count += 1
-            cg.work_start[count] = pos
-    cg.work_count[0] = count
-    for t in range(pos):
-        cg.work_seen[t] = -1
-    cg.sum_count[0] = 0
-    if count > 0:
-        _region_sums(st, cg, i)
-    return True
-
-
 # --------------------------------------------------------------------- search
 @compiled
 def _start(st: FamilyState, cg: Cages, i: int, givens: np.ndarray) -> bool:
     """Level 0 of the stack for puzzle i: the full range and `givens` (one value per cell, 0 for
     none), its cages' work list, propagated. False when the givens or cages already contradict."""
-    if not _work_list(st, cg, i):
+    if not work_list(st, cg, i):
         return False
     cand = st.stack[0]
     full = st.spec[FULL]
@@ -650,8 +251,8 @@ def _choose(cand: np.ndarray, n: int) -> int:
 
 @compiled
 def _choose_weighted(cand: np.ndarray, n: int, weights: np.ndarray) -> int:
-    """The first cell with the fewest candidates per (1 + `weights`, the guesses refuted on it),
-    -1 when every cell is fixed."""
+    """The first cell with the fewest candidates per (1 + `weights`, the wipe-outs counted against
+    it), -1 when every cell is fixed."""
     best = -1
     fewest = 1
     per = 0  # fewest / per: the best ratio so far (none yet)
@@ -734,7 +335,6 @@ def _search(st: FamilyState, cg: Cages, i: int, givens: np.ndarray, answers: np.
                 ok = propagate(st, cg, child, 1)
                 if not ok:
                     fails += 1
-                    weights[c] += 1
             continue
         d -= 1  # the subtree of level d's guess is done: refute it there
         if d < 0:
@@ -747,7 +347,6 @@ def _search(st: FamilyState, cg: Cages, i: int, givens: np.ndarray, answers: np.
         ok = propagate(st, cg, cand, 1 if m & (m - 1) == 0 else 0)
         if not ok:
             fails += 1
-            weights[c] += 1
     outcome[CODE] = code
     outcome[COUNT] = count
     outcome[NODES] = nodes

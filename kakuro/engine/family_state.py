@@ -25,12 +25,16 @@ state.
   size k and sum s at `combos[combo_start[k * spec[STRIDE] + s]:...[... + 1]]` (a cage's);
 - `member` (H, N + 1): 1 where a cell lies in a house; `cell_houses` (N, M): the houses of each
   cell, padded with -1; `marks` (N + 1): scratch;
-- `matching` (4, n): scratch of a cage's exact check (`family._matchings`), n the house width;
-- `weights` (N + 1): per cell, the guesses on it refuted in the current puzzle's search (the
-  branching of a caged puzzle, `family._choose`);
+- `matching` (4, n): scratch of a cage's exact check (`family_cages._matchings`), n the house width;
+- `memo` (S, 3 + 2n): cage checks of the current puzzle (`family_cages._recalled`), one a row
+  at the hash of its work item and candidates: (MEMO_ROUND, item, its cells' candidates (n
+  slots), the values every fitting combination holds, each cell's supported values (n));
+- `weights` (N + 1): per cell, the wipe-outs of the current puzzle's search counted against it
+  (each against the cells of the constraint where it happened: the branching of a caged
+  puzzle, `family._choose_weighted`);
 - `regions`: unions of one to three consecutive houses of a tiling (rows 1-3, boxes 4-5, ...),
   `regions[regions[r]:regions[r + 1]]` their houses (offsets first): where a Killer's *innies*
-  and *outies* of several houses are read (`kakuro.engine.family`);
+  and *outies* of several houses are read (`kakuro.engine.family_cages`);
 - `spec`: the slots below (value range, the options of the search); `info`: the engine's
   `info` (its clock, deadline and stop flag: `kakuro.engine.interrupt`, slots of `layout`).
 
@@ -69,7 +73,11 @@ SUM_CELLS = 6
 """The most cells of an innie or outie sum the search keeps (MOST_SUM_CELLS)."""
 REMOVED = 7
 """Scratch: whether the family search's last elimination removed a candidate."""
-SPEC_SIZE = 8
+MEMO_ROUND = 8
+"""The puzzle whose cage checks `memo` holds (rows of another round are stale): counts up."""
+SPEC_SIZE = 9
+MEMO_SLOTS = 1 << 12
+"""Rows of `memo` (a power of two)."""
 MOST_SUM_CELLS = 7
 """Innies and outies of more cells bound their values too loosely to pay (9x9 and smaller)."""
 REGION_HOUSES = 3
@@ -99,6 +107,7 @@ class FamilyState(NamedTuple):
     cell_houses: np.ndarray
     marks: np.ndarray
     matching: np.ndarray
+    memo: np.ndarray
     weights: np.ndarray
     regions: np.ndarray
     spec: np.ndarray
@@ -247,6 +256,7 @@ def family_state(puzzle: Puzzle, locked: bool = True) -> FamilyState:
         cell_houses=_cell_houses(member[:, :n]),
         marks=np.zeros(n + 1, dtype=np.int64),
         matching=np.zeros((4, houses.shape[1]), dtype=np.int64),
+        memo=np.zeros((MEMO_SLOTS if caged else 1, 3 + 2 * houses.shape[1]), dtype=np.int64),
         weights=np.zeros(n + 1, dtype=np.int64),
         regions=_regions(groups, n),
         spec=spec,
