@@ -18,8 +18,8 @@ the set (every `Result` checked: the answer check is part of the time), in CPU s
 process (`time.process_time`); the table gives the median over the repeats in µs per puzzle and
 the ratio to tdoku. Every answer must be SOLVED and, where tdoku ran, equal to tdoku's (the
 puzzles are taken to be unique). Then, without tdoku (it solves 9x9 Sudoku only): with
-`--killers FILE`, published Killer Sudokus (a file `kakuro.read` reads, e.g. the `.killer`
-format, several puzzles a file; `--sample` draws from it too); generated unique 16x16 and 25x25
+`--killers FILE` (repeatable), published Killer Sudokus (a file `kakuro.read` reads, e.g. the
+`.killer` format, several puzzles a file; `--sample` draws from it too); generated unique 16x16 and 25x25
 Sudokus (`--big N`, default 10) and 9x9 Killers, Jigsaws and Sudoku X (`--family N`, default
 20), each with the µs per puzzle and the median and slowest puzzle's `Result.time`. The
 generated puzzles come from fixed seeds (0, 1, ...) and are made before any timing (their CPU
@@ -225,8 +225,8 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--tdoku", type=Path, metavar="LIB", help="tdoku's shared library (libtdoku_shared.so)")
     parser.add_argument("--puzzles", type=Path, action="append", default=[], metavar="FILE",
                         help="a file of 9x9 puzzles, one a line (repeatable: one set each)")
-    parser.add_argument("--killers", type=Path, metavar="FILE",
-                        help="a file of published Killer Sudokus (any format kakuro.read detects): one more row")
+    parser.add_argument("--killers", type=Path, action="append", default=[], metavar="FILE",
+                        help="a file of published Killer Sudokus (any format kakuro.read detects; repeatable: a row each)")
     parser.add_argument("--sample", type=int, metavar="N", help="N puzzles drawn from each file (seed 1), not all")
     parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: a few generated puzzles, 1 repeat")
     parser.add_argument("--backends", metavar="SPECS", help=f"comma-separated specs (default {','.join(BACKENDS)})")
@@ -247,11 +247,12 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
 
 
 def other_sets(args: argparse.Namespace, specs: Sequence[str],
-               killers: list[Puzzle] | None) -> list[tuple[str, list[Puzzle], Sequence[str]]]:
-    """The sets without tdoku: (name, puzzles, backends), the generated ones made here."""
-    out: list[tuple[str, list[Puzzle], Sequence[str]]] = []
-    if killers is not None:
-        out.append((*sampled(f"published Killers: {args.killers.name}", killers, args.sample), specs))
+               killers: list[list[Puzzle]]) -> list[tuple[str, list[Puzzle], Sequence[str]]]:
+    """The sets without tdoku: (name, puzzles, backends), the published Killers of each file of
+    `args.killers` (`killers`, read) and the generated sets, made here."""
+    out: list[tuple[str, list[Puzzle], Sequence[str]]] = [
+        (*sampled(f"published Killers: {path.name}", puzzles, args.sample), specs)
+        for path, puzzles in zip(args.killers, killers)]
     out += [(kind, generated(kind, args.big, 0), BIG_BACKENDS) for kind in ("16x16", "25x25") if args.big]
     out += [(kind, generated(kind, args.family, 0), specs) for kind in ("killer 9x9", "jigsaw 9x9", "sudoku x 9x9")
             if args.family]
@@ -265,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
         for spec in specs:
             kakuro.get_solver(spec)
         sets = [sampled(path.name, read_lines(path), args.sample) for path in args.puzzles]
-        killers = published_killers(args.killers) if args.killers is not None else None
+        killers = [published_killers(path) for path in args.killers]
         tdoku = Tdoku(args.tdoku) if args.tdoku is not None else None
     except (kakuro.KakuroError, BadPuzzleFile, OSError, AttributeError) as exc:
         print(f"sudoku_limit: {exc}", file=sys.stderr)

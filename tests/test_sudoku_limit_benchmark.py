@@ -61,14 +61,18 @@ def test_a_bad_puzzle_file_is_refused_with_its_line_and_column(tmp_path: Path) -
     assert done.returncode == 2 and f"{path}:1:1: a puzzle is 81 characters, this one 80" in done.stderr
 
 
-def test_published_killers_get_a_row_of_their_own(tmp_path: Path) -> None:
-    path = tmp_path / "three.killer"
-    path.write_text(dumps([unique_killer(9, seed=s, largest=4) for s in range(3)], "killer"))
-    done = run("--quick", "--killers", str(path), "--sample", "2", "--big", "0", "--family", "0", "--backends", "gac")
+def test_published_killers_get_a_row_a_file(tmp_path: Path) -> None:
+    made = [unique_killer(9, seed=s, largest=4) for s in range(4)]
+    (tmp_path / "three.killer").write_text(dumps(made[:3], "killer"))
+    (tmp_path / "one.killer").write_text(dumps(made[3:], "killer"))
+    done = run("--quick", "--killers", str(tmp_path / "three.killer"), "--killers", str(tmp_path / "one.killer"),
+               "--sample", "2", "--big", "0", "--family", "0", "--backends", "gac")
     assert done.returncode == 0, done.stderr
-    row = next(line for line in done.stdout.splitlines() if line.startswith("| published"))
-    cells = [cell.strip() for cell in row.strip("|").split("|")]
-    assert cells[:3] == ["published Killers: three.killer (sample of 2)", "2", "`gac`"] and cells[-1] == "2"
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in done.stdout.splitlines()
+            if line.startswith("| published")]
+    assert [row[:3] + row[-1:] for row in rows] == [
+        ["published Killers: three.killer (sample of 2)", "2", "`gac`", "2"],
+        ["published Killers: one.killer", "1", "`gac`", "1"]]
     assert not any(line.startswith(("| killer", "| 16x16")) for line in done.stdout.splitlines())
 
 
