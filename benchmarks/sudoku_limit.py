@@ -54,8 +54,9 @@ KILLER_LARGEST = 4
 """The largest cage of a generated Killer: with cages of up to 9 cells (the generator's
 default) one count to 2 while merging can run for minutes (a Killer of 16 cages, seed 0)."""
 KILLER_KINDS = ("killer", "killer-x")
-WARM = 8
-"""Puzzles solved before a set is timed: compilation, the shape's state, the batched path."""
+WARM = 2
+"""Puzzles solved before a set is timed: compilation, the shape's state, the batched path (the
+first puzzle of a stream goes through `solve`, the next through the batches)."""
 T = TypeVar("T")
 HOW_TO_GET_TDOKU = ("not run: build t-dillon/tdoku (./BUILD.sh tdoku -DAVX2=ON, then make tdoku_shared in build/) "
                     "and pass --tdoku build/libtdoku_shared.so")
