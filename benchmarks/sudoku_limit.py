@@ -3,7 +3,7 @@ side by side in one process on the same puzzles.
 
     python benchmarks/sudoku_limit.py --quick                       # generated puzzles, seconds
     python benchmarks/sudoku_limit.py --tdoku LIB --puzzles FILE    # a set of 9x9 puzzles against tdoku
-    python benchmarks/sudoku_limit.py --tdoku LIB --puzzles FILE --sample 300 --family 10
+    python benchmarks/sudoku_limit.py --tdoku LIB --puzzles FILE --sample 300 --killers FILE.killer
 
 tdoku (t-dillon/tdoku, the fastest Sudoku solver its author knows) is an anchor, never a
 dependency: build its shared library from its source (`./BUILD.sh tdoku -DAVX2=ON`, then
@@ -17,10 +17,14 @@ Measured per set: each repeat times tdoku over the set, then each backend's `sol
 the set (every `Result` checked: the answer check is part of the time), in CPU seconds of this
 process (`time.process_time`); the table gives the median over the repeats in µs per puzzle and
 the ratio to tdoku. Every answer must be SOLVED and, where tdoku ran, equal to tdoku's (the
-puzzles are taken to be unique). Then, without tdoku (it solves 9x9 Sudoku only), generated
-unique 16x16 and 25x25 Sudokus and, with `--family N`, N generated unique 9x9 Killers, Jigsaws
-and Sudoku X, each with the µs per puzzle and the slowest puzzle's `Result.time`. Exit 1 when an
-answer is missing or differs from tdoku's, 2 on bad arguments or a bad puzzle file.
+puzzles are taken to be unique). Then, without tdoku (it solves 9x9 Sudoku only): with
+`--killers FILE` (repeatable), published Killer Sudokus (a file `kakuro.read` reads, e.g. the
+`.killer` format, several puzzles a file; `--sample` draws from it too); generated unique 16x16 and 25x25
+Sudokus (`--big N`, default 10) and 9x9 Killers, Jigsaws and Sudoku X (`--family N`, default
+20), each with the µs per puzzle and the median and slowest puzzle's `Result.time`. The
+generated puzzles come from fixed seeds (0, 1, ...) and are made before any timing (their CPU
+time is printed, a minute or less). Exit 1 when an answer is missing or differs from tdoku's, 2
+on bad arguments or a bad puzzle file.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import kakuro
 from kakuro import Puzzle, Status
@@ -41,6 +46,18 @@ from kakuro.generate.unique_sudoku import unique_jigsaw, unique_killer, unique_s
 BACKENDS = ("gac", "auto", "gac:family=false")
 QUICK_BACKENDS = ("gac", "auto")
 BIG_BACKENDS = ("gac",)
+BIG = 10
+"""Generated unique 16x16 and 25x25 puzzles each by default (a median needs no more)."""
+FAMILY = 20
+"""Generated unique 9x9 Killers, Jigsaws and Sudoku X each by default."""
+KILLER_LARGEST = 4
+"""The largest cage of a generated Killer: with cages of up to 9 cells (the generator's
+default) one count to 2 while merging can run for minutes (a Killer of 16 cages, seed 0)."""
+KILLER_KINDS = ("killer", "killer-x")
+WARM = 2
+"""Puzzles solved before a set is timed: compilation, the shape's state, the batched path (the
+first puzzle of a stream goes through `solve`, the next through the batches)."""
+T = TypeVar("T")
 HOW_TO_GET_TDOKU = ("not run: build t-dillon/tdoku (./BUILD.sh tdoku -DAVX2=ON, then make tdoku_shared in build/) "
                     "and pass --tdoku build/libtdoku_shared.so")
 CELLS = 81
@@ -98,7 +115,7 @@ class Tdoku:
         return out
 
 
-def cpu(call: Callable[[], object]) -> tuple[float, object]:
+def cpu(call: Callable[[], T]) -> tuple[float, T]:
     """(CPU seconds of this process, what `call()` returned)."""
     start = time.process_time()
     value = call()
@@ -122,16 +139,16 @@ def nine_by_nine(name: str, lines: list[str], specs: Sequence[str], tdoku: Tdoku
     runs: dict[str, list[float]] = {"tdoku": [], **{spec: [] for spec in specs}}
     answers: dict[str, list[str]] = {}
     for spec in specs:
-        solved_all(spec, puzzles[:2], time_limit)()  # warm: compilation and the first shape's state
+        solved_all(spec, puzzles[:WARM], time_limit)()  # warm: compilation, the shape's state, the batches
     for _ in range(repeats):
         if tdoku is not None:
             seconds, found = cpu(lambda: tdoku.solve(encoded))
             runs["tdoku"].append(seconds)
-            answers["tdoku"] = found  # type: ignore[assignment]
+            answers["tdoku"] = found
         for spec in specs:
             seconds, results = cpu(solved_all(spec, puzzles, time_limit))
             runs[spec].append(seconds)
-            answers[spec] = [values_line(r) if r.status is Status.SOLVED else "" for r in results]  # type: ignore[attr-defined]
+            answers[spec] = [values_line(r) if r.status is Status.SOLVED else "" for r in results]
     per = {key: statistics.median(value) / len(puzzles) * 1e6 for key, value in runs.items() if value}
     rows, bad = [], 0
     reference = answers.get("tdoku")
@@ -148,88 +165,135 @@ def nine_by_nine(name: str, lines: list[str], specs: Sequence[str], tdoku: Tdoku
 
 def no_tdoku(name: str, puzzles: Sequence[Puzzle], specs: Sequence[str], repeats: int,
              time_limit: float) -> tuple[list[str], int]:
-    """The table rows of a set tdoku cannot take: µs per puzzle (median of the repeats), the
-    slowest puzzle's `Result.time`; and how many were not solved."""
+    """The table rows of a set tdoku cannot take: µs per puzzle (median of the repeats' CPU
+    time over the set), the median and the slowest puzzle's `Result.time` (of the last repeat);
+    and how many were not solved."""
     rows, bad = [], 0
     for spec in specs:
-        solved_all(spec, puzzles[:1], time_limit)()
-        times, slowest, unsolved = [], 0.0, 0
+        solved_all(spec, puzzles[:WARM], time_limit)()
+        times: list[float] = []
+        results: list[kakuro.Result] = []
         for _ in range(repeats):
             seconds, results = cpu(solved_all(spec, puzzles, time_limit))
             times.append(seconds)
-            slowest = max(r.time for r in results)  # type: ignore[attr-defined]
-            unsolved = sum(not r.solved for r in results)  # type: ignore[attr-defined]
+        each = [r.time for r in results]
+        unsolved = sum(not r.solved for r in results)
         bad += unsolved
         per = statistics.median(times) / len(puzzles) * 1e6
-        rows.append(f"| {name} | {len(puzzles)} | `{spec}` | {per:,.1f} | {slowest * 1e6:,.0f} | {len(puzzles) - unsolved} |")
+        rows.append(f"| {name} | {len(puzzles)} | `{spec}` | {per:,.1f} | {statistics.median(each) * 1e6:,.0f} | "
+                    f"{max(each) * 1e6:,.0f} | {len(puzzles) - unsolved} |")
     return rows, bad
+
+
+GENERATED: dict[str, Callable[[int], Puzzle]] = {
+    "9x9": lambda s: unique_sudoku(9, seed=s),
+    "16x16": lambda s: unique_sudoku(16, seed=s),
+    "25x25": lambda s: unique_sudoku(25, seed=s, empty=0.5),
+    "killer 9x9": lambda s: unique_killer(9, seed=s, largest=KILLER_LARGEST),
+    "jigsaw 9x9": lambda s: unique_jigsaw(9, seed=s),
+    "sudoku x 9x9": lambda s: unique_sudoku(9, seed=s, diagonals=True),
+}
+"""How each generated set is made from a seed: minimal unique puzzles (every given needed), but
+for the 25x25 (half its cells empty: emptying more while the count stays 1 takes minutes a
+puzzle) and the Killer (cages of at most KILLER_LARGEST cells)."""
 
 
 def generated(kind: str, count: int, seed: int) -> list[Puzzle]:
     """`count` generated unique puzzles of `kind` (seeds `seed`, `seed` + 1, ...)."""
-    make: dict[str, Callable[[int], Puzzle]] = {
-        "9x9": lambda s: unique_sudoku(9, seed=s),
-        "16x16": lambda s: unique_sudoku(16, seed=s),
-        "25x25": lambda s: unique_sudoku(25, seed=s, empty=0.5),
-        "killer 9x9": lambda s: unique_killer(9, seed=s),
-        "jigsaw 9x9": lambda s: unique_jigsaw(9, seed=s),
-        "sudoku x 9x9": lambda s: unique_sudoku(9, seed=s, diagonals=True),
-    }
-    return [make[kind](seed + k) for k in range(count)]
+    return [GENERATED[kind](seed + k) for k in range(count)]
 
 
-def main(argv: list[str] | None = None) -> int:
+def published_killers(path: Path) -> list[Puzzle]:
+    """The Killer Sudokus of `path` (any format `kakuro.read` detects); KakuroError naming the
+    file (and line and column) when it cannot be read or holds a puzzle that is no Killer."""
+    puzzles = kakuro.read(path)
+    other = next((k for k, p in enumerate(puzzles) if p.kind not in KILLER_KINDS), None)
+    if other is not None:
+        raise kakuro.KakuroError(f"{path}: puzzle {other + 1} is a {puzzles[other].kind}, not a Killer Sudoku")
+    return puzzles
+
+
+def sampled(name: str, items: list[T], sample: int | None) -> tuple[str, list[T]]:
+    """`sample` items drawn from `items` (seed 1) and the set's name saying so; all of them
+    when `sample` is None or not smaller."""
+    if sample is None or len(items) <= sample:
+        return name, items
+    return f"{name} (sample of {sample})", random.Random(1).sample(items, sample)
+
+
+def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tdoku", type=Path, metavar="LIB", help="tdoku's shared library (libtdoku_shared.so)")
     parser.add_argument("--puzzles", type=Path, action="append", default=[], metavar="FILE",
                         help="a file of 9x9 puzzles, one a line (repeatable: one set each)")
+    parser.add_argument("--killers", type=Path, action="append", default=[], metavar="FILE",
+                        help="a file of published Killer Sudokus (any format kakuro.read detects; repeatable: a row each)")
     parser.add_argument("--sample", type=int, metavar="N", help="N puzzles drawn from each file (seed 1), not all")
     parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: a few generated puzzles, 1 repeat")
     parser.add_argument("--backends", metavar="SPECS", help=f"comma-separated specs (default {','.join(BACKENDS)})")
     parser.add_argument("--repeats", type=int, metavar="N", help="passes over each set, the median counted (default 5)")
-    parser.add_argument("--big", type=int, metavar="N", help="generated unique 16x16 and 25x25 puzzles each (default 5)")
-    parser.add_argument("--family", type=int, default=0, metavar="N",
-                        help="generated unique 9x9 Killers, Jigsaws and Sudoku X each (default 0; a Killer takes seconds)")
+    parser.add_argument("--big", type=int, metavar="N",
+                        help=f"generated unique 16x16 and 25x25 puzzles each (default {BIG}, with --quick 1)")
+    parser.add_argument("--family", type=int, metavar="N",
+                        help=f"generated unique 9x9 Killers, Jigsaws and Sudoku X each (default {FAMILY}, with --quick 2)")
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="S", help="seconds per puzzle (default 60)")
     args = parser.parse_args(argv)
-    repeats = args.repeats or (1 if args.quick else 5)
-    big = args.big if args.big is not None else (1 if args.quick else 5)
-    if repeats < 1 or big < 0 or args.family < 0 or (args.sample is not None and args.sample < 1) or args.time_limit <= 0:
+    args.repeats = args.repeats or (1 if args.quick else 5)
+    args.big = args.big if args.big is not None else (1 if args.quick else BIG)
+    args.family = args.family if args.family is not None else (2 if args.quick else FAMILY)
+    if args.repeats < 1 or args.big < 0 or args.family < 0 or (args.sample is not None and args.sample < 1) \
+            or args.time_limit <= 0:
         parser.error("--repeats, --sample and --time-limit must be positive, --big and --family not negative")
+    return args
+
+
+def other_sets(args: argparse.Namespace, specs: Sequence[str],
+               killers: list[list[Puzzle]]) -> list[tuple[str, list[Puzzle], Sequence[str]]]:
+    """The sets without tdoku: (name, puzzles, backends), the published Killers of each file of
+    `args.killers` (`killers`, read) and the generated sets, made here."""
+    out: list[tuple[str, list[Puzzle], Sequence[str]]] = [
+        (*sampled(f"published Killers: {path.name}", puzzles, args.sample), specs)
+        for path, puzzles in zip(args.killers, killers)]
+    out += [(kind, generated(kind, args.big, 0), BIG_BACKENDS) for kind in ("16x16", "25x25") if args.big]
+    out += [(kind, generated(kind, args.family, 0), specs) for kind in ("killer 9x9", "jigsaw 9x9", "sudoku x 9x9")
+            if args.family]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments(argv)
     specs = [s for s in (args.backends.split(",") if args.backends else QUICK_BACKENDS if args.quick else BACKENDS) if s]
     try:
         for spec in specs:
             kakuro.get_solver(spec)
-        sets = [(path.name, read_lines(path)) for path in args.puzzles]
+        sets = [sampled(path.name, read_lines(path), args.sample) for path in args.puzzles]
+        killers = [published_killers(path) for path in args.killers]
         tdoku = Tdoku(args.tdoku) if args.tdoku is not None else None
     except (kakuro.KakuroError, BadPuzzleFile, OSError, AttributeError) as exc:
         print(f"sudoku_limit: {exc}", file=sys.stderr)
         return 2
-    if args.sample:
-        sets = [(f"{name} (sample of {args.sample})", random.Random(1).sample(lines, args.sample)) if len(lines) > args.sample
-                else (name, lines) for name, lines in sets]
+    made = time.process_time()
     if not sets:
         count = 3 if args.quick else 30
-        made = generated("9x9", count, 0)
-        sets = [(f"generated minimal unique 9x9 (seeds 0..{count - 1})", [kakuro.formats.dumps(p, "sudoku").split()[-1]
-                                                                          for p in made])]
-    print(f"{repeats} pass(es) over each set, CPU time of this process, median; time limit {args.time_limit:g} s a puzzle\n")
+        sets = [(f"generated minimal unique 9x9 (seeds 0..{count - 1})",
+                 [kakuro.formats.dumps(p, "sudoku").split()[-1] for p in generated("9x9", count, 0)])]
+    others = other_sets(args, specs, killers)
+    made = time.process_time() - made
+    print(f"{args.repeats} pass(es) over each set, CPU time of this process, median; time limit {args.time_limit:g} s "
+          f"a puzzle; the generated puzzles took {made:.1f} s CPU to make, not timed\n")
     print("| set | puzzles | tdoku µs/puzzle | backend | µs/puzzle | x tdoku | answers equal to tdoku's |")
     print("| --- | ---: | ---: | --- | ---: | ---: | ---: |")
     bad = 0
     for name, lines in sets:
-        rows, wrong = nine_by_nine(name, lines, specs, tdoku, repeats, args.time_limit)
+        rows, wrong = nine_by_nine(name, lines, specs, tdoku, args.repeats, args.time_limit)
         bad += wrong
         print("\n".join(rows), flush=True)
-    others = [(kind, generated(kind, big, 0), BIG_BACKENDS) for kind in ("16x16", "25x25") if big]
-    others += [(kind, generated(kind, args.family, 0), specs) for kind in ("killer 9x9", "jigsaw 9x9", "sudoku x 9x9")
-               if args.family]
     if others:
-        print("\nWithout tdoku (generated unique puzzles, seeds from 0):\n")
-        print("| set | puzzles | backend | µs/puzzle | slowest puzzle µs (Result.time) | solved |")
-        print("| --- | ---: | --- | ---: | ---: | ---: |")
+        print("\nWithout tdoku (generated unique puzzles from seed 0, and published Killers if given):\n")
+        print("| set | puzzles | backend | µs/puzzle | median puzzle µs (Result.time) | slowest puzzle µs | solved |")
+        print("| --- | ---: | --- | ---: | ---: | ---: | ---: |")
         for kind, puzzles, backends in others:
-            rows, wrong = no_tdoku(kind, puzzles, backends, repeats, args.time_limit)
+            rows, wrong = no_tdoku(kind, puzzles, backends, args.repeats, args.time_limit)
             bad += wrong
             print("\n".join(rows), flush=True)
     print(f"\nanswers missing or differing from tdoku's: {bad}")

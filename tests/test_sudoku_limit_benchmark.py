@@ -1,16 +1,18 @@
 """benchmarks/sudoku_limit.py runs anywhere in its --quick form (no tdoku: the column says how to
-build it), reads a puzzle file with `#` comments and trailing text, and refuses a bad one with
-file, line and column before any work."""
+build it) with a row for each generated set, reads a puzzle file with `#` comments and trailing
+text and a file of published Killers (`--killers`), and refuses a bad one with file, line and
+column before any work."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 from kakuro.formats import dumps
-from kakuro.generate.unique_sudoku import unique_sudoku
+from kakuro.generate.unique_sudoku import unique_killer, unique_sudoku
 from tests.conftest import ROOT
 
 SCRIPT = ROOT / "benchmarks" / "sudoku_limit.py"
@@ -29,6 +31,12 @@ def test_quick_runs_without_tdoku_and_says_how_to_get_it() -> None:
     rows = [line for line in done.stdout.splitlines() if line.startswith("| generated")]
     assert [row.split("|")[4].strip() for row in rows] == ["`gac`", "`auto`"]
     assert all(row.rstrip(" |").endswith("3 solved") for row in rows)
+    family = [line.split("|")[1:4] for line in done.stdout.splitlines()
+              if line.startswith(("| killer", "| jigsaw", "| sudoku x"))]
+    assert [[cell.strip() for cell in row] for row in family] == [
+        [kind, "2", spec] for kind in ("killer 9x9", "jigsaw 9x9", "sudoku x 9x9") for spec in ("`gac`", "`auto`")]
+    assert all(line.rstrip(" |").endswith("| 2") for line in done.stdout.splitlines()
+               if line.startswith(("| killer", "| jigsaw", "| sudoku x")))
     assert "answers missing or differing from tdoku's: 0" in done.stdout
 
 
@@ -51,3 +59,36 @@ def test_a_bad_puzzle_file_is_refused_with_its_line_and_column(tmp_path: Path) -
     path.write_text(good[:80] + "\n")
     done = run("--puzzles", str(path), "--big", "0")
     assert done.returncode == 2 and f"{path}:1:1: a puzzle is 81 characters, this one 80" in done.stderr
+
+
+def test_published_killers_get_a_row_a_file(tmp_path: Path) -> None:
+    made = [unique_killer(9, seed=s, largest=4) for s in range(4)]
+    (tmp_path / "three.killer").write_text(dumps(made[:3], "killer"))
+    (tmp_path / "one.killer").write_text(dumps(made[3:], "killer"))
+    done = run("--quick", "--killers", str(tmp_path / "three.killer"), "--killers", str(tmp_path / "one.killer"),
+               "--sample", "2", "--big", "0", "--family", "0", "--backends", "gac")
+    assert done.returncode == 0, done.stderr
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in done.stdout.splitlines()
+            if line.startswith("| published")]
+    assert [row[:3] + row[-1:] for row in rows] == [
+        ["published Killers: three.killer (sample of 2)", "2", "`gac`", "2"],
+        ["published Killers: one.killer", "1", "`gac`", "1"]]
+    assert not any(line.startswith(("| killer", "| 16x16")) for line in done.stdout.splitlines())
+
+
+def test_a_bad_killer_file_is_refused_with_its_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "bad.killer"
+    good = dumps(unique_killer(9, seed=0, largest=4), "killer")
+    lines = good.splitlines()
+    line, column = next((n, found.start() + 1) for n, text in enumerate(lines, start=1)  # cage a's first cell
+                        if "=" not in text and ":" not in text and (found := re.search(r"\ba\b", text)))
+    path.write_text("\n".join(re.sub(r"\ba=[0-9]+ ?", "", text) for text in lines) + "\n")  # cage a loses its sum
+    done = run("--quick", "--killers", str(path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert f"{path}:{line}:{column}: cage a has no sum" in done.stderr and "Traceback" not in done.stderr
+    sudoku = tmp_path / "plain.sdm"
+    sudoku.write_text(dumps(unique_sudoku(9, seed=0), "sudoku"))
+    done = run("--quick", "--killers", str(sudoku))
+    assert done.returncode == 2 and f"{sudoku}: puzzle 1 is a sudoku, not a Killer Sudoku" in done.stderr
+    done = run("--quick", "--killers", str(tmp_path / "missing.killer"))
+    assert done.returncode == 2 and "missing.killer: no such file" in done.stderr
