@@ -296,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
             rows, wrong = no_tdoku(kind, puzzles, backends, args.repeats, args.time_limit)
             bad += wrong
             print("\n".join(rows), flush=True)
-    print(f"\nanswers missing or differing from tdoku's: {bad}")
+    print(f"\nunsolved, or answers differing from tdoku's: {bad}")
     return 1 if bad else 0
 
 

@@ -37,7 +37,7 @@ def test_quick_runs_without_tdoku_and_says_how_to_get_it() -> None:
         [kind, "2", spec] for kind in ("killer 9x9", "jigsaw 9x9", "sudoku x 9x9") for spec in ("`gac`", "`auto`")]
     assert all(line.rstrip(" |").endswith("| 2") for line in done.stdout.splitlines()
                if line.startswith(("| killer", "| jigsaw", "| sudoku x")))
-    assert "answers missing or differing from tdoku's: 0" in done.stdout
+    assert "unsolved, or answers differing from tdoku's: 0" in done.stdout
 
 
 def test_a_puzzle_file_with_comments_is_read(tmp_path: Path) -> None:
