@@ -145,7 +145,6 @@ def family_results(solver: Solver, puzzles: Iterable[Puzzle], time_limit: float 
         yield solver.solve(first, time_limit=time_limit, seed=seed)
         break
     warm(*FAMILY_KERNELS)  # before the batches' clocks, had the first puzzle not needed them
-    spec = solver.spec
     size = 1
     batch: list[Puzzle] = []
     shape: Shape | None = None
@@ -156,11 +155,11 @@ def family_results(solver: Solver, puzzles: Iterable[Puzzle], time_limit: float 
             break
         except BaseException:  # a puzzle that could not be read (or Ctrl-C): the results before it first
             if shape is not None and batch:
-                yield from _solved(solver, seed, shape, batch, time_limit, spec)
+                yield from _solved(solver, seed, shape, batch, time_limit)
             raise
         found = _shape_like(puzzle, shape)
         if shape is not None and found is not shape and batch:
-            yield from _solved(solver, seed, shape, batch, time_limit, spec)
+            yield from _solved(solver, seed, shape, batch, time_limit)
             batch = []
         shape = found
         if found is None:
@@ -168,10 +167,10 @@ def family_results(solver: Solver, puzzles: Iterable[Puzzle], time_limit: float 
             continue
         batch.append(puzzle)
         if len(batch) >= size:
-            yield from _solved(solver, seed, found, batch, time_limit, spec)
+            yield from _solved(solver, seed, found, batch, time_limit)
             size, batch = min(2 * size, BATCH), []
     if shape is not None and batch:
-        yield from _solved(solver, seed, shape, batch, time_limit, spec)
+        yield from _solved(solver, seed, shape, batch, time_limit)
 
 
 def _shape_like(puzzle: object, last: Shape | None) -> Shape | None:
@@ -213,18 +212,12 @@ def _results(shape: Shape, puzzles: list[Puzzle], time_limit: float | None, spec
     return out
 
 
-def _solved(solver: Solver, seed: int | None, shape: Shape, puzzles: list[Puzzle], time_limit: float | None,
-            spec: str) -> Iterator[Result]:
-    """The Results of a batch: `_results`, the puzzles given up finished by `_given_up`."""
-    return _given_up(solver, puzzles, _results(shape, puzzles, time_limit, spec), time_limit, seed)
-
-
-def _given_up(solver: Solver, puzzles: list[Puzzle], found: list[Result | float], time_limit: float | None,
-              seed: int | None) -> Iterator[Result]:
-    """The results `found` for `puzzles`, those the family search gave up on (the seconds it
+def _solved(solver: Solver, seed: int | None, shape: Shape, puzzles: list[Puzzle],
+            time_limit: float | None) -> Iterator[Result]:
+    """The Results of a batch (`_results`), those the family search gave up on (the seconds it
     spent) solved by the backend's own search in the time left (`family=false`), each Result's
     time counting both."""
-    for puzzle, result in zip(puzzles, found):
+    for puzzle, result in zip(puzzles, _results(shape, puzzles, time_limit, solver.spec)):
         if isinstance(result, Result):
             yield result
             continue

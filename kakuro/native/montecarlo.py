@@ -3,9 +3,11 @@ driver for sampling, nested, flat and UCT; `kakuro.engine.playout`: the moves th
 
 from __future__ import annotations
 
+import dataclasses
+
 from kakuro.engine import montecarlo as engine
 from kakuro.engine.playout import configure
-from kakuro.native.settings import CAZENAVE, Flat, Game, Nested, Playing, Uct
+from kakuro.native.settings import CAZENAVE, Game, Playing
 from kakuro.native.state import State
 
 
@@ -15,10 +17,4 @@ def play(st: State, game: Game, playing: Playing = CAZENAVE, games: int = 0) -> 
     `solution_values`), STOPPED (the deadline, a stop), or LIMIT after `games` failed games
     (0: no such bound). Raises KeyboardInterrupt on Ctrl-C."""
     configure(st, playing.strategy, playing.selection)
-    if isinstance(game, Nested):
-        return engine.run(st, game.name, games, level=game.level)
-    if isinstance(game, Flat):
-        return engine.run(st, game.name, games, playouts=game.playouts)
-    if isinstance(game, Uct):
-        return engine.run(st, game.name, games, playouts=game.playouts, c=game.c)
-    return engine.run(st, game.name, games)
+    return engine.run(st, game.name, games, **dataclasses.asdict(game))  # the game's fields are its settings
