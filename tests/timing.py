@@ -39,6 +39,9 @@ class Timing:
     """Seconds the block took (perf_counter)."""
     slowdown: float = 1.0
     """The larger of `slowdown()` just before and just after the block."""
+    cpu: float = 0.0
+    """CPU seconds this process spent in the block (process_time): the work itself, which a
+    busy machine stretches in wall time but never adds to."""
 
     def quiet(self, seconds: float) -> float:
         """`seconds` of work on this machine as on an idle core."""
@@ -49,9 +52,10 @@ class Timing:
 def timed() -> Iterator[Timing]:
     """Time the block: `with timed() as t: ...`, then `t.wall`, `t.slowdown`, `t.quiet(...)`."""
     timing = Timing(slowdown=slowdown())
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     try:
         yield timing
     finally:
         timing.wall = time.perf_counter() - start
+        timing.cpu = time.process_time() - cpu
         timing.slowdown = max(timing.slowdown, slowdown())
