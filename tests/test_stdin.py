@@ -112,3 +112,17 @@ def test_help_readme_and_docs_front_page_name_the_family(capsys: pytest.CaptureF
     assert all(name in " ".join(first_screen.split()) for name in FAMILY)
     front = " ".join((ROOT / "docs" / "index.md").read_text(encoding="utf-8").split("```")[0].split())
     assert all(name in front for name in FAMILY)
+
+
+def test_a_line_as_collections_publish_it_with_a_trailing_comment_is_read(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """top95.txt's first line ends in " // from https://...": a comment after the cells, '#' or
+    '//', is read; any other words after them are refused at their own column, not at column 1."""
+    for comment in ("  // from https://github.com/dimitri/sudoku", "\t# note"):
+        code, out, err = run_with_stdin(monkeypatch, capsys, LINE + comment + "\n", "solve", "-")
+        assert (code, err) == (0, ""), err
+        assert [int(v) for v in out.splitlines()[1].split()][0] == 4
+    code, out, err = run_with_stdin(monkeypatch, capsys, LINE + "  from somewhere\n", "solve", "-")
+    assert code == 1 and out == ""
+    assert err.strip().endswith(":1:84: after a one-line Sudoku's cells only blanks and a comment ('#' or '//') "
+                           "may follow (at 'from somewhere')") and err.count("\n") == 1, err

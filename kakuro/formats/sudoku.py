@@ -9,7 +9,7 @@ digit or letter per cell, the same label for the cells of one region; `A` and `a
 any n from 4 to 35. Blank lines are skipped; a line that starts with `#` is a comment, and
 `# key: value` before a puzzle gives it an id (`id: NAME`) or metadata, as in the other
 formats; `# diagonals: yes` makes it a Sudoku X (or Jigsaw X). A line may end with blanks and a
-comment after them (`  # note`), as puzzle collections often have.
+comment after them (`  # note` or `  // note`), as puzzle collections often have.
 """
 
 from __future__ import annotations
@@ -32,19 +32,20 @@ KINDS = ("sudoku", "sudoku-x", "jigsaw", "jigsaw-x")
 DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 """The character of each digit 1..35 in a one-line puzzle."""
 _ALLOWED = frozenset(".0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-_LINE = re.compile(r"([.0-9A-Za-z]+)(?:\s+#.*)?\s*")
+_LINE = re.compile(r"([.0-9A-Za-z]+)(?:\s+(?:#|//).*)?\s*")
+_FIRST_WORD = re.compile(r"[.0-9A-Za-z]+(?=\s|$)")
 _SNIFF_CHARS = 1 << 12
 
 
 def sniff(text: str) -> bool:
-    """True when the first line that is not blank or a comment looks like a one-line Sudoku:
-    at least 16 characters, all `.`, digits or letters (so a line one character short is read
-    as a Sudoku and reported as such)."""
+    """True when the first line that is not blank or a comment starts like a one-line Sudoku:
+    a word of at least 16 characters, all `.`, digits or letters (so a line one character
+    short, or one with words after its cells, is read as a Sudoku and reported as such)."""
     for line in text[:_SNIFF_CHARS].splitlines():
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
-            match = _LINE.fullmatch(stripped)
-            return match is not None and len(match.group(1)) >= 16
+            word = _FIRST_WORD.match(stripped)
+            return word is not None and len(word.group()) >= 16
     return False
 
 
@@ -91,6 +92,10 @@ def _parse_line(line: str, number: int, file: str | None, header: Header | None,
     match = _LINE.fullmatch(line.strip())
     if match is None:
         bad = next((i for i, ch in enumerate(line) if i >= start and ch not in _ALLOWED), start)
+        if line[bad].isspace():  # the cells, then more than a comment
+            bad = len(line) - len(line[bad:].lstrip())
+            raise PuzzleFormatError("after a one-line Sudoku's cells only blanks and a comment ('#' or '//') may follow",
+                                    file=file, line=number, column=bad + 1, text=line[bad:].rstrip())
         raise PuzzleFormatError("a one-line Sudoku holds only '.', digits and letters", file=file, line=number,
                                 column=bad + 1, text=line[bad])
     cells = match.group(1)
