@@ -1,10 +1,13 @@
-"""Shared fixtures: golden puzzles and the shared data folder."""
+"""Shared fixtures: golden puzzles and the shared data folder; the suite's bytecode and its
+scheduling on several workers (pytest-xdist)."""
 
 from __future__ import annotations
 
+import compileall
 import functools
 import importlib.util
 import os
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,6 +18,22 @@ from kakuro import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+def keep_bytecode() -> None:
+    """Let this process and the programs the tests start keep their bytecode, and write the
+    package's now (only what is missing or stale), even where PYTHONDONTWRITEBYTECODE is set (as
+    on the CI machines): the suite starts several hundred `python -m kakuro` children, each of
+    which would otherwise compile every module it imports from source (about 0.3 s of CPU a
+    process), and every worker would rewrite every test module's asserts again. The caches go
+    where Python keeps them (`__pycache__`, ignored by git); a checkout that cannot be written
+    is left as it is and only runs slower."""
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    compileall.compile_dir(ROOT / "kakuro", quiet=2)
+
+
+keep_bytecode()
 EXAMPLES = ROOT / "instances" / "examples"
 DOCS = ROOT / "docs"
 
