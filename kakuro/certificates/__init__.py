@@ -7,7 +7,8 @@ evidence a checker that is not the solver accepts (`kakuro certify`, `kakuro ver
 
 Modules: `document` (the certificate and its file layout: written, and read line by line),
 `prove` (`certify`), `check` (`verify` and its `Verdict`), `encoding` (`check_encoding`: the
-trusted encoding, checked on a puzzle), `tools` (the solvers and checkers, by name). The guide's page "Certified answers" says what a certificate proves and trusts.
+trusted encoding, checked on a puzzle), `tools` (the solvers and checkers, by name). The
+guide's page "Certified answers" says what a certificate proves and trusts.
 
 Each name is imported from its module when first asked for (module `__getattr__`), so the
 command line's parser reads `tools` without the encoding and its tables.
