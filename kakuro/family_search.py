@@ -144,7 +144,6 @@ def family_results(solver: Solver, puzzles: Iterable[Puzzle], time_limit: float 
     for first in stream:
         yield solver.solve(first, time_limit=time_limit, seed=seed)
         break
-    warm(*FAMILY_KERNELS)  # before the batches' clocks, had the first puzzle not needed them
     size = 1
     batch: list[Puzzle] = []
     shape: Shape | None = None
@@ -187,6 +186,7 @@ def _results(shape: Shape, puzzles: list[Puzzle], time_limit: float | None, spec
     """The checked `Result`s of `puzzles`, searched in one call: each of `shape`'s shape, as
     `_shape_like` found (its key compared with `shape.key`); for a puzzle given up after
     GUESSES, the seconds spent on it instead."""
+    warm(*FAMILY_KERNELS)  # before the batch's clock, once per process: a stream of Kakuro never loads them
     start = time.perf_counter()
     answers = solve_checked(shape, puzzles, budget=time_limit, cap=GUESSES)
     batch = answers.batch
