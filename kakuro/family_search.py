@@ -54,7 +54,7 @@ from kakuro.native.family import (
     takes_cages,
 )
 from kakuro.native.kernels import compile_off_clock, warm
-from kakuro.native.settings import FAMILY_KERNELS
+from kakuro.native.settings import FAMILY_KERNELS, FAMILY_SEARCH_KERNEL
 from kakuro.options import Option
 from kakuro.outcome import TIME_LIMIT_REACHED, Enumeration, Result, Stat, Status, as_returned, checked_solution, rejection
 from kakuro.puzzle import Puzzle
@@ -124,7 +124,7 @@ def family_count(puzzle: Puzzle, limit: int, deadline: Deadline) -> Enumeration 
     shape = shape_for(puzzle)
     if shape is None or limit * puzzle.size > MOST_KEPT_BYTES:
         return None
-    deadline = compile_off_clock(FAMILY_KERNELS, deadline=deadline)
+    deadline = compile_off_clock((FAMILY_SEARCH_KERNEL,), deadline=deadline)  # unchecked answers: no `verify`
     batch = search(shape, puzzle, limit, deadline, GUESSES + 10 * limit)
     outcome = batch.outcomes[0]
     if outcome[CODE] == CUT:
@@ -144,7 +144,6 @@ def family_results(solver: Solver, puzzles: Iterable[Puzzle], time_limit: float 
     for first in stream:
         yield solver.solve(first, time_limit=time_limit, seed=seed)
         break
-    warm(*FAMILY_KERNELS)  # before the batches' clocks, had the first puzzle not needed them
     size = 1
     batch: list[Puzzle] = []
     shape: Shape | None = None
@@ -187,6 +186,7 @@ def _results(shape: Shape, puzzles: list[Puzzle], time_limit: float | None, spec
     """The checked `Result`s of `puzzles`, searched in one call: each of `shape`'s shape, as
     `_shape_like` found (its key compared with `shape.key`); for a puzzle given up after
     GUESSES, the seconds spent on it instead."""
+    warm(*FAMILY_KERNELS)  # before the batch's clock, once per process: a stream of Kakuro never loads them
     start = time.perf_counter()
     answers = solve_checked(shape, puzzles, budget=time_limit, cap=GUESSES)
     batch = answers.batch

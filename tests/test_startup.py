@@ -1,16 +1,22 @@
-"""The command line's process starts numba without its SciPy BLAS probe (`kakuro.engine.startup`):
-the probe alone is refused, SciPy stays importable, and `kakuro.cli.main` asks for it."""
+"""The command line's process starts light: numba without its SciPy BLAS probe
+(`kakuro.engine.startup`: the probe alone is refused, SciPy stays importable, and
+`kakuro.cli.main` asks for it), and a command imports only what it runs (the parser no numpy,
+`kakuro --help` and `kakuro report` no numba)."""
 
 from __future__ import annotations
 
 import importlib.machinery
+import json
+import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
 import kakuro.cli
 from kakuro.engine import startup
+from kakuro.records.record import JobStatus, Record
 
 
 def probing(monkeypatch: pytest.MonkeyPatch, initializing: bool) -> None:
@@ -59,3 +65,45 @@ def test_a_campaign_asks_for_it_however_it_is_started(monkeypatch: pytest.Monkey
     monkeypatch.setattr(kakuro.cli, "without_numba_blas", lambda: asked.append(True))
     assert compare.main(["--help"]) == 0
     assert asked == [True]
+
+
+# --------------------------------------------------------------------- what a command imports
+SEEN = """
+import json, sys
+import kakuro.cli
+kakuro.cli.build_parser()
+parser = sorted(sys.modules)
+codes = [kakuro.cli.main(["--help"]), kakuro.cli.main(["report", sys.argv[1]])]
+with open(sys.argv[2], "w") as out:
+    json.dump({"parser": parser, "commands": sorted(sys.modules), "codes": codes}, out)
+"""
+"""A fresh process: the parser built, then `kakuro --help` and `kakuro report FILE` run; the
+modules loaded after each, and the exit codes, written to the file argv[2]."""
+
+
+def two_backends_on_two_puzzles(path: Path) -> Path:
+    """A results file whose report runs the analysis (ranks, Friedman's test: SciPy)."""
+    records = [Record(source=f"{name}.txt", index=0, digest=f"{k:016x}", backend=backend, seed=0, repeat=0,
+                      status=JobStatus.SOLVED, time_limit=10.0, time=time, wall=time + 0.1)
+               for k, name in enumerate(("a", "b")) for backend, time in (("cpsat", 0.5 + k), ("gac", 0.2))]
+    path.write_text("".join(json.dumps(record.to_json()) + "\n" for record in records))
+    return path
+
+
+def test_the_parser_help_and_report_import_no_engine(tmp_path: Path) -> None:
+    """Every `kakuro` process builds the parser: it imports no numpy, no certificate machinery
+    (the parser names the proof tools from `kakuro.certificates.tools`), and `kakuro --help`
+    and `kakuro report` import no numba (a second of start-up each)."""
+    results, seen = two_backends_on_two_puzzles(tmp_path / "results.jsonl"), tmp_path / "seen.json"
+    run = subprocess.run([sys.executable, "-c", SEEN, str(results), str(seen)], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "Friedman" in run.stdout  # the report did its whole work, SciPy's statistics included
+    loaded = json.loads(seen.read_text())
+    assert loaded["codes"] == [0, 0]
+    light = {"kakuro.engine", "kakuro.engine.startup"}  # the package, and the hook that imports no numba
+    heavy = ("numpy", "numba", "llvmlite", "scipy", "kakuro.combos", "kakuro.reasoning", "kakuro.engine", "kakuro.native.")
+    assert [m for m in loaded["parser"] if m.startswith(heavy) and m not in light | {"kakuro.native.startup"}] == []
+    assert [m for m in loaded["parser"] if m.startswith("kakuro.certificates.")] == ["kakuro.certificates.tools"]
+    engine = ("numba", "llvmlite", "kakuro.engine")
+    assert [m for m in loaded["commands"] if m.startswith(engine) and m not in light] == []

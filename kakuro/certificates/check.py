@@ -50,14 +50,13 @@ from kakuro.certificates.document import (
     json_shown,
 )
 from kakuro.certificates.prove import ENCODING
+from kakuro.certificates.tools import CHECKERS
 from kakuro.clock import Deadline
 from kakuro.errors import InvalidSolutionError, KakuroError
 from kakuro.isolation import DeadlineReached, call_with_deadline
 from kakuro.puzzle import Puzzle
 from kakuro.reasoning.cnf import encode
 
-CHECKERS = ("dratify-python", "dratify-native")
-"""The proof checkers `verify` knows; the native one runs only where it is installed."""
 NATIVE_MAX_BYTES = 8 << 20
 """The largest certificate (bytes) the native checker is given by default: it takes the whole
 proof as Python lists, 10 to 40 times the text's size in memory (640 MB for a 15 MB certificate

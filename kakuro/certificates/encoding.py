@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kakuro.certificates.prove import DEFAULT_SOLVER, ENCODING
+from kakuro.certificates.prove import ENCODING
+from kakuro.certificates.tools import DEFAULT_SOLVER
 from kakuro.puzzle import Puzzle
 from kakuro.reasoning.cnf import encode
 from kakuro.registry import get_solver

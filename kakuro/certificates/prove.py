@@ -7,7 +7,7 @@
                                  unsatisfiable -> claim UNIQUE, solution 1, the proof
                                  a model       -> claim SEVERAL, solutions 1 and 2 (both checked)
 
-Proof logging works with CaDiCaL and Glucose in PySAT 1.9 (`PROOF_SOLVERS`); Kissat and
+Proof logging works with CaDiCaL and Glucose in PySAT 1.9 (`kakuro.certificates.tools.PROOF_SOLVERS`); Kissat and
 Minisat refuse it.
 """
 
@@ -17,6 +17,7 @@ from typing import Any
 
 from kakuro.availability import Engine
 from kakuro.certificates.document import Certificate, Claim, written
+from kakuro.certificates.tools import DEFAULT_SOLVER, PROOF_SOLVERS
 from kakuro.clock import Deadline
 from kakuro.errors import BackendOptionError, KakuroError
 from kakuro.isolation import DeadlineReached, call_with_deadline
@@ -26,9 +27,6 @@ from kakuro.reasoning.cnf import Encoding, encode
 ENCODING = "combinations"
 """The encoding every certificate uses: the project's default CNF."""
 
-PROOF_SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose42", "glucose3")
-"""PySAT solvers that log a DRUP proof here (the first is the default)."""
-DEFAULT_SOLVER = PROOF_SOLVERS[0]
 KAKURO, PYSAT = Engine("kakuro", pip="kakuro"), Engine("pysat", pip="python-sat")
 """What made a certificate, by version (information only)."""
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from kakuro.certificates.tools import CHECKERS, DEFAULT_SOLVER, PROOF_SOLVERS
 from kakuro.cli.arguments import at_least
 from kakuro.cli.common import DEFAULT_TIME_LIMIT, PUZZLE_ARGUMENT, add_time_limit, pick, pick_puzzles, read_puzzles
 from kakuro.cli.exits import EXIT_ERROR, EXIT_LIMIT, EXIT_OK, EXIT_WRONG, worst
@@ -27,8 +28,6 @@ def add_commands(commands: Any) -> None:
 
 
 def _add_certify(commands: Any) -> None:
-    from kakuro.certificates import DEFAULT_SOLVER, PROOF_SOLVERS
-
     command = commands.add_parser(
         "certify", help="certify how many solutions puzzles have (0, exactly 1, at least 2), with a proof",
         description="For each puzzle, a certificate file in DIR (named after the puzzle's id, .cert): the puzzle, "
@@ -83,7 +82,7 @@ def certify_all(
     With `first` (a generator writing its puzzle file `also`) the certificates are written
     once all are made, all or none, after `first()`; otherwise each as soon as it is made.
     Returns the exit status."""
-    from kakuro.certificates import DEFAULT_SOLVER, CertifyLimitError, certify, verify
+    from kakuro.certificates import CertifyLimitError, certify, verify
 
     paths = certificate_paths(puzzles, folder, numbers)
     refuse_existing([*paths, *([also] if also else [])], overwrite)
@@ -116,8 +115,6 @@ def certify_all(
 
 
 def _add_verify(commands: Any) -> None:
-    from kakuro.certificates import CHECKERS
-
     command = commands.add_parser(
         "verify", help="check certificates, trusting nothing in them",
         description="Reads each certificate line by line: re-encodes its puzzle and requires the same header and "

@@ -61,8 +61,11 @@ HARMONY_KERNELS = ("harmony",)
 """Self-Adaptive Harmony Search (`kakuro.native.harmony`)."""
 UNIQUE_KERNELS = ("root:gac", "shave:gac", "local")
 """The classic generator's local search (`kakuro.native.unique`)."""
-FAMILY_KERNELS = ("family", "verify")
-"""The Sudoku family's search and the compiled check of its answers (`kakuro.native.family`)."""
+FAMILY_SEARCH_KERNEL = "family"
+"""The Sudoku family's search alone: one puzzle's (`kakuro.native.family.search`), whose
+answers the template checks."""
+FAMILY_KERNELS = (FAMILY_SEARCH_KERNEL, "verify")
+"""The Sudoku family's search and the compiled check of a batch's answers (`kakuro.native.family`)."""
 
 
 def root_kernel(strength: Strength) -> str:
