@@ -4,7 +4,7 @@ A command the docs show (`kakuro ...`, `python -m kakuro.compare ...`, `python e
 ...`) or a python block is run in a child forked from a warm interpreter of this tree: one per
 test worker, started on first use, that has imported `kakuro` with its command-line modules and
 loaded the compiled kernels every solve needs (and `kakuro.report`, whose scipy.stats every
-`compare` and `report` command imports). The child changes to the command's folder, takes
+`compare` and `report` command imports, and matplotlib's pyplot, which every plot imports). The child changes to the command's folder, takes
 its environment, argv and standard streams (stdin from /dev/null, stdout and stderr to files),
 and runs the module, script or code as `python` would (`runpy`, `__main__`), then exits with
 its status. Each command costs its own work only: the interpreter's start, the imports and the
@@ -37,6 +37,9 @@ from tests.conftest import ROOT
 WARM = r'''
 import json, os, runpy, sys, traceback
 import kakuro, kakuro.cli, kakuro.cli.compare, kakuro.cli.report, kakuro.report  # report: scipy.stats, which compare needs too
+import matplotlib
+matplotlib.use("Agg")  # as MPLBACKEND says for every command
+import matplotlib.pyplot  # 0.8 s that every report with plots, diagram or figures pays
 example = kakuro.read("instances/examples/puzzlink-6x5.txt")[0]
 for spec in ("auto", "gac", "nmcs"):  # the kernels most commands load first
     kakuro.get_solver(spec).ensure_warm()
