@@ -123,7 +123,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{task} {len(puzzles)} puzzles, {limit:g} s each; backends: {', '.join(specs)}")
     values = (1, 7) if args.quick else (1, 9)
     builds = precompile(values)  # from cold; cached for the rest of the process
-    print(f"seconds to build every {values[0]}..{values[1]} run's object, from cold: " + ", ".join(f"{k} {v:.2f}" for k, v in builds.items()))
+    print(f"seconds to build every {values[0]}..{values[1]} run's object, from cold: "
+          + ", ".join(f"{k} {v:.2f}" for k, v in builds.items()))
     rows = run(puzzles, specs, limit, out, args.count)
     summarise(rows, "cpsat" if "cpsat" in specs else None)
 

@@ -1,20 +1,22 @@
 """Runs the documentation's commands as a fresh process would, without paying a fresh process.
 
 A command the docs show (`kakuro ...`, `python -m kakuro.compare ...`, `python experiments/x.py
-...`) or a python block is run in a child forked from a warm interpreter of this tree: one per
-test worker, started on first use, that has imported `kakuro` with its command-line modules and
-loaded the compiled kernels every solve needs (and `kakuro.report`, whose scipy.stats every
-`compare` and `report` command imports, and matplotlib's pyplot, which every plot imports). The child changes to the command's folder, takes
-its environment, argv and standard streams (stdin from /dev/null, stdout and stderr to files),
-and runs the module, script or code as `python` would (`runpy`, `__main__`), then exits with
-its status. Each command costs its own work only: the interpreter's start, the imports and the
-kernels' loading (1 to 2 s of the 1.5 to 3 s of a small command here) are paid once per worker.
+...`, `python -c CODE`) or a python block is run in a child forked from a warm interpreter of
+this tree: one per test worker, started on first use, that has imported `kakuro` with its
+command-line modules and loaded the compiled kernels every solve needs (and `kakuro.report`,
+whose scipy.stats every `compare` and `report` command imports, and matplotlib's pyplot, which
+every plot imports). The child changes to the command's folder, takes its environment, argv and
+standard streams (stdin from /dev/null, stdout and stderr to files), and runs the module, script
+or code as `python` would (`runpy`, `__main__`), then exits with its status. Each command costs
+its own work only: the interpreter's start, the imports and the kernels' loading (1 to 2 s of
+the 1.5 to 3 s of a small command here) are paid once per worker.
 
 Two shell forms are run so too: `echo ...|printf ... | COMMAND` (bash runs the echo, its output
 becomes COMMAND's stdin) and `COMMAND > FILE` (COMMAND's stdout is FILE, created or emptied
 first, as bash does). Anything else (another pipe or redirection, `;`, an expansion, another
-program) runs in bash. `run` answers a `subprocess.CompletedProcess` either way. `WarmChild` starts code the same way and leaves it
-running, its stdout a live pipe: the Ctrl-C tests signal it mid-search.
+program) runs in bash. `run` answers a `subprocess.CompletedProcess` either way. `WarmChild`
+starts code the same way and leaves it running, its stdout a live pipe: the Ctrl-C tests signal
+it mid-search.
 """
 
 from __future__ import annotations
