@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 import kakuro
+from kakuro.formats import read_lazily
 from kakuro.generate import classic
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,22 +38,28 @@ DECIDED = {"SOLVED", "UNSATISFIABLE"}
 WARM_UP = kakuro.read(ROOT / "instances" / "examples" / "puzzlink-6x5.txt")[0]
 
 
-def puzzle_sets(names: list[str], seed: int) -> list[tuple[str, list[kakuro.Puzzle], float]]:
-    """(name, puzzles, seconds per puzzle) for each set asked for."""
+def puzzle_sets(names: list[str], seed: int, take: int | None = None) -> list[tuple[str, list[kakuro.Puzzle], float]]:
+    """(name, puzzles, seconds per puzzle) for each set asked for; with `take`, only the first
+    `take` puzzles of each set (the files read no further, fewer grids generated)."""
+
+    def read(path: Path) -> list[kakuro.Puzzle]:
+        return kakuro.read(path) if take is None else list(itertools.islice(read_lazily(path), take))
+
     sets = []
     if "janko" in names:
         if (SHARED / "janko.jsonl").exists():
-            sets.append(("janko", kakuro.read(SHARED / "janko.jsonl"), 10.0))
+            sets.append(("janko", read(SHARED / "janko.jsonl"), 10.0))
         else:
             print(f"# janko skipped: {SHARED / 'janko.jsonl'} is absent", file=sys.stderr)
     if "hard" in names:
         for path in sorted((ROOT / "instances" / "hard").glob("*.jsonl")):
             large = any(size in path.stem for size in ("60x60", "31x101", "100x100"))
-            sets.append((f"hard/{path.stem}", kakuro.read(path), 60.0 if large else 10.0))
+            sets.append((f"hard/{path.stem}", read(path), 60.0 if large else 10.0))
     fresh = {"fresh": (30, 30, 0.25, 6, 10.0), "fresh60": (60, 60, 0.25, 4, 60.0), "fresh31": (31, 101, 0.3, 4, 60.0)}
     for name, (rows, cols, density, count, limit) in fresh.items():
         if name in names:
-            puzzles = classic(rows, cols, density=density, count=count, seed=seed, unique=False)
+            puzzles = classic(rows, cols, density=density, count=count if take is None else min(count, take), seed=seed,
+                              unique=False)
             sets.append((f"fresh loose {rows}x{cols} (seed {seed})", puzzles, limit))
     return sets
 

@@ -198,9 +198,19 @@ for the 25x25 (half its cells empty: emptying more while the count stays 1 takes
 puzzle) and the Killer (cages of at most KILLER_LARGEST cells)."""
 
 
-def generated(kind: str, count: int, seed: int) -> list[Puzzle]:
-    """`count` generated unique puzzles of `kind` (seeds `seed`, `seed` + 1, ...)."""
-    return [GENERATED[kind](seed + k) for k in range(count)]
+QUICK_GENERATED: dict[str, Callable[[int], Puzzle]] = {
+    "16x16": lambda s: unique_sudoku(16, seed=s, empty=0.3),
+    "25x25": lambda s: unique_sudoku(25, seed=s, empty=0.2),
+}
+"""`--quick`'s big puzzles: unique, with fewer cells emptied (a minimal 16x16 and the half-empty
+25x25 take a second or more each to make)."""
+
+
+def generated(kind: str, count: int, seed: int, quick: bool = False) -> list[Puzzle]:
+    """`count` generated unique puzzles of `kind` (seeds `seed`, `seed` + 1, ...), as `--quick`
+    makes them when `quick`."""
+    make = QUICK_GENERATED.get(kind, GENERATED[kind]) if quick else GENERATED[kind]
+    return [make(seed + k) for k in range(count)]
 
 
 def published_killers(path: Path) -> list[Puzzle]:
@@ -229,7 +239,8 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--killers", type=Path, action="append", default=[], metavar="FILE",
                         help="a file of published Killer Sudokus (any format kakuro.read detects; repeatable: a row each)")
     parser.add_argument("--sample", type=int, metavar="N", help="N puzzles drawn from each file (seed 1), not all")
-    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: a few generated puzzles, 1 repeat")
+    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: a few generated puzzles (the big "
+                                                             "ones not minimal), 1 repeat")
     parser.add_argument("--backends", metavar="SPECS", help=f"comma-separated specs (default {','.join(BACKENDS)})")
     parser.add_argument("--repeats", type=int, metavar="N", help="passes over each set, the median counted (default 5)")
     parser.add_argument("--big", type=int, metavar="N",
@@ -254,7 +265,7 @@ def other_sets(args: argparse.Namespace, specs: Sequence[str],
     out: list[tuple[str, list[Puzzle], Sequence[str]]] = [
         (*sampled(f"published Killers: {path.name}", puzzles, args.sample), specs)
         for path, puzzles in zip(args.killers, killers)]
-    out += [(kind, generated(kind, args.big, 0), BIG_BACKENDS) for kind in ("16x16", "25x25") if args.big]
+    out += [(kind, generated(kind, args.big, 0, args.quick), BIG_BACKENDS) for kind in ("16x16", "25x25") if args.big]
     out += [(kind, generated(kind, args.family, 0), specs) for kind in ("killer 9x9", "jigsaw 9x9", "sudoku x 9x9")
             if args.family]
     return out

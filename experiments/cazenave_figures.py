@@ -7,7 +7,7 @@ percentage and algorithm, Figure 2 the total time (s) per percentage and algorit
 problem counting its whole limit. The paper used 100 problems per percentage and 10 s per
 problem and states its results in words only; they are quoted after our tables.
 
-    python experiments/cazenave_figures.py --quick                  # 1 problem per percentage, 0.1 s limit (seconds)
+    python experiments/cazenave_figures.py --quick                  # 1 problem per percentage, 0.05 s limit (seconds)
     python experiments/cazenave_figures.py --problems 5 --time-limit 1   # a middle-sized run (~2 min)
     python experiments/cazenave_figures.py                          # 20 problems per percentage, 10 s limit (~40 min)
     python experiments/cazenave_figures.py --problems 100           # the paper's size (~3 h here)
@@ -141,11 +141,11 @@ def plot(results: dict[int, list[Row]], specs: list[str], directory: Path, probl
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: 1 problem per percentage, 0.1 s limit")
+    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: 1 problem per percentage, 0.05 s limit")
     parser.add_argument("--problems", type=int, default=None, help="problems per percentage (default "
                                                                    "20; 1 with --quick; paper 100)")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per problem (default 10, "
-                                                                       "as in the paper; 0.1 with --quick)")
+                                                                       "as in the paper; 0.05 with --quick)")
     parser.add_argument("--seed", type=int, default=2010, help="generator seed; percentage h uses seed + h (default 2010)")
     parser.add_argument("--holes", default=None, help=argparse.SUPPRESS)  # a subset of percentages, e.g. "50,100" (tests)
     parser.add_argument("--json", type=Path, help="also write one JSON line per solve to this new file")
@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paper", type=Path, default=PAPER, help="the paper's text, for its quoted results")
     args = parser.parse_args(argv)
     problems = args.problems or (1 if args.quick else 20)
-    limit = args.time_limit or (0.1 if args.quick else 10.0)
+    limit = args.time_limit or (0.05 if args.quick else 10.0)
     try:
         holes = [int(h) for h in args.holes.split(",")] if args.holes else list(HOLES)
     except ValueError:

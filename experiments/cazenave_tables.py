@@ -14,7 +14,7 @@ The 1..9 set is Table 4's (same seed), as in the paper, where both rows read 17.
 The paper's numbers, read from its text, are printed beside ours.
 
     python experiments/cazenave_tables.py                       # tables 3,4,5: 100 problems, 1 s limit (~15 min)
-    python experiments/cazenave_tables.py --quick               # 3 problems, 0.1 s limit (seconds)
+    python experiments/cazenave_tables.py --quick               # 3 problems, 0.05 s limit (seconds)
     python experiments/cazenave_tables.py --problems 20 --time-limit 0.5   # a middle-sized run (~2 min)
     python experiments/cazenave_tables.py --tables 5 --problems 100 --time-limit 10 --json t5.jsonl
 
@@ -231,9 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--problems", type=int, default=None, help="problems per table or value range "
                                                                    "(default 100; 3 with --quick)")
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds per problem (default 1; 0.1 with --quick)")
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds per problem (default 1; 0.05 with --quick)")
     parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: every algorithm "
-                                                             "and table on 3 problems, 0.1 s limit")
+                                                             "and table on 3 problems, 0.05 s limit")
     parser.add_argument("--seed", type=int, default=2010, help="generator seed of the problem sets (default 2010)")
     parser.add_argument("--tables", default="3,4,5", help="which tables (default 3,4,5)")
     parser.add_argument("--values", default=None, help=argparse.SUPPRESS)  # Table 5 ranges, e.g. "9,12" (tests)
@@ -242,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paper", type=Path, default=PAPER, help="the paper's text, for its numbers")
     args = parser.parse_args(argv)
     problems = args.problems or (3 if args.quick else 100)
-    limit = args.time_limit or (0.1 if args.quick else 1.0)
+    limit = args.time_limit or (0.05 if args.quick else 1.0)
     try:
         tables = [int(t) for t in args.tables.split(",")]
         values = [int(v) for v in args.values.split(",")] if args.values else list(TABLE5_VALUES)

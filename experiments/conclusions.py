@@ -5,22 +5,26 @@ its analysis recomputed from the results file by code that shares none of kakuro
 
 Runs `python -m kakuro.compare` with gac, cpsat, sat, nmcs and sampling on 35 puzzles (the 29 of
 instances/classic, the 4 loose 30x30 grids and the 2 unsatisfiable 7x7 grids of instances/hard),
-3 repeats, 10 s a run, 2 workers; then `python -m kakuro.report --json --cd-diagram`, and
+3 repeats, 10 s a run, 2 workers; then `python -m kakuro.report --json --cd-diagram` (both
+in this process: their imports are paid once), and
 recomputes the JSON's numbers (solved, PAR-2, SGM, Borda, average ranks, VBS and contributions,
 Friedman p and the Nemenyi CD, Wilcoxon and Holm p-values, who was faster) with json, pandas and
 scipy only: to 1e-6, p-values to 1e-4. Each backend's bootstrap interval must hold its PAR-2.
-`--quick`: 3 backends, 7 puzzles, 2 repeats, 1 s. Prints the report's conclusions and the check;
+`--quick`: 3 backends, 7 puzzles, 2 repeats, 0.25 s. Prints the report's conclusions and the check;
 exits 1 on a mismatch. The files stay in FOLDER (default: a new temporary folder).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
+import io
 import itertools
 import json
 import math
+import shlex
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -37,7 +41,7 @@ FULL = {
 }
 QUICK = {
     "paths": ["instances/classic/unique-6x6.jsonl", "instances/hard/unsat-7x7-v8.jsonl"],
-    "backends": ["gac", "sat", "sampling"], "repeat": 2, "limit": 1,
+    "backends": ["gac", "sat", "sampling"], "repeat": 2, "limit": 0.25,
 }
 ANSWERED = ("SOLVED", "UNSATISFIABLE")
 
@@ -116,21 +120,31 @@ def mismatches(got: Any, expected: Any, where: str = "") -> list[str]:
         f"{where}: {got!r} against {float(expected)!r}"]
 
 
+def program(name: str, argv: list[str]) -> str:
+    """What `python -m kakuro.NAME ARGV` prints, run in this process (its imports are paid once);
+    SystemExit with its exit code when that is not 0."""
+    main = importlib.import_module(f"kakuro.cli.{name}").main
+    with contextlib.redirect_stdout(io.StringIO()) as shown:
+        code = main(argv)
+    if code != 0:
+        raise SystemExit(f"python -m kakuro.{name} {shlex.join(argv)} exited {code}")
+    return shown.getvalue()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="3 backends, 7 puzzles, 2 repeats, 1 s")
+    parser.add_argument("--quick", action="store_true", help="3 backends, 7 puzzles, 2 repeats, 0.25 s")
     parser.add_argument("--out", type=Path, help="folder for the results, the JSON and the diagram")
     args = parser.parse_args(argv)
     setup = QUICK if args.quick else FULL
     folder = args.out or Path(tempfile.mkdtemp(prefix="kakuro-conclusions-"))
     folder.mkdir(parents=True, exist_ok=True)
     results, analysis, diagram = folder / "results.jsonl", folder / "analysis.json", folder / "cd-diagram.svg"
-    campaign = [sys.executable, "-m", "kakuro.compare", *setup["paths"], *(f"-b{b}" for b in setup["backends"]),
+    campaign = [*(str(ROOT / path) for path in setup["paths"]), *(f"-b{b}" for b in setup["backends"]),
                 "--repeat", str(setup["repeat"]), "--time-limit", str(setup["limit"]), "-j", "2", "-o", str(results),
                 "--no-progress"]
-    subprocess.run(campaign, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    report = [sys.executable, "-m", "kakuro.report", str(results), "--json", str(analysis), "--cd-diagram", str(diagram)]
-    shown = subprocess.run(report, cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    program("compare", campaign)
+    shown = program("report", [str(results), "--json", str(analysis), "--cd-diagram", str(diagram)])
     print(shown[shown.index("### Conclusions"):shown.index("### Conclusions per")] if "### Conclusions per" in shown else shown)
     got = json.loads(analysis.read_text())
     lines = [json.loads(line) for line in results.read_text().splitlines()]

@@ -7,7 +7,7 @@ the krazydad and janko puzzles of ../shared/data. Each cell of the table is "sol
 time" over the set; an unsolved problem counts its whole time limit, as in the paper. Every
 answer is checked against the puzzle. The paper's Sudoku findings are quoted after the table.
 
-    python experiments/mcts_strategies.py --quick     # 1 problem per set, 0.05 s limit, one budget per algorithm (seconds)
+    python experiments/mcts_strategies.py --quick     # 1 problem per set, 0.01 s limit, one budget per algorithm (seconds)
     python experiments/mcts_strategies.py --quick --problems 2 --time-limit 0.3   # the quick run README.md records (~1 min)
     python experiments/mcts_strategies.py             # 10 problems per set, 2 s limit (~1 h)
     python experiments/mcts_strategies.py --speedup   # nmcs root parallelism, 1 vs 2 workers
@@ -92,9 +92,9 @@ def speedup(count: int, limit: float, seed: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a smoke run in seconds: 1 problem per set, "
-                                                             "0.05 s limit, one budget per algorithm")
+                                                             "0.01 s limit, one budget per algorithm")
     parser.add_argument("--problems", type=int, default=None, help="problems per set (default 10; 1 with --quick)")
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds per problem (default 2; 0.05 with --quick)")
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds per problem (default 2; 0.01 with --quick)")
     parser.add_argument("--seed", type=int, default=2022, help="generator seed of the Cazenave sets")
     parser.add_argument("--consistency", default="fc", choices=("fc", "gac"))
     parser.add_argument("--json", type=Path, help="also write one JSON line per solve to this new file")
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     out = new_file(args.json, "--json")  # before any work
     count = args.problems or (1 if args.quick else 10)
-    limit = args.time_limit or (0.05 if args.quick else 2.0)
+    limit = args.time_limit or (0.01 if args.quick else 2.0)
     sets = problem_sets(count, args.seed)
     start = time.perf_counter()
     for name in ("flat", "uct", "nmcs", "sampling"):

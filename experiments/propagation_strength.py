@@ -27,9 +27,10 @@ Usage:
     python experiments/propagation_strength.py --parts figures           # 10 grids per size (~3 min)
 
 Limits per job: `--time-limit` (5 s; quick 0.2 s) and `--short-limit` for `fc` and the
-backtracking variants (0.5 s; quick 0.05 s). `--every N` takes every N-th puzzle of each set
+backtracking variants (0.5 s; quick 0.02 s). `--every N` takes every N-th puzzle of each set
 (default 1; quick 1000: the first of each), `--count` the grids per size of `figures` (default 10; quick 1): `--quick`
-is a smoke run of every part, level and backend in seconds. `-o FILE` also writes the tables as
+is a smoke run of every part, level and backend in seconds (it reads only the puzzles it takes,
+and Choco's warm-up builds the tables of the runs over 1..7 only). `-o FILE` also writes the tables as
 Markdown.
 """
 
@@ -48,11 +49,15 @@ import kakuro
 from kakuro import Puzzle, Status
 from kakuro.engine.propagate import root_domains
 from kakuro.files import write_new
+from kakuro.formats import read_lazily
 from kakuro.reasoning.rdv import reduce_domains
 from kakuro.reasoning.root import reduce as gac_reduce
 from kakuro.solvers.backtrack import VARIANTS
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+QUICK_VALUES = (1, 7)
+"""`--quick` warms Choco's table models with the runs over 1..7 only (1..9 takes seconds); the
+puzzles build what else they need."""
 SETS = ("janko", "simonis_easy", "krazydad", "gecode_nikoli", "ifilot_cx16")
 BACKTRACK = tuple(f"backtrack:variant={v}" for v in VARIANTS)
 TIMED = (
@@ -156,19 +161,21 @@ def _share(k: int, n: int) -> str:
 
 
 # --------------------------------------------------------------------- part 2: times
-def warm(spec: str) -> float:
-    """Warm `spec` up (for Choco also its tables of the 1..9 runs); seconds taken."""
+def warm(spec: str, values: tuple[int, int] = (1, 9)) -> float:
+    """Warm `spec` up (for Choco also its tables of the runs over `values`); seconds taken."""
     started = time.perf_counter()
     solver = kakuro.get_solver(spec)
     solver.ensure_warm()
     if solver.name == "choco" and solver.settings["model"] != "decomposition":  # the models with tables
         from kakuro.solvers import choco
 
-        choco.precompile(kinds=(solver.settings["model"],))
+        choco.precompile(values, kinds=(solver.settings["model"],))
     return time.perf_counter() - started
 
 
-def times(puzzles: dict[str, list[Puzzle]], limit: float, short_limit: float, specs: Sequence[str]) -> list[str]:
+def times(puzzles: dict[str, list[Puzzle]], limit: float, short_limit: float, specs: Sequence[str],
+          values: tuple[int, int] = (1, 9)) -> list[str]:
+    """The time table of `specs`; Choco's models with tables first build those of the runs over `values`."""
     available = {info.name for info in kakuro.backend_info() if info.available}
     summary_rows = []
     detail_rows = []
@@ -176,7 +183,7 @@ def times(puzzles: dict[str, list[Puzzle]], limit: float, short_limit: float, sp
         if spec.split(":")[0] not in available:
             print(f"  {spec}: not available, skipped", file=sys.stderr)
             continue
-        warm_s = warm(spec)
+        warm_s = warm(spec, values)
         solver = kakuro.get_solver(spec)
         job_limit = short_limit if spec in SHORT else limit
         all_times: list[float] = []
@@ -250,14 +257,18 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return lines
 
 
-def load(sets: Sequence[str], every: int) -> tuple[dict[str, list[Puzzle]], dict[str, float]]:
-    """Every `every`-th puzzle of each set, and the seconds reading (parsing, validating) took."""
+def load(sets: Sequence[str], every: int, whole: bool = True) -> tuple[dict[str, list[Puzzle]], dict[str, float]]:
+    """Every `every`-th puzzle of each set, and the seconds reading (parsing, validating) took:
+    of the whole set, or (not `whole`) of the puzzles taken only."""
     puzzles, seconds = {}, {}
     for name in sets:
         started = time.perf_counter()
-        ps = kakuro.read(SHARED / f"{name}.jsonl")
+        if whole:
+            puzzles[name] = kakuro.read(SHARED / f"{name}.jsonl")[::every]
+        else:
+            lazy = read_lazily(SHARED / f"{name}.jsonl")
+            puzzles[name] = [lazy[i] for i in range(0, len(lazy), every)]
         seconds[name] = time.perf_counter() - started
-        puzzles[name] = ps[::every]
     return puzzles, seconds
 
 
@@ -270,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--backends", default=None, help="comma list of specs for `times` (default: all)")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per job (default 5, quick 0.2)")
     parser.add_argument("--short-limit", type=float, default=None, help="seconds per job of backtrack "
-                                                                        "and fc (default 0.5, quick 0.05)")
+                                                                        "and fc (default 0.5, quick 0.02)")
     parser.add_argument("--count", type=int, default=None, help="grids per size in `figures` (default 10, quick 1)")
     parser.add_argument("--every", type=int, default=None, help="every N-th puzzle of each shared set (default 1, quick 1000)")
     parser.add_argument("--holes", type=float, default=100.0, help="percent of empty cells in `figures` (default 100)")
@@ -283,7 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unknown parts: {', '.join(sorted(unknown_parts))}")
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     limit = args.time_limit if args.time_limit is not None else (0.2 if args.quick else 5.0)
-    short_limit = args.short_limit if args.short_limit is not None else (0.05 if args.quick else 0.5)
+    short_limit = args.short_limit if args.short_limit is not None else (0.02 if args.quick else 0.5)
     count = args.count if args.count is not None else (1 if args.quick else 10)
     every = args.every if args.every is not None else (1000 if args.quick else 1)
     if every < 1:
@@ -296,16 +307,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not SHARED.is_dir():
             print(f"the shared puzzles are absent: {SHARED} does not exist", file=sys.stderr)
             return 1
-        puzzles, read_seconds = load(sets, every)
+        puzzles, read_seconds = load(sets, every, whole=not args.quick)
         read_line = ", ".join(f"{name} {s:.2f} s" for name, s in read_seconds.items())
-        lines += [f"Reading the whole sets (parse and validate): {read_line}.", ""]
+        lines += [f"Reading the {'puzzles taken' if args.quick else 'whole sets'} (parse and validate): {read_line}.", ""]
     if "roots" in parts:
         print("roots ...", file=sys.stderr)
         lines += ["Decided with no search (share of puzzles):", "", *roots(puzzles), ""]
     if "times" in parts:
         print("times ...", file=sys.stderr)
         lines += [f"Time per backend (limit {limit:g} s per job, {short_limit:g} s for backtrack and fc):", ""]
-        lines += [*times(puzzles, limit, short_limit, specs), ""]
+        lines += [*times(puzzles, limit, short_limit, specs, QUICK_VALUES if args.quick else (1, 9)), ""]
     if "figures" in parts:
         print("figures ...", file=sys.stderr)
         lines += [

@@ -1,18 +1,22 @@
 """Runs the documentation's commands as a fresh process would, without paying a fresh process.
 
 A command the docs show (`kakuro ...`, `python -m kakuro.compare ...`, `python experiments/x.py
-...`) or a python block is run in a child forked from a warm interpreter of this tree: one per
-test worker, started on first use, that has imported `kakuro` with its command-line modules and
-loaded the compiled kernels every solve needs (and `kakuro.report`, whose scipy.stats every
-`compare` and `report` command imports). The child changes to the command's folder, takes
-its environment, argv and standard streams (stdin from /dev/null, stdout and stderr to files),
-and runs the module, script or code as `python` would (`runpy`, `__main__`), then exits with
-its status. Each command costs its own work only: the interpreter's start, the imports and the
-kernels' loading (1 to 2 s of the 1.5 to 3 s of a small command here) are paid once per worker.
+...`, `python -c CODE`) or a python block is run in a child forked from a warm interpreter of
+this tree: one per test worker, started on first use, that has imported `kakuro` with its
+command-line modules and loaded the compiled kernels every solve needs (and `kakuro.report`,
+whose scipy.stats every `compare` and `report` command imports, and matplotlib's pyplot, which
+every plot imports). The child changes to the command's folder, takes its environment, argv and
+standard streams (stdin from /dev/null, stdout and stderr to files), and runs the module, script
+or code as `python` would (`runpy`, `__main__`), then exits with its status. Each command costs
+its own work only: the interpreter's start, the imports and the kernels' loading (1 to 2 s of
+the 1.5 to 3 s of a small command here) are paid once per worker.
 
-Anything else (a pipe, a redirection, another program) runs in bash, as before. `run` answers a
-`subprocess.CompletedProcess` either way. `WarmChild` starts code the same way and leaves it
-running, its stdout a live pipe: the Ctrl-C tests signal it mid-search.
+Two shell forms are run so too: `echo ...|printf ... | COMMAND` (bash runs the echo, its output
+becomes COMMAND's stdin) and `COMMAND > FILE` (COMMAND's stdout is FILE, created or emptied
+first, as bash does). Anything else (another pipe or redirection, `;`, an expansion, another
+program) runs in bash. `run` answers a `subprocess.CompletedProcess` either way. `WarmChild`
+starts code the same way and leaves it running, its stdout a live pipe: the Ctrl-C tests signal
+it mid-search.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import re
 import select
 import shlex
 import signal
@@ -34,6 +39,9 @@ from tests.conftest import ROOT
 WARM = r'''
 import json, os, runpy, sys, traceback
 import kakuro, kakuro.cli, kakuro.cli.compare, kakuro.cli.report, kakuro.report  # report: scipy.stats, which compare needs too
+import matplotlib
+matplotlib.use("Agg")  # as MPLBACKEND says for every command
+import matplotlib.pyplot  # 0.8 s that every report with plots, diagram or figures pays
 example = kakuro.read("instances/examples/puzzlink-6x5.txt")[0]
 for spec in ("auto", "gac", "nmcs"):  # the kernels most commands load first
     kakuro.get_solver(spec).ensure_warm()
@@ -45,7 +53,7 @@ def run(request):
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
-    for fd, path, flags in ((0, os.devnull, os.O_RDONLY), (1, request["stdout"], os.O_WRONLY | os.O_TRUNC),
+    for fd, path, flags in ((0, request["stdin"], os.O_RDONLY), (1, request["stdout"], os.O_WRONLY | os.O_TRUNC),
                             (2, request["stderr"], os.O_WRONLY | os.O_TRUNC)):
         os.dup2(os.open(path, flags), fd)
     sys.stdin, sys.stdout, sys.stderr = open(0), open(1, "w", buffering=1), open(2, "w", buffering=1)
@@ -89,7 +97,13 @@ for line in sys.stdin:
 '''
 
 SHELL = set("|&;<>()$`*?[]{}~")
-"""Characters that make a command the shell's to run (pipes, redirections, expansions)."""
+"""Characters that make a command the shell's to run (pipes, redirections, expansions), where
+they stand outside quotes."""
+QUOTED = re.compile(r"""'[^']*'|"(?:[^"\\$`]|\\["\\])*\"""")
+"""A quoted word (in double quotes, one with no expansion), whose characters the shell keeps."""
+ECHO = re.compile(r"\s*(echo|printf)\s")
+REDIRECTED = re.compile(r"\s*([^\s'\"]+)\s*")
+"""The file of `COMMAND > FILE`: one plain word."""
 
 
 class _Warm:
@@ -105,9 +119,16 @@ class _Warm:
             cls.process = subprocess.Popen([sys.executable, "-c", WARM], cwd=ROOT, env=env, bufsize=0,
                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             cls.pending = b""
-            atexit.register(cls.process.kill)
+            atexit.register(cls.end, cls.process)
             assert cls.answer(600) == "ready", "the warm interpreter did not start"
         return cls.process
+
+    @staticmethod
+    def end(process: subprocess.Popen[bytes]) -> None:
+        """Kill and reap the warm interpreter (its CPU time, and its children's, then counts as the
+        test run's: `time pytest ...` sees it)."""
+        process.kill()
+        process.wait()
 
     @classmethod
     def answer(cls, timeout: float) -> object:
@@ -134,19 +155,46 @@ def _request(words: list[str]) -> tuple[str, str, list[str]] | None:
         return None
     if words[1] == "-m" and len(words) > 2:
         return "module", words[2], [words[2], *words[3:]]
+    if words[1] == "-c" and len(words) > 2:
+        return "code", words[2], ["-c", *words[3:]]
     if words[1].endswith(".py"):
         return "script", words[1], words[1:]
     return None
 
 
+def _parts(command: str) -> tuple[str, str | None, str | None]:
+    """(the command, the `echo`/`printf` that feeds its stdin, the file its stdout goes to): the
+    whole command and None, None when it is not one of the forms the warm interpreter runs."""
+    bare = QUOTED.sub(lambda quoted: "_" * len(quoted.group()), command)  # positions kept
+    end = bare.find(" #")
+    if end >= 0:
+        command, bare = command[:end], bare[:end]
+    shell = [k for k, char in enumerate(bare) if char in SHELL]
+    if not shell:
+        return command, None, None
+    if len(shell) == 1 and bare[shell[0]] == "|" and ECHO.match(bare):
+        return command[shell[0] + 1 :], command[: shell[0]], None
+    if len(shell) == 1 and bare[shell[0]] == ">" and (target := REDIRECTED.fullmatch(command[shell[0] + 1 :])):
+        return command[: shell[0]], None, target.group(1)
+    return command, None, None
+
+
 def run(command: str, folder: Path, env: dict[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
     """A line of a console block run in `folder` with `env`, as bash would run it."""
-    plain = not (SHELL & set(command.split(" #", 1)[0]))
-    request = _request(shlex.split(command, comments=True)) if plain else None
-    if request is None:
+    main, feed, into = _parts(command)
+    plain = feed is not None or into is not None or not (SHELL & set(QUOTED.sub("", main)))
+    request = _request(shlex.split(main, comments=True)) if plain else None
+    fed = None
+    if request is not None and feed is not None:
+        fed = subprocess.run(["bash", "-c", feed], cwd=folder, env=env, capture_output=True, timeout=timeout)
+    if request is None or fed is not None and fed.returncode != 0:
         return subprocess.run(["bash", "-c", command], cwd=folder, env=env, capture_output=True, text=True,
                               timeout=timeout)
-    return _in_warm(command, *request, folder, env, timeout)
+    stdout = None
+    if into is not None:
+        stdout = folder / into
+        stdout.write_bytes(b"")
+    return _in_warm(command, *request, folder, env, timeout, stdin=None if fed is None else fed.stdout, stdout=stdout)
 
 
 def run_python(code: str, folder: Path, env: dict[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
@@ -168,7 +216,7 @@ class WarmChild:
         os.mkfifo(out)
         self._err.touch()
         request = {"kind": "code", "target": code, "argv": ["-c"], "cwd": str(folder), "env": env,
-                   "stdout": str(out), "stderr": str(self._err)}
+                   "stdin": os.devnull, "stdout": str(out), "stderr": str(self._err)}
         warm.stdin.write((json.dumps(request) + "\n").encode())
         self.pid = int(_Warm.answer(60))  # type: ignore[call-overload]
         self._out = os.open(out, os.O_RDONLY)  # waits for the child to open it
@@ -218,15 +266,18 @@ class WarmChild:
 
 
 def _in_warm(command: str, kind: str, target: str, argv: list[str], folder: Path, env: dict[str, str],
-             timeout: float) -> subprocess.CompletedProcess[str]:
+             timeout: float, stdin: bytes | None = None, stdout: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """`target` run in a child of the warm interpreter: its stdin `stdin` (else /dev/null), its
+    stdout the file `stdout` (else answered as the result's stdout)."""
     warm = _Warm.get(env)
     assert warm.stdin is not None
     with tempfile.TemporaryDirectory() as streams:
-        out, err = Path(streams) / "stdout", Path(streams) / "stderr"
+        into, out, err = Path(streams) / "stdin", stdout or Path(streams) / "stdout", Path(streams) / "stderr"
+        into.write_bytes(stdin or b"")
         out.touch()
         err.touch()
         request = {"kind": kind, "target": target, "argv": argv, "cwd": str(folder), "env": env,
-                   "stdout": str(out), "stderr": str(err)}
+                   "stdin": str(into) if stdin is not None else os.devnull, "stdout": str(out), "stderr": str(err)}
         warm.stdin.write((json.dumps(request) + "\n").encode())
         pid = _Warm.answer(60)
         returncode = _Warm.answer(timeout)
@@ -234,5 +285,6 @@ def _in_warm(command: str, kind: str, target: str, argv: list[str], folder: Path
             os.kill(int(pid), signal.SIGKILL)  # type: ignore[call-overload]
             _Warm.answer(60)
             raise subprocess.TimeoutExpired(command, timeout)
-        return subprocess.CompletedProcess(command, int(returncode), out.read_text(errors="replace"),  # type: ignore[call-overload]
+        shown = "" if stdout is not None else out.read_text(errors="replace")
+        return subprocess.CompletedProcess(command, int(returncode), shown,  # type: ignore[call-overload]
                                            err.read_text(errors="replace"))

@@ -153,6 +153,13 @@ def test_the_runner_runs_commands_as_a_fresh_process_would(tmp_path: Path) -> No
     assert raised.returncode == 1 and "ValueError: shown" in raised.stderr
     piped = doc_runner.run("kakuro backends | head -1", folder, env, 60)  # the shell's, as before
     assert piped.returncode == 0 and piped.stdout.split()[0] == "name"
+    warm = "import sys; print(sys.stdin.read().upper(), 'kakuro' in sys.modules)"  # True: served warm
+    fed = doc_runner.run(f"printf 'a;b\\n' | python -c \"{warm}\"  # the shell's printf", folder, env, 60)
+    assert fed.returncode == 0 and fed.stdout == "A;B\n True\n", fed
+    (folder / "out.txt").write_text("an older file\n")
+    into = doc_runner.run("python -c \"print('#1'); import sys; sys.exit('kakuro' in sys.modules and 4)\" > out.txt",
+                          folder, env, 60)
+    assert into.returncode == 4 and into.stdout == "" and (folder / "out.txt").read_text() == "#1\n"
     with pytest.raises(subprocess.TimeoutExpired):
         doc_runner.run_python("import time\ntime.sleep(30)", folder, env, 1)
     assert doc_runner.run_python("print('still warm')", folder, env, 60).stdout == "still warm\n"
