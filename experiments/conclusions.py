@@ -124,7 +124,7 @@ def program(name: str, argv: list[str]) -> str:
     """What `python -m kakuro.NAME ARGV` prints, run in this process (its imports are paid once);
     SystemExit with its exit code when that is not 0."""
     main = importlib.import_module(f"kakuro.cli.{name}").main
-    with contextlib.redirect_stdout(io.StringIO()) as shown:
+    with contextlib.chdir(ROOT), contextlib.redirect_stdout(io.StringIO()) as shown:  # sources as the repository names them
         code = main(argv)
     if code != 0:
         raise SystemExit(f"python -m kakuro.{name} {shlex.join(argv)} exited {code}")
@@ -137,10 +137,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="folder for the results, the JSON and the diagram")
     args = parser.parse_args(argv)
     setup = QUICK if args.quick else FULL
-    folder = args.out or Path(tempfile.mkdtemp(prefix="kakuro-conclusions-"))
+    folder = (args.out or Path(tempfile.mkdtemp(prefix="kakuro-conclusions-"))).resolve()
     folder.mkdir(parents=True, exist_ok=True)
     results, analysis, diagram = folder / "results.jsonl", folder / "analysis.json", folder / "cd-diagram.svg"
-    campaign = [*(str(ROOT / path) for path in setup["paths"]), *(f"-b{b}" for b in setup["backends"]),
+    campaign = [*setup["paths"], *(f"-b{b}" for b in setup["backends"]),
                 "--repeat", str(setup["repeat"]), "--time-limit", str(setup["limit"]), "-j", "2", "-o", str(results),
                 "--no-progress"]
     program("compare", campaign)
