@@ -14,7 +14,7 @@ import pytest
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.generate import cazenave, classic
-from tests.conftest import EXAMPLES, ROOT, hard_for_gac, shared_set, tree_env
+from tests.conftest import EXAMPLES, hard_for_gac, shared_set
 from tests.random_puzzles import random_puzzles
 from tests.timing import timed
 
@@ -65,7 +65,15 @@ def kinds_of_puzzles() -> list[Puzzle]:
             + classic(8, 8, count=2, seed=3, unique=False) + classic(8, 8, count=1, seed=3))
 
 
-PUZZLE_SETS = {"generated": generated_puzzles, "kinds": kinds_of_puzzles}
+def each_kind() -> list[Puzzle]:
+    """A fixed sample of `kinds_of_puzzles`, each kind of answer in it: a Cazenave grid with several
+    solutions, an unsatisfiable one, a classic grid with several and the unique one (for backends
+    that start a program per call, where the whole set took seconds)."""
+    kinds = kinds_of_puzzles()
+    return [kinds[0], kinds[4], kinds[6], kinds[8]]
+
+
+PUZZLE_SETS = {"generated": generated_puzzles, "kinds": kinds_of_puzzles, "each kind": each_kind}
 """The generated sets a backend's counts are checked on (`counts_agree_with_gac`)."""
 
 
@@ -120,12 +128,6 @@ def as_from_a_terminal() -> None:
     terminal starts. A test worker may run with SIGINT ignored (inherited, or left so by
     something in-process), and a child inherits an ignored signal through exec."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    """`python -m kakuro ARGS` on this tree, from its root; the finished process."""
-    return subprocess.run([sys.executable, "-m", "kakuro", *args], capture_output=True, text=True, cwd=ROOT,
-                          env=tree_env(), timeout=120)
 
 
 def interrupted_after(spec: str, size: int = 12) -> tuple[float, subprocess.CompletedProcess[str]]:

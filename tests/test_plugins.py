@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -63,14 +62,24 @@ def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+def in_process(*argv: str) -> int:
     """The command line in this process, as a fresh process would run it: the registry and the
-    imported plug-in modules are as before afterwards."""
+    imported plug-in modules (those of the current folder, where the plug-ins are written) are as
+    before afterwards. What else the command imported stays: forgetting numba's modules would
+    register its types twice on their next import."""
     modules = set(sys.modules)
     with registry_restored():
         code = main(list(argv))
+    here = Path.cwd().resolve()
     for name in set(sys.modules) - modules:
-        del sys.modules[name]
+        if Path(getattr(sys.modules[name], "__file__", None) or "/").resolve().parent == here:
+            del sys.modules[name]
+    return code
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """`in_process`, with what the command printed."""
+    code = in_process(*argv)
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -130,37 +139,29 @@ def test_register_refuses_what_is_not_a_backend() -> None:
         assert "odd" not in kakuro.backends()
 
 
-def _install(package: Path, target: Path) -> None:
-    """`pip install` the package folder into `target` (a folder put on PYTHONPATH: an installed
-    distribution with its entry points, as in a virtual environment, without touching this one)."""
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                           "--no-index", "--target", str(target), str(package)], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
+def _install(site: Path, name: str, modules: dict[str, str], entry_points: dict[str, str]) -> None:
+    """Install the distribution `name` (version 0.1) into `site`, a folder put on PYTHONPATH, as an
+    installer leaves it (as in a virtual environment, without touching this one): its package
+    (`modules`, file name: text) and its `.dist-info` folder, whose METADATA and entry_points.txt
+    are what `importlib.metadata` reads. Written directly: building a wheel with pip took seconds
+    of CPU and is no part of what kakuro does with an installed package."""
+    package = name.replace("-", "_")
+    (site / package).mkdir(parents=True)
+    for file, text in modules.items():
+        (site / package / file).write_text(text)
+    info = site / f"{package}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(
+        f"[{kakuro.ENTRY_POINT_GROUP}]\n" + "".join(f"{key} = {value}\n" for key, value in entry_points.items()))
 
 
-@pytest.mark.slow  # pip builds and installs a wheel (seconds)
+@pytest.mark.slow  # fresh interpreters, and the plug-ins probed in more (seconds)
 def test_an_installed_package_registers_backends_by_entry_point(tmp_path: Path) -> None:
-    package = tmp_path / "kakuro-tiny"
-    (package / "kakuro_tiny").mkdir(parents=True)
-    (package / "kakuro_tiny" / "__init__.py").write_text(PLUGIN)
-    (package / "kakuro_tiny" / "broken.py").write_text("raise ImportError('needs libfoo.so.3')\n")
-    (package / "kakuro_tiny" / "notabackend.py").write_text("class Thing:\n    pass\n")
-    (package / "pyproject.toml").write_text(textwrap.dedent("""\
-        [build-system]
-        requires = ["setuptools>=61"]
-        build-backend = "setuptools.build_meta"
-
-        [project]
-        name = "kakuro-tiny"
-        version = "0.1"
-
-        [project.entry-points."kakuro.backends"]
-        tiny = "kakuro_tiny"
-        broken = "kakuro_tiny.broken"
-        thing = "kakuro_tiny.notabackend:Thing"
-        """))
     site = tmp_path / "site"
-    _install(package, site)
+    _install(site, "kakuro-tiny", {"__init__.py": PLUGIN, "broken.py": "raise ImportError('needs libfoo.so.3')\n",
+                                   "notabackend.py": "class Thing:\n    pass\n"},
+             {"tiny": "kakuro_tiny", "broken": "kakuro_tiny.broken", "thing": "kakuro_tiny.notabackend:Thing"})
     (tmp_path / "small.txt").write_text(SMALL)
     env = tree_env(site)
 
@@ -178,14 +179,15 @@ def test_an_installed_package_registers_backends_by_entry_point(tmp_path: Path) 
            "failed to load: ImportError: needs libfoo.so.3" in listed.stdout
     assert "thing is not available" in listed.stdout and "not a subclass of kakuro.Solver" in listed.stdout
     assert "gac" in rows and "cpsat" in rows  # the others are undisturbed
-    solved = kakuro_cli("solve", "small.txt", "-b", "tiny")
-    assert solved.returncode == 0, solved.stderr
-    refused = kakuro_cli("solve", "small.txt", "-b", "broken")
-    assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "libfoo.so.3" in refused.stderr
-    library = subprocess.run([sys.executable, "-c", "import kakuro; p = kakuro.read('small.txt')[0]; "
-                              "print(kakuro.solve(p, 'tiny').status.value, kakuro.solve(p, 'gac').status.value)"],
-                             cwd=tmp_path, capture_output=True, text=True, timeout=300, env=env)
-    assert library.stdout.split() == ["solved", "solved"], library.stderr
+    # a solve, a refusal and the library, in one interpreter: each looks up a plug-in not loaded before it but tiny
+    solves = [["solve", "small.txt", "-b", name] for name in ("tiny", "broken")]
+    both = subprocess.run([sys.executable, "-c", "import kakuro\nfrom kakuro.cli import main\n"
+                           f"codes = [main(argv) for argv in {solves!r}]\n"
+                           "p = kakuro.read('small.txt')[0]\n"
+                           "print(*codes, kakuro.solve(p, 'tiny').status.value, kakuro.solve(p, 'gac').status.value)"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300, env=env)
+    assert both.stdout.splitlines()[-1].split() == ["0", "1", "solved", "solved"], both.stderr
+    assert both.stderr.count("\n") == 1 and "libfoo.so.3" in both.stderr  # the refusal, in one line
     compared = kakuro_cli("compare", "small.txt", "-b", "tiny", "--time-limit", "10", "-o", "r.jsonl", "-j", "1")
     assert compared.returncode == 0, compared.stderr
     assert json.loads((tmp_path / "r.jsonl").read_text().splitlines()[0])["status"] == "SOLVED"
@@ -254,12 +256,8 @@ def rude(plugin: Path) -> Path:
 
 
 def run_fd(capfd: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """`run`, with what the command wrote to file descriptors 1 and 2."""
-    modules = set(sys.modules)
-    with registry_restored():
-        code = main(list(argv))
-    for name in set(sys.modules) - modules:
-        del sys.modules[name]
+    """`in_process`, with what the command wrote to file descriptors 1 and 2."""
+    code = in_process(*argv)
     out, err = capfd.readouterr()
     return code, out, err
 
@@ -336,29 +334,15 @@ backend (`cpsat`), a module that registers one (`takegac`), an import that ends 
 (`exits`) and one that never ends (`hangs`)."""
 
 
-@pytest.mark.slow  # pip builds and installs a wheel, and the listing waits out the hanging import (seconds)
+SOLVE = ["solve", "small.txt", "--format", "json", "-b"]
+COMPARE = ["compare", "small.txt", "-b", "gac", "-b", "cpsat", "--time-limit", "10", "-o", "r.jsonl", "-j", "1"]
+
+
+@pytest.mark.slow  # fresh interpreters, and the listing waits out the hanging import (seconds)
 def test_installed_plugins_cannot_disturb_the_shipped_backends_or_other_commands(tmp_path: Path) -> None:
-    package = tmp_path / "kakuro-hostile"
-    (package / "kakuro_hostile").mkdir(parents=True)
-    for name, text in HOSTILE.items():
-        (package / "kakuro_hostile" / name).write_text(text)
-    (package / "pyproject.toml").write_text(textwrap.dedent("""\
-        [build-system]
-        requires = ["setuptools>=61"]
-        build-backend = "setuptools.build_meta"
-
-        [project]
-        name = "kakuro-hostile"
-        version = "0.1"
-
-        [project.entry-points."kakuro.backends"]
-        cpsat = "kakuro_hostile:Impostor"
-        takegac = "kakuro_hostile.takegac"
-        exits = "kakuro_hostile.exits"
-        hangs = "kakuro_hostile.hangs"
-        """))
     site = tmp_path / "site"
-    _install(package, site)
+    _install(site, "kakuro-hostile", HOSTILE, {"cpsat": "kakuro_hostile:Impostor", "takegac": "kakuro_hostile.takegac",
+                                               "exits": "kakuro_hostile.exits", "hangs": "kakuro_hostile.hangs"})
     (tmp_path / "small.txt").write_text(SMALL)
     imported = tmp_path / "imported.txt"
     env = {**tree_env(site), "KAKURO_TEST_IMPORTED": str(imported)}
@@ -371,13 +355,15 @@ def test_installed_plugins_cannot_disturb_the_shipped_backends_or_other_commands
         return python(f"import sys, kakuro.registry as r; r.PLUGIN_PROBE_SECONDS = 3\n"
                       f"from kakuro.cli import main; sys.exit(main({list(argv)!r}))")
 
-    for backend in ("gac", "cpsat"):  # a shipped backend imports no plug-in, and is the shipped one
-        solved = kakuro_cli("solve", "small.txt", "-b", backend, "--format", "json")
-        assert solved.returncode == 0 and json.loads(solved.stdout)["status"] == "solved", solved.stderr
-    assert not imported.exists()
-    compared = kakuro_cli("compare", "small.txt", "-b", "gac", "-b", "cpsat", "--time-limit", "10", "-o", "r.jsonl",
-                          "-j", "1")
-    assert compared.returncode == 0, compared.stderr
+    # a shipped backend imports no plug-in, and is the shipped one: two solves, a compare and the library, in one
+    # interpreter (the plug-ins are discovered once, as in any process)
+    shipped = python("import kakuro, kakuro.registry as r; r.PLUGIN_PROBE_SECONDS = 3\nfrom kakuro.cli import main\n"
+                     f"codes = [main(argv) for argv in {[[*SOLVE, backend] for backend in ('gac', 'cpsat')] + [COMPARE]!r}]\n"
+                     "p = kakuro.read('small.txt')[0]\n"
+                     "print(*codes, kakuro.solve(p, 'gac').status.value, kakuro.solve(p, 'cpsat').status.value)")
+    said = shipped.stdout.splitlines()
+    assert said[-1].split() == ["0", "0", "0", "solved", "solved"], shipped.stderr
+    assert [json.loads(line)["status"] for line in said[:2]] == ["solved", "solved"], shipped.stdout
     records = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
     assert {(r["backend"], r["status"], r["versions"]["paradigm"]) for r in records} == {
         ("gac", "SOLVED", "native propagation"), ("cpsat", "SOLVED", "CP-SAT")}
@@ -405,8 +391,5 @@ def test_installed_plugins_cannot_disturb_the_shipped_backends_or_other_commands
     assert compared.returncode == 1 and "its import ended the process" in compared.stderr  # not 0 without results
     early = python("import kakuro_hostile.takegac")  # before any lookup: the name is refused all the same
     assert early.returncode == 1 and "backend name 'gac' is the name of a backend kakuro ships" in early.stderr
-    library = python("import kakuro; p = kakuro.read('small.txt')[0]; "
-                     "print(kakuro.solve(p, 'gac').status.value, kakuro.solve(p, 'cpsat').status.value)")
-    assert library.stdout.split() == ["solved", "solved"], library.stderr
     where = {tuple(line.split()) for line in imported.read_text().splitlines()}
     assert where == {("exits", "probe"), ("hangs", "probe"), ("takegac", "probe"), ("takegac", "caller")}

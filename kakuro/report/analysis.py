@@ -13,6 +13,7 @@ behind the critical difference); Holm's step-down correction is the arithmetic o
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Mapping, Sequence
@@ -209,8 +210,14 @@ def critical_difference(k: int, n: int, alpha: float = ALPHA) -> float:
     the studentized range's upper quantile (infinite degrees of freedom) over sqrt(2)."""
     if k < 2 or n < 1:
         return math.nan
-    q = stats.studentized_range.ppf(1 - alpha, k, np.inf) / math.sqrt(2)
-    return float(q * math.sqrt(k * (k + 1) / (6 * n)))
+    return _nemenyi_q(k, alpha) * math.sqrt(k * (k + 1) / (6 * n))
+
+
+@functools.cache
+def _nemenyi_q(k: int, alpha: float) -> float:
+    """q_alpha(k) over sqrt(2): scipy finds the quantile by root-finding (about 5 ms a call), and
+    a report asks for the same few (k, alpha) in every section."""
+    return float(stats.studentized_range.ppf(1 - alpha, k, np.inf)) / math.sqrt(2)
 
 
 def pairwise(par2: np.ndarray, names: Sequence[str]) -> tuple[Pair, ...]:
