@@ -22,8 +22,9 @@ from kakuro.isolation import (
 )
 from tests.timing import timed
 
-# Serial: SIGALRM in this process and children killed at deadlines bounded in seconds: another worker's load would break them.
-pytestmark = pytest.mark.serial
+# With the parallel tests: SIGALRM goes to this process alone, every child is this process's own
+# (killed by its id, or in a tree below it), and what is checked is an answer, an exception, or that
+# what was killed is gone; the one bound on seconds past a deadline is `timed`.
 
 
 def spin() -> None:
@@ -77,6 +78,7 @@ def test_without_a_deadline_a_child_runs_and_ctrl_c_kills_it(tmp_path: Path) -> 
         os.kill(int(pid_file.read_text()), 0)
 
 
+@pytest.mark.timed  # a bound on wall time past a deadline
 def test_kills_at_the_deadline() -> None:
     with timed() as t, pytest.raises(DeadlineReached):
         call_with_deadline(spin, deadline=Deadline.after(0.3))
@@ -172,8 +174,8 @@ class Handle:  # an engine's wrapper object, as in FINALIZER_SIGINT
 
 stopped = threading.Event()
 
-def engine():  # a solve in C++ that runs until stopped, or 5 s
-    stopped.wait(5)
+def engine():  # a solve in C++ that runs until stopped, or 3 s
+    stopped.wait(3)
     return "stopped" if stopped.is_set() else "ran to its end"
 
 class Finalizing(kakuro.Solver):  # builds its model (dropping a Ctrl-C), then solves in an engine
@@ -215,7 +217,7 @@ def test_an_engine_call_after_a_dropped_ctrl_c_is_stopped(how: str, printed: str
     lines = done.stdout.strip()
     assert lines.startswith(printed), (done.stdout, done.stderr)
     if how == "solver":
-        assert float(lines.split()[-1]) < 2.0, lines  # not after the engine's 5 s
+        assert float(lines.split()[-1]) < 2.0, lines  # not after the engine's 3 s
 
 
 TREE = """
