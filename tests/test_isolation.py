@@ -255,7 +255,9 @@ def test_kill_tree_kills_a_whole_tree_even_a_daemon_below_a_subreaper() -> None:
     try:
         assert root.stdout is not None and root.stdout.readline() == "ready\n"
         tree = psutil.Process(root.pid)
-        below = [p.pid for p in tree.children(recursive=True)]
+        end = time.monotonic() + 10  # sh starts its two sleeps when it runs: after "ready", on a busy machine
+        while len(below := [p.pid for p in tree.children(recursive=True)]) < 5 and time.monotonic() < end:
+            time.sleep(0.05)
         assert len(below) >= 5  # sleep, sh with its two sleeps, the daemon (a child of the root now)
         kill_tree(tree)
         root.wait(timeout=10)
