@@ -29,8 +29,10 @@ from tests.conftest import EXAMPLES, ROOT, tree_env
 from tests.test_compare import BACKENDS_FILE, restore_registry, run  # noqa: F401 (restore_registry: a fixture)
 from tests.test_worker_lifecycle import gone_within, kill_all, pids
 
-# Serial: workers killed and stopped, signals to process trees, bounds in seconds.
-pytestmark = pytest.mark.serial
+# Most tests run with the parallel tests: a campaign runs in a session of its own (`compare`) or
+# signals a worker by its id, and what is checked is a status, a record, or that what was killed
+# is gone (a kill takes effect whatever the load); a stopped worker is told from a slow one by its
+# state, never by a clock. Those whose bound is a time in seconds are `timed`.
 
 HANG = 180.0
 """Seconds after which a campaign that should have finished counts as hung."""
@@ -78,11 +80,13 @@ def finished(child: subprocess.Popen[str], seconds: float = HANG) -> tuple[int, 
 def test_a_campaign_whose_workers_die_and_stop_finishes_with_every_record(puzzle_file: Path, tmp_path: Path) -> None:
     """Done when: 30 jobs on -j 2 whose backend SIGKILLs its worker on every third job and
     SIGSTOPs it, or waits for a child that never answers, on others. A stopped worker is a CRASH
-    within seconds (it was a TIMEOUT at the limit), a mute child a TIMEOUT at limit + grace."""
+    within seconds (it was a TIMEOUT at the limit), a mute child a TIMEOUT at limit + grace. The
+    limit (2.5 s) leaves the watch 1.5 s more than a stop takes to be seen (`STOP_GRACE`, 1 s,
+    after a look every 0.2 s): a mute job waits it out, 5 times."""
     out = tmp_path / "r.jsonl"
     plan = ["kill", "stop", "solve", "kill", "mute", "solve"]
     code, _, stderr = finished(compare(str(puzzle_file), "-b", f"test-fault:plan={'/'.join(plan)}", "--repeat", "30",
-                                    "-j", "2", "--time-limit", "4", "--grace", "0.5", "-o", str(out)))
+                                    "-j", "2", "--time-limit", "2.5", "--grace", "0.5", "-o", str(out)))
     records = read_results(out)
     assert code == 0, stderr
     assert sorted(r.seed for r in records) == list(range(30))  # 30 records, one per job
@@ -146,11 +150,12 @@ def test_nothing_a_job_starts_outlives_it_when_its_worker_dies_or_is_killed(
         puzzle_file: Path, tmp_path: Path, then: str, isolate: bool) -> None:
     """Orphans: a child, a grandchild in a session of its own and a daemon, left by a job whose
     worker then SIGKILLs itself (the watch recorded a worker's descendants every 0.2 s: those
-    born since its last look outlived compare, 16 of 16 with --isolate) or times out."""
+    born since its last look outlived compare, 16 of 16 with --isolate) or times out (at 1 s: its
+    children are started in milliseconds)."""
     pidfile, seen = tmp_path / "pids.txt", tmp_path / "seen.txt"
     argv = [str(puzzle_file), "--import", BACKENDS_FILE, "-b",
             f"test-leave:pidfile={pidfile},seen={seen},how=all,then={then}", "--repeat", "2", "-j", "1",
-            "--time-limit", "1", "--grace", "0.5", "--no-progress", "-o", str(tmp_path / "r.jsonl"),
+            "--time-limit", "0.5", "--grace", "0.5", "--no-progress", "-o", str(tmp_path / "r.jsonl"),
             *(["--isolate"] if isolate else [])]
     try:
         assert run(argv) == 0
@@ -187,13 +192,14 @@ sys.exit(cli.main(sys.argv[1:]))
 """
 
 
+@pytest.mark.timed  # a window of seconds without progress: the parallel tests' load could stall a warm-up that long
 def test_the_watchdog_ends_a_campaign_that_makes_no_progress(puzzle_file: Path, tmp_path: Path) -> None:
     """A runner that loses a job (a harness fault, injected: the job is never sent) made the
     campaign wait forever; the watchdog stops it with one line and the command that resumes it,
-    after 2 s (`WATCHDOG`, made short) beyond twice the job's kill time (1 s)."""
+    after 2 s (`WATCHDOG`, made short) beyond twice the job's kill time (0.5 s)."""
     out = tmp_path / "r.jsonl"
     argv = [str(puzzle_file), "--import", BACKENDS_FILE, "-b", "test-nap", "--repeat", "3", "-j", "1",
-            "--time-limit", "0.5", "--grace", "0.5", "--no-progress", "-o", str(out)]
+            "--time-limit", "0.25", "--grace", "0.25", "--no-progress", "-o", str(out)]
     child = subprocess.Popen([sys.executable, "-c", WATCHDOG_SCRIPT, *argv], cwd=ROOT, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, start_new_session=True, env=tree_env())
     started = time.monotonic()
@@ -210,6 +216,7 @@ def test_the_watchdog_ends_a_campaign_that_makes_no_progress(puzzle_file: Path, 
     assert sorted(r.repeat for r in read_results(out)) == [0, 1, 2]
 
 
+@pytest.mark.timed  # the seconds from the signal to the end of compare and its certifier, bounded
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_a_signal_stops_a_running_certification_at_once(big_unsolved: Path, tmp_path: Path,
                                                         how: signal.Signals) -> None:
@@ -237,7 +244,9 @@ def test_a_signal_stops_a_running_certification_at_once(big_unsolved: Path, tmp_
 
 
 def test_certification_runs_under_the_memory_limit(big_unsolved: Path, tmp_path: Path) -> None:
-    """`compare --certify --memory` certified in the harness's own process, with no limit."""
+    """`compare --certify --memory` certified in the harness's own process, with no limit. With
+    the parallel tests: the limit is on the certifier's own memory (not the machine's), which
+    passes 100 MiB in about a second, far from the 20 s time limit."""
     out = tmp_path / "r.jsonl"
     code, _, stderr = finished(compare(str(big_unsolved), "-b", "test-liar", "--certify", "--time-limit", "20",
                                     "--memory", "100", "-j", "1", "-o", str(out)))
@@ -266,6 +275,7 @@ print(campaign.recorded, time.monotonic() - started)
 """
 
 
+@pytest.mark.timed  # a bound on wall time: the warm-up's limit, then a campaign
 def test_a_warm_up_that_hangs_is_paid_once_with_a_limit_and_reported(puzzle_file: Path, tmp_path: Path) -> None:
     """A hanging warm-up was waited for in a probing child, without a limit, then paid again
     by the harness itself (56 s for a 28 s warm-up)."""

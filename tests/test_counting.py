@@ -67,12 +67,12 @@ def test_a_huge_limit_costs_memory_by_the_solutions_found(backend: str) -> None:
         found.status is Status.UNKNOWN and "not checked in time" in found.message), found
 
 
-@pytest.mark.timed  # a bound on CPU time
 def test_a_huge_limit_answers_within_the_time_limit() -> None:
     """The issue's bound: limit=10**9 with time_limit=2 answers within 3 s, its count checked.
     The block is CPU-bound throughout (the search until the limit, the checking until its
     grace), so its CPU time is its work: on an idle core the wall time, on a busy machine no
-    more (a wall bound failed in CI at 3.2 s with no slowdown seen around the block)."""
+    more (a wall bound failed in CI at 3.2 s with no slowdown seen around the block). So it runs
+    with the parallel tests: their load lowers the CPU time the block gets, never raises it."""
     puzzle = empty_6x6()
     kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=60)
     with timed() as t:
@@ -226,14 +226,14 @@ def test_every_complete_backend_counts_to_its_limit_or_says_why(backend: str, gr
 @pytest.mark.timed  # a bound on wall time
 @pytest.mark.parametrize("backend", COMPLETE)
 def test_every_complete_backend_says_why_it_stops_at_the_time_limit(backend: str) -> None:
-    """Asked for more solutions than it can find in time, a count ends within a second of its
-    limit (the checking of what it found included) and says why it stopped."""
+    """Asked for more solutions than it can find in time (half a second), a count ends within a
+    second of its limit (the checking of what it found included) and says why it stopped."""
     usable(backend)
     kakuro.count_solutions(cazenave(4, 6, 100, count=1, seed=9)[0], backend, limit=2, time_limit=60)  # one-time costs
     puzzle = kakuro.read(HARD / "loose-30x30.jsonl")[0]
     start = time.perf_counter()
-    found = kakuro.count_solutions(puzzle, backend, limit=10**9, time_limit=1)
-    assert time.perf_counter() - start < 1 + 1
+    found = kakuro.count_solutions(puzzle, backend, limit=10**9, time_limit=0.5)
+    assert time.perf_counter() - start < 0.5 + 1
     assert found.status in (Status.SOLVED, Status.UNKNOWN) and not found.exhausted
     assert found.message, backend
 

@@ -613,7 +613,7 @@ def huge() -> Puzzle:
     return tiled(250)  # 750x750, 250,000 cells and runs: building any model takes seconds
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time past the limit, as on an idle core (`tests.timing`): one process
 @pytest.mark.parametrize("spec", ["cpsat:model=table", "cpsat:model=automaton", "rdv", "sahs", "gac", "auto",
                                   *(["choco"] if HAS_CHOCO else [])])
 def test_building_a_model_stops_at_the_time_limit(spec: str, huge: Puzzle) -> None:

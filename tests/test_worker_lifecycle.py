@@ -23,8 +23,9 @@ from kakuro.records.record import JobStatus
 from tests.conftest import EXAMPLES, ROOT
 from tests.test_compare import BACKENDS_FILE, restore_registry, run  # noqa: F401 (restore_registry: a fixture)
 
-# Serial: signals and kills of compare's process trees, each bounded in seconds: another worker's load would break them.
-pytestmark = pytest.mark.serial
+# With the parallel tests: every signal goes to a process by its id (compare's, or a worker's),
+# never to a group others share, and every bound is a status or a wait of seconds for what was
+# killed to be gone (a kill takes effect whatever the load) or for a limit no job may reach.
 
 LONG_LIMIT = 20.0
 """A limit no test here may wait for: a job that ends early proves it was not timed out."""
