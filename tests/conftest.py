@@ -173,8 +173,10 @@ SERIAL = "serial"
 TIMED = "timed"
 """The marker of the tests that bound a wall time in one process and its solver child: each
 file's are an xdist group `timed:FILE`, run once the parallel tests are done, at most one per
-worker (so beside at most one other timed test, each with a core of its own). Their bounds are
-stated as on an idle core (`tests.timing`), so they hold on a machine busy with other work too."""
+core (each with a core of its own). Their bounds are stated as on an idle core
+(`tests.timing`), so they hold on a machine busy with other work too."""
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+"""The cores this process may run on."""
 
 
 def phase(scope: str) -> int:
@@ -190,6 +192,13 @@ try:
 except ImportError:  # pytest-xdist absent: every test runs in this one process, in order
     pass
 else:
+    def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+        """`-n auto`: a worker more than the cores. Many parallel tests spend seconds waiting
+        (a campaign's time limits, a child's start, a killed worker's replacement), and the
+        extra worker's tests use the core meanwhile (2 cores: 7 min 12 s with 2 workers, 6 min
+        33 s with 3, 2026-11-28); `QuietLast` still runs at most one timed test per core."""
+        return CORES + 1
+
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         """Put every `serial` test in the xdist group `serial` and every `timed` test in its
@@ -205,9 +214,9 @@ else:
         """`--dist loadgroup` in three phases. A test file is one unit of work (its module
         fixtures, such as a whole compare campaign, are built once). The parallel units go
         first, on every worker; the `timed` units wait until no worker runs a parallel test,
-        then go one per worker; the `serial` group waits until every other test has finished,
-        then runs on one worker while the other workers stop, so timing, memory and signal tests
-        see a machine without the parallel tests' load."""
+        then go one per worker, to at most `CORES` workers at once; the `serial` group waits
+        until every other test has finished, then runs on one worker while the other workers
+        stop, so timing, memory and signal tests see a machine without the parallel tests' load."""
 
         def __init__(self, config: pytest.Config, log: Producer | None = None) -> None:
             super().__init__(config, log)
@@ -245,7 +254,15 @@ else:
                     return
                 if any(self._parallel_pending(node) > 1 for node in self.assigned_work):
                     return
+                if self._timed_running() >= CORES:
+                    return
                 super()._assign_work_unit(self.waiting.pop(0))
+
+        def _timed_running(self) -> int:
+            """Workers running a timed unit: those with more than its last test pending (a
+            worker holds its last test until it is given more work or told to stop)."""
+            return sum(1 for work in self.assigned_work.values()
+                       if self._pending_of({scope: unit for scope, unit in work.items() if phase(scope) == 1}) > 1)
 
         def _start_serial_when_alone(self) -> None:
             """Stop every other worker once it is down to its last test and hand over the
