@@ -162,9 +162,10 @@ def _request(words: list[str]) -> tuple[str, str, list[str]] | None:
     return None
 
 
-def _parts(command: str) -> tuple[str, str | None, str | None]:
-    """(the command, the `echo`/`printf` that feeds its stdin, the file its stdout goes to): the
-    whole command and None, None when it is not one of the forms the warm interpreter runs."""
+def _parts(command: str) -> tuple[str, str | None, str | None] | None:
+    """(the command, the `echo`/`printf` that feeds its stdin, the file its stdout goes to), the
+    last two None when it has no shell characters; None when it is bash's to run (a form the
+    warm interpreter does not run)."""
     bare = QUOTED.sub(lambda quoted: "_" * len(quoted.group()), command)  # positions kept
     end = bare.find(" #")
     if end >= 0:
@@ -176,14 +177,14 @@ def _parts(command: str) -> tuple[str, str | None, str | None]:
         return command[shell[0] + 1 :], command[: shell[0]], None
     if len(shell) == 1 and bare[shell[0]] == ">" and (target := REDIRECTED.fullmatch(command[shell[0] + 1 :])):
         return command[: shell[0]], None, target.group(1)
-    return command, None, None
+    return None
 
 
 def run(command: str, folder: Path, env: dict[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
     """A line of a console block run in `folder` with `env`, as bash would run it."""
-    main, feed, into = _parts(command)
-    plain = feed is not None or into is not None or not (SHELL & set(QUOTED.sub("", main)))
-    request = _request(shlex.split(main, comments=True)) if plain else None
+    parts = _parts(command)
+    main, feed, into = parts or (command, None, None)
+    request = _request(shlex.split(main, comments=True)) if parts is not None else None
     fed = None
     if request is not None and feed is not None:
         fed = subprocess.run(["bash", "-c", feed], cwd=folder, env=env, capture_output=True, timeout=timeout)
