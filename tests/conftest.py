@@ -6,10 +6,12 @@ from __future__ import annotations
 import compileall
 import functools
 import importlib.util
+import math
 import os
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -179,6 +181,12 @@ CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os
 """The cores this process may run on."""
 
 
+UNIT_SECONDS = "kakuro/unit-seconds"
+"""The pytest cache key (.pytest_cache) of each unit of work's test seconds in its last run."""
+_SCHEDULERS: list[Any] = []
+"""The controller's `QuietLast` (none in a worker or without xdist), for the report hooks."""
+
+
 def phase(scope: str) -> int:
     """When a unit of work runs: 0 with the parallel tests, 1 in the timed phase after them, 2
     alone at the end (the `serial` group)."""
@@ -220,6 +228,11 @@ else:
 
         def __init__(self, config: pytest.Config, log: Producer | None = None) -> None:
             super().__init__(config, log)
+            self.cache = config.cache
+            self.seconds: dict[str, float] = dict(self.cache.get(UNIT_SECONDS, {})) if self.cache else {}
+            """Each unit's seconds of test time in the last run that ran it (`UNIT_SECONDS`)."""
+            self.measured: dict[str, float] = {}
+            """Each unit's seconds of test time in this run."""
             self.waiting: list[WorkerController] = []
             """Workers that asked for work while the next unit's phase could not start yet."""
             self.serial_node: WorkerController | None = None
@@ -230,7 +243,7 @@ else:
             return scope if scope != nodeid else nodeid.split("::", 1)[0]
 
         def _assign_work_unit(self, node: WorkerController) -> None:
-            for scope in sorted(self.workqueue, key=phase):  # stable: collection order within a phase
+            for scope in sorted(self.workqueue, key=self._order):
                 self.workqueue.move_to_end(scope)
             if phase(next(iter(self.workqueue))) == 0:
                 super()._assign_work_unit(node)
@@ -238,6 +251,12 @@ else:
             if node not in self.waiting:
                 self.waiting.append(node)
             self._release()
+
+        def _order(self, scope: str) -> tuple[int, float]:
+            """Phase first; within a phase the longest units of the last run first (longest
+            processing time first, so that no long file starts last and leaves the other workers
+            idle), units not seen before first of all, then collection order (a stable sort)."""
+            return phase(scope), -self.seconds.get(scope, math.inf)
 
         def _parallel_pending(self, node: WorkerController) -> int:
             work = self.assigned_work.get(node, {})
@@ -292,4 +311,22 @@ else:
     def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadGroupScheduling | None:
         """`QuietLast` for `--dist loadgroup` (the default, set in pyproject.toml); the other
         `--dist` modes are xdist's own and run `serial` and `timed` tests alongside the others."""
-        return QuietLast(config, log) if config.getvalue("dist") == "loadgroup" else None
+        if config.getvalue("dist") != "loadgroup":
+            return None
+        scheduler = QuietLast(config, log)
+        _SCHEDULERS[:] = [scheduler]
+        return scheduler
+
+    def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+        """Add each phase of a test (setup, call, teardown) to its unit's seconds, in the controller."""
+        scheduler = _SCHEDULERS[0] if _SCHEDULERS else None
+        if scheduler is not None:
+            scope = scheduler._split_scope(report.nodeid)
+            scheduler.measured[scope] = scheduler.measured.get(scope, 0.0) + report.duration
+
+    def pytest_sessionfinish(session: pytest.Session) -> None:
+        """Keep each unit's test time for the next run's order (units not run this time keep
+        their last time)."""
+        scheduler = _SCHEDULERS[0] if _SCHEDULERS else None
+        if scheduler is not None and scheduler.cache is not None and scheduler.measured:
+            scheduler.cache.set(UNIT_SECONDS, {**scheduler.seconds, **scheduler.measured})
