@@ -139,14 +139,15 @@ def test_a_hanging_solver_listing_honours_the_time_limit_and_its_own(
     ("echo 'not json'; exit 0", "failed (exit code 0): its output is not a JSON list"),
     ("kill -SEGV $$", "failed (killed by signal SIGSEGV)"),
 ])
-def test_a_failing_solver_listing_is_unavailable_in_one_line(tmp_path: Path, answer: str, said: str) -> None:
+def test_a_failing_solver_listing_is_unavailable_in_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                             answer: str, said: str) -> None:
     """Issue 40: a failing `minizinc --solvers-json` ended `kakuro solve` with a traceback."""
     fake_minizinc(tmp_path, answer)
-    done = subprocess.run([sys.executable, "-m", "kakuro", "solve", str(EXAMPLES / "cazenave-2010-table1.txt"), "-b",
-                           "minizinc"], capture_output=True, text=True, cwd=ROOT, timeout=120,
-                          env={**tree_env(), "PATH": f"{tmp_path}:{os.environ['PATH']}"})
-    line = one_line(done.stderr)
-    assert done.returncode != 0 and line.startswith("kakuro: minizinc is unavailable: ") and said in line, line
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    code, _, err = run(capsys, "solve", EXAMPLES / "cazenave-2010-table1.txt", "-b", "minizinc")
+    line = one_line(err)
+    assert code != 0 and line.startswith("kakuro: minizinc is unavailable: ") and said in line, line
 
 
 @pytest.mark.serial  # signals to a process tree
