@@ -7,13 +7,13 @@ solutions counts 2 everywhere. Slow backends get the small puzzles only."""
 from __future__ import annotations
 
 import functools
-import itertools
 
 import pytest
 
 import kakuro
 from kakuro import Puzzle, Status
 from tests.conftest import AVAILABLE
+from tests.test_sudoku_backends import four_by_four_count  # a brute force, counted once per puzzle
 
 JIGSAWS = {
     4: "13..3...4.......1222111233343444",
@@ -60,20 +60,11 @@ def unique_puzzles() -> tuple[Puzzle, ...]:
             jigsaw(JIGSAW_X_6, diagonals=True))
 
 
-def brute_force_count(puzzle: Puzzle) -> int:
-    """Solutions of a 4x4 family puzzle: every grid of row permutations holding the givens, each
-    group checked directly; independent of every backend."""
-    rows = [[row for row in itertools.permutations(range(1, 5))
-             if all(puzzle.givens.get(4 * r + c, v) == v for c, v in enumerate(row))] for r in range(4)]
-    return sum(all(len({values[c] for c in g.cells}) == len(g) for g in puzzle.groups)
-               for values in ([v for row in rows_ for v in row] for rows_ in itertools.product(*rows)))
-
-
 def test_the_puzzles_are_what_this_test_says() -> None:
     kinds = [p.kind for p in unique_puzzles()]
     assert kinds == ["jigsaw"] * 6 + ["sudoku-x"] * 2 + ["jigsaw-x"]
     assert [p.rows for p in unique_puzzles()] == [4, 5, 6, 7, 8, 9, 4, 9, 6]
-    assert [brute_force_count(p) for p in unique_puzzles() if p.rows == 4] == [1, 1]
+    assert [four_by_four_count(p) for p in unique_puzzles() if p.rows == 4] == [1, 1]
 
 
 @pytest.mark.parametrize("backend", COMPLETE)
@@ -100,7 +91,7 @@ SEVERAL = (Puzzle.jigsaw([[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]
 @pytest.mark.parametrize("backend", COMPLETE)
 def test_counts_of_puzzles_with_several_solutions_agree_with_brute_force(backend: str) -> None:
     for puzzle in SEVERAL:
-        expected = brute_force_count(puzzle)
+        expected = four_by_four_count(puzzle)
         assert expected > 2
         count = kakuro.count_solutions(puzzle, backend, limit=expected + 1, time_limit=60)
         assert (count.count, count.exhausted) == (expected, True), (backend, puzzle, count.message)

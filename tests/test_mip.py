@@ -117,12 +117,18 @@ def test_scip_is_refused_clearly_when_pyscipopt_is_missing(monkeypatch: pytest.M
     assert kakuro.solve(two_solutions, "mip", time_limit=10).solved  # HiGHS is unaffected
 
 
+@pytest.fixture(scope="module")
+def janko_with_gac() -> list[tuple[Puzzle, kakuro.Count]]:
+    """Every 200th janko puzzle and janko-257 (two solutions), each with gac's count: counted once."""
+    janko = shared_set("janko")
+    return [(puzzle, kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=30))
+            for puzzle in janko[::200] + [janko[256]]]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("spec", ["mip", pytest.param("mip:solver=scip", marks=NO_SCIP)])
-def test_shared_sample_has_no_wrong_answer(spec: str) -> None:
-    janko = shared_set("janko")
-    for puzzle in janko[::200] + [janko[256]]:  # janko-257 has two solutions
-        reference = kakuro.count_solutions(puzzle, "gac", limit=2, time_limit=30)
+def test_shared_sample_has_no_wrong_answer(spec: str, janko_with_gac: list[tuple[Puzzle, kakuro.Count]]) -> None:
+    for puzzle, reference in janko_with_gac:
         count = kakuro.count_solutions(puzzle, spec, limit=2, time_limit=30)
         assert count.status is not Status.WRONG and (count.count, count.exhausted) == (
             reference.count, reference.exhausted), puzzle.id
