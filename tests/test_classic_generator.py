@@ -121,9 +121,11 @@ def test_unique_puzzles_repeat_for_a_seed() -> None:
     assert first[0] != first[1]
 
 
-@pytest.mark.parametrize("size, density, longest", [(14, 0.2, 9), (16, 0.4, 4), (25, 0.3, 5)])
-def test_unique_puzzles_across_densities_and_run_lengths(size: int, density: float, longest: int) -> None:
-    puzzle = classic(size, size, density=density, longest=longest, seed=1)[0]
+@pytest.mark.parametrize("size, density, longest, seed", [(14, 0.2, 9, 2), (16, 0.4, 4, 1), (25, 0.3, 5, 1)])
+def test_unique_puzzles_across_densities_and_run_lengths(size: int, density: float, longest: int, seed: int) -> None:
+    """Seed 2 for the 14x14 grid: its puzzle has a run of the longest 9 cells and is found at the
+    first attempt (0.1 s of CPU; seed 1's, three attempts, took 2.3 s and its longest run was 8)."""
+    puzzle = classic(size, size, density=density, longest=longest, seed=seed)[0]
     assert puzzle.check(hidden(puzzle)) == []
     assert max(len(run.cells) for run in puzzle.groups) <= longest
     assert root.reduce(puzzle, "fixpoint").solved  # the search's certificate, recomputed
