@@ -184,7 +184,8 @@ CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os
 UNIT_SECONDS = "kakuro/unit-seconds"
 """The pytest cache key (.pytest_cache) of each unit of work's test seconds in its last run."""
 _SCHEDULERS: list[Any] = []
-"""The controller's `QuietLast` (none in a worker or without xdist), for the report hooks."""
+"""The controller's `QuietLast` (none in a worker or without xdist), for the report hooks, which
+get no config to find it by."""
 
 
 def phase(scope: str) -> int:
@@ -228,8 +229,7 @@ else:
 
         def __init__(self, config: pytest.Config, log: Producer | None = None) -> None:
             super().__init__(config, log)
-            self.cache = config.cache
-            self.seconds: dict[str, float] = dict(self.cache.get(UNIT_SECONDS, {})) if self.cache else {}
+            self.seconds: dict[str, float] = dict(config.cache.get(UNIT_SECONDS, {})) if config.cache else {}
             """Each unit's seconds of test time in the last run that ran it (`UNIT_SECONDS`)."""
             self.measured: dict[str, float] = {}
             """Each unit's seconds of test time in this run."""
@@ -319,14 +319,13 @@ else:
 
     def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         """Add each phase of a test (setup, call, teardown) to its unit's seconds, in the controller."""
-        scheduler = _SCHEDULERS[0] if _SCHEDULERS else None
-        if scheduler is not None:
+        for scheduler in _SCHEDULERS:
             scope = scheduler._split_scope(report.nodeid)
             scheduler.measured[scope] = scheduler.measured.get(scope, 0.0) + report.duration
 
     def pytest_sessionfinish(session: pytest.Session) -> None:
         """Keep each unit's test time for the next run's order (units not run this time keep
         their last time)."""
-        scheduler = _SCHEDULERS[0] if _SCHEDULERS else None
-        if scheduler is not None and scheduler.cache is not None and scheduler.measured:
-            scheduler.cache.set(UNIT_SECONDS, {**scheduler.seconds, **scheduler.measured})
+        for scheduler in _SCHEDULERS:
+            if session.config.cache is not None and scheduler.measured:
+                session.config.cache.set(UNIT_SECONDS, {**scheduler.seconds, **scheduler.measured})

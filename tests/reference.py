@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Callable, Sequence
+
+import numpy as np
 
 from kakuro import Puzzle
 from kakuro.combos import range_mask
@@ -33,3 +37,19 @@ def gac_fixpoint(puzzle: Puzzle, domains: Sequence[int], supports: RunSupports) 
                     current[c] = s
                     changed = True
     return current
+
+
+@functools.cache
+def four_by_four_count(puzzle: Puzzle) -> int:
+    """Solutions of a 4x4 Sudoku-family puzzle by brute force: every grid whose rows are
+    permutations holding the givens, each group checked directly; independent of every backend."""
+    rows = [np.array([row for row in itertools.permutations(range(1, 5))
+                      if all(puzzle.givens.get(4 * r + c, v) == v for c, v in enumerate(row))], dtype=np.int8)
+            for r in range(4)]
+    choice = np.indices([len(options) for options in rows]).reshape(4, -1)  # one grid a column
+    grids = np.hstack([options[choice[r]] for r, options in enumerate(rows)])  # one grid a row, row-major
+    holds = np.ones(len(grids), dtype=bool)
+    for g in puzzle.groups:
+        values = np.sort(grids[:, list(g.cells)], axis=1)
+        holds &= (np.diff(values, axis=1) != 0).all(axis=1) & (values.sum(axis=1) == g.total)
+    return int(holds.sum())

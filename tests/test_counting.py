@@ -15,7 +15,6 @@ import pytest
 
 import kakuro
 from kakuro import Puzzle, Solver, Status
-from kakuro.cli import main
 from kakuro.clock import Deadline
 from kakuro.engine import chunks, compile, nogoods, propagate, state, tree
 from kakuro.engine.compile import callable_from_python
@@ -29,6 +28,7 @@ from kakuro.native_solver import enumerate_solutions
 from kakuro.outcome import Enumeration
 from kakuro.solver import CHECK_GRACE
 from tests.conftest import ROOT
+from tests.test_cli import run
 from tests.timing import timed
 
 NATIVE = ("gac", "fc", "rdv", "auto")
@@ -154,8 +154,7 @@ def test_auto_never_returns_a_solution_twice_on_the_command_line(capsys: pytest.
     stopped on a full store, was resumed in the race and found its last solution again. (The
     command runs in this process: the race and the template's check are the point, not a child's
     start-up.)"""
-    code = main(["count", str(HARD / "loose-30x30.jsonl"), "--limit", "1100"])
-    out, err = capsys.readouterr()
+    code, out, err = run(capsys, "count", HARD / "loose-30x30.jsonl", "--limit", "1100")
     assert code == 0, out + err
     assert "at least 1100 solutions (stopped at --limit 1100)" in out and "wrong" not in out
 

@@ -13,7 +13,7 @@ import pytest
 import kakuro
 from kakuro import Puzzle, Status
 from tests.conftest import AVAILABLE
-from tests.test_sudoku_backends import four_by_four_count  # a brute force, counted once per puzzle
+from tests.reference import four_by_four_count
 
 JIGSAWS = {
     4: "13..3...4.......1222111233343444",

@@ -5,15 +5,14 @@ of a small Sudoku and a small Killer against a brute-force count."""
 from __future__ import annotations
 
 import functools
-import itertools
 
-import numpy as np
 import pytest
 
 import kakuro
 from kakuro import Puzzle, Status
 from kakuro.generate.sudoku_grids import killer, sudoku
 from tests.conftest import AVAILABLE
+from tests.reference import four_by_four_count
 
 SLOW_ON_16 = {"backtrack": "stack-based backtracking without propagation",
               "csp": "python-constraint's search",
@@ -37,22 +36,6 @@ def test_every_backend_solves_a_fresh_sudoku_and_killer(backend: str) -> None:
         result = kakuro.solve(puzzle, backend, time_limit=60, seed=1)
         assert result.status is Status.SOLVED, (backend, puzzle.id, result.message)
         assert puzzle.check(result.solution) == []  # solve checked it already: the oracle once more
-
-
-@functools.cache
-def four_by_four_count(puzzle: Puzzle) -> int:
-    """Solutions of a 4x4 Sudoku-family puzzle by brute force: every grid whose rows are
-    permutations holding the givens, each group checked directly; independent of every backend."""
-    rows = [np.array([row for row in itertools.permutations(range(1, 5))
-                      if all(puzzle.givens.get(4 * r + c, v) == v for c, v in enumerate(row))], dtype=np.int8)
-            for r in range(4)]
-    choice = np.indices([len(options) for options in rows]).reshape(4, -1)  # one grid a column
-    grids = np.hstack([options[choice[r]] for r, options in enumerate(rows)])  # one grid a row, row-major
-    holds = np.ones(len(grids), dtype=bool)
-    for g in puzzle.groups:
-        values = np.sort(grids[:, list(g.cells)], axis=1)
-        holds &= (np.diff(values, axis=1) != 0).all(axis=1) & (values.sum(axis=1) == g.total)
-    return int(holds.sum())
 
 
 SMALL = (Puzzle.sudoku([[1, 0, 0, 0], [0, 0, 3, 0], [0, 0, 0, 0], [0, 0, 0, 2]]),
