@@ -113,13 +113,11 @@ def test_a_module_that_fails_is_one_clear_line(plugin: Path, capsys: pytest.Capt
     assert code == 1 and "--import missing_module: ModuleNotFoundError" in err and len(err.splitlines()) == 1
 
 
-def test_compare_runs_an_imported_backend_in_its_workers(plugin: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "kakuro", "compare", "small.txt", "-b", "tiny", "-b", "gac", "--import", "tiny_plugin",
-         "--time-limit", "10", "-o", "r.jsonl", "-j", "1"],
-        cwd=plugin, capture_output=True, text=True, timeout=300, env=tree_env(),
-    )
-    assert done.returncode == 0, done.stderr
+def test_compare_runs_an_imported_backend_in_its_workers(plugin: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The campaign in this process (its workers are the processes that must import the plug-in)."""
+    code, _, err = run(capsys, "compare", "small.txt", "-b", "tiny", "-b", "gac", "--import", "tiny_plugin",
+                       "--time-limit", "10", "-o", "r.jsonl", "-j", "1")
+    assert code == 0, err
     records = [json.loads(line) for line in (plugin / "r.jsonl").read_text().splitlines()]
     assert {(r["backend"], r["status"]) for r in records} == {("tiny", "SOLVED"), ("gac", "SOLVED")}
     assert {r["versions"]["paradigm"] for r in records} == {"brute force", "native propagation"}
