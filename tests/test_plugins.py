@@ -384,10 +384,15 @@ def test_installed_plugins_cannot_disturb_the_shipped_backends_or_other_commands
         f"hangs is not available: {origin.format('hangs')} was not loaded: its import did not finish within 3 s",
     ):
         assert line in listed.stdout.splitlines(), listed.stdout
-    refused = kakuro_cli("solve", "small.txt", "-b", "exits")
-    assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "its import ended the process" in refused.stderr
-    compared = kakuro_cli("compare", "small.txt", "-b", "gac", "-b", "exits", "--time-limit", "10", "-o", "x.jsonl")
-    assert compared.returncode == 1 and "its import ended the process" in compared.stderr  # not 0 without results
+    # a solve and a compare that name it are refused (one interpreter; a line on stderr between the two)
+    refused = python("import sys, kakuro.registry as r; r.PLUGIN_PROBE_SECONDS = 3\nfrom kakuro.cli import main\n"
+                     "codes = [main(['solve', 'small.txt', '-b', 'exits'])]\nprint('--', file=sys.stderr, flush=True)\n"
+                     "codes.append(main(['compare', 'small.txt', '-b', 'gac', '-b', 'exits', '--time-limit', '10', "
+                     "'-o', 'x.jsonl']))\nprint(*codes)")
+    solved, _, compared = refused.stderr.partition("--\n")
+    assert refused.stdout.split() == ["1", "1"], refused.stderr  # compare: not 0 without results
+    assert solved.count("\n") == 1 and "its import ended the process" in solved
+    assert "its import ended the process" in compared
     early = python("import kakuro_hostile.takegac")  # before any lookup: the name is refused all the same
     assert early.returncode == 1 and "backend name 'gac' is the name of a backend kakuro ships" in early.stderr
     where = {tuple(line.split()) for line in imported.read_text().splitlines()}
