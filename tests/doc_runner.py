@@ -3,13 +3,14 @@
 A command the docs show (`kakuro ...`, `python -m kakuro.compare ...`, `python experiments/x.py
 ...`, `python -c CODE`) or a python block is run in a child forked from a warm interpreter of
 this tree: one per test worker, started on first use, that has imported `kakuro` with its
-command-line modules and loaded the compiled kernels every solve needs (and `kakuro.report`,
-whose scipy.stats every `compare` and `report` command imports, and matplotlib's pyplot, which
-every plot imports). The child changes to the command's folder, takes its environment, argv and
-standard streams (stdin from /dev/null, stdout and stderr to files), and runs the module, script
-or code as `python` would (`runpy`, `__main__`), then exits with its status. Each command costs
-its own work only: the interpreter's start, the imports and the kernels' loading (1 to 2 s of
-the 1.5 to 3 s of a small command here) are paid once per worker.
+command-line modules and loaded the compiled kernels every solve needs, OR-Tools' CP-SAT (which
+a third of the commands use), `kakuro.report`, whose scipy.stats every `compare` and `report`
+command imports, and matplotlib's pyplot, which every plot imports. The child changes to the
+command's folder, takes its environment, argv and standard streams (stdin from /dev/null, stdout
+and stderr to files), and runs the module, script or code as `python` would (`runpy`,
+`__main__`), then exits with its status. Each command costs its own work only: the interpreter's
+start, the imports and the kernels' loading (1 to 2 s of the 1.5 to 3 s of a small command here)
+are paid once per worker.
 
 Two shell forms are run so too: `echo ...|printf ... | COMMAND` (bash runs the echo, its output
 becomes COMMAND's stdin) and `COMMAND > FILE` (COMMAND's stdout is FILE, created or emptied
@@ -43,7 +44,7 @@ import matplotlib
 matplotlib.use("Agg")  # as MPLBACKEND says for every command
 import matplotlib.pyplot  # 0.8 s that every report with plots, diagram or figures pays
 example = kakuro.read("instances/examples/puzzlink-6x5.txt")[0]
-for spec in ("auto", "gac", "nmcs"):  # the kernels most commands load first
+for spec in ("auto", "gac", "nmcs", "cpsat"):  # the kernels most commands load first (cpsat: OR-Tools, pandas)
     kakuro.get_solver(spec).ensure_warm()
     kakuro.solve(example, spec, time_limit=10)
 print(json.dumps("ready"), flush=True)

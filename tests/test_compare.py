@@ -278,16 +278,14 @@ def test_a_killed_campaign_resumes_with_every_job_once(puzzles: Path, tmp_path: 
     assert {r.seed for r in final} == {0, 1, 2, 3}
 
 
-def test_the_command_line_prints_the_table(puzzles: Path, tmp_path: Path) -> None:
+def test_the_command_line_prints_the_table(puzzles: Path, tmp_path: Path, capsys) -> None:
+    """In this process (the tests of tests/test_campaign_faults.py run `python -m kakuro.compare`)."""
     out = tmp_path / "results.jsonl"
-    done = subprocess.run(
-        [sys.executable, "-m", "kakuro.compare", str(puzzles), "-b", "cpsat", "-j", "1", "--time-limit", "20",
-         "-o", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "cpsat" in done.stdout and "PAR-2" in done.stdout and str(out) in done.stdout
-    assert done.stderr.startswith(f"results: {out}")
+    code = run([str(puzzles), "-b", "cpsat", "-j", "1", "--time-limit", "20", "-o", str(out)])
+    stdout, stderr = capsys.readouterr()
+    assert code == 0, stderr
+    assert "cpsat" in stdout and "PAR-2" in stdout and str(out) in stdout
+    assert stderr.startswith(f"results: {out}")
     assert sorted(r.status.value for r in read_results(out)) == ["SOLVED", "SOLVED", "UNSATISFIABLE"]
 
 

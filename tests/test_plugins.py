@@ -113,13 +113,11 @@ def test_a_module_that_fails_is_one_clear_line(plugin: Path, capsys: pytest.Capt
     assert code == 1 and "--import missing_module: ModuleNotFoundError" in err and len(err.splitlines()) == 1
 
 
-def test_compare_runs_an_imported_backend_in_its_workers(plugin: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "kakuro", "compare", "small.txt", "-b", "tiny", "-b", "gac", "--import", "tiny_plugin",
-         "--time-limit", "10", "-o", "r.jsonl", "-j", "1"],
-        cwd=plugin, capture_output=True, text=True, timeout=300, env=tree_env(),
-    )
-    assert done.returncode == 0, done.stderr
+def test_compare_runs_an_imported_backend_in_its_workers(plugin: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The campaign in this process (its workers are the processes that must import the plug-in)."""
+    code, _, err = run(capsys, "compare", "small.txt", "-b", "tiny", "-b", "gac", "--import", "tiny_plugin",
+                       "--time-limit", "10", "-o", "r.jsonl", "-j", "1")
+    assert code == 0, err
     records = [json.loads(line) for line in (plugin / "r.jsonl").read_text().splitlines()]
     assert {(r["backend"], r["status"]) for r in records} == {("tiny", "SOLVED"), ("gac", "SOLVED")}
     assert {r["versions"]["paradigm"] for r in records} == {"brute force", "native propagation"}
@@ -179,17 +177,18 @@ def test_an_installed_package_registers_backends_by_entry_point(tmp_path: Path) 
            "failed to load: ImportError: needs libfoo.so.3" in listed.stdout
     assert "thing is not available" in listed.stdout and "not a subclass of kakuro.Solver" in listed.stdout
     assert "gac" in rows and "cpsat" in rows  # the others are undisturbed
-    # a solve, a refusal and the library, in one interpreter: each looks up a plug-in not loaded before it but tiny
-    solves = [["solve", "small.txt", "-b", name] for name in ("tiny", "broken")]
+    # a solve, a refusal, a campaign and the library, in one interpreter: each looks up a plug-in not loaded before
+    # it but tiny
+    commands = [["solve", "small.txt", "-b", name] for name in ("tiny", "broken")]
+    commands.append(["compare", "small.txt", "-b", "tiny", "--time-limit", "10", "-o", "r.jsonl", "-j", "1"])
     both = subprocess.run([sys.executable, "-c", "import kakuro\nfrom kakuro.cli import main\n"
-                           f"codes = [main(argv) for argv in {solves!r}]\n"
+                           f"codes = [main(argv) for argv in {commands!r}]\n"
                            "p = kakuro.read('small.txt')[0]\n"
                            "print(*codes, kakuro.solve(p, 'tiny').status.value, kakuro.solve(p, 'gac').status.value)"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=300, env=env)
-    assert both.stdout.splitlines()[-1].split() == ["0", "1", "solved", "solved"], both.stderr
-    assert both.stderr.count("\n") == 1 and "libfoo.so.3" in both.stderr  # the refusal, in one line
-    compared = kakuro_cli("compare", "small.txt", "-b", "tiny", "--time-limit", "10", "-o", "r.jsonl", "-j", "1")
-    assert compared.returncode == 0, compared.stderr
+    assert both.stdout.splitlines()[-1].split() == ["0", "1", "0", "solved", "solved"], both.stderr
+    said = both.stderr.splitlines()  # the refusal, in one line, and the campaign's results file
+    assert len(said) == 2 and "libfoo.so.3" in said[0] and said[1] == "results: r.jsonl", both.stderr
     assert json.loads((tmp_path / "r.jsonl").read_text().splitlines()[0])["status"] == "SOLVED"
 
 
@@ -385,10 +384,15 @@ def test_installed_plugins_cannot_disturb_the_shipped_backends_or_other_commands
         f"hangs is not available: {origin.format('hangs')} was not loaded: its import did not finish within 3 s",
     ):
         assert line in listed.stdout.splitlines(), listed.stdout
-    refused = kakuro_cli("solve", "small.txt", "-b", "exits")
-    assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "its import ended the process" in refused.stderr
-    compared = kakuro_cli("compare", "small.txt", "-b", "gac", "-b", "exits", "--time-limit", "10", "-o", "x.jsonl")
-    assert compared.returncode == 1 and "its import ended the process" in compared.stderr  # not 0 without results
+    # a solve and a compare that name it are refused (one interpreter; a line on stderr between the two)
+    refused = python("import sys, kakuro.registry as r; r.PLUGIN_PROBE_SECONDS = 3\nfrom kakuro.cli import main\n"
+                     "codes = [main(['solve', 'small.txt', '-b', 'exits'])]\nprint('--', file=sys.stderr, flush=True)\n"
+                     "codes.append(main(['compare', 'small.txt', '-b', 'gac', '-b', 'exits', '--time-limit', '10', "
+                     "'-o', 'x.jsonl']))\nprint(*codes)")
+    solved, _, compared = refused.stderr.partition("--\n")
+    assert refused.stdout.split() == ["1", "1"], refused.stderr  # compare: not 0 without results
+    assert solved.count("\n") == 1 and "its import ended the process" in solved
+    assert "its import ended the process" in compared
     early = python("import kakuro_hostile.takegac")  # before any lookup: the name is refused all the same
     assert early.returncode == 1 and "backend name 'gac' is the name of a backend kakuro ships" in early.stderr
     where = {tuple(line.split()) for line in imported.read_text().splitlines()}
