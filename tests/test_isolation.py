@@ -151,10 +151,11 @@ def test_a_ctrl_c_that_lands_in_a_finalizer_is_kept(how: str, printed: str) -> N
     import subprocess
     import sys
 
+    from tests.backend_checks import as_from_a_terminal
     from tests.conftest import ROOT, tree_env
 
     done = subprocess.run([sys.executable, "-c", FINALIZER_SIGINT, how], cwd=ROOT, env=tree_env(), capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=60, preexec_fn=as_from_a_terminal)
     assert done.stdout.strip() == printed, (done.stdout, done.stderr)
     if how == "plain":  # Python's "Exception ignored in ... __del__": the signal landed in the finalizer
         assert "KeyboardInterrupt" in done.stderr
@@ -210,10 +211,11 @@ def test_an_engine_call_after_a_dropped_ctrl_c_is_stopped(how: str, printed: str
     import subprocess
     import sys
 
+    from tests.backend_checks import as_from_a_terminal
     from tests.conftest import ROOT, tree_env
 
     done = subprocess.run([sys.executable, "-c", ENGINE_AFTER_A_DROPPED_SIGINT, how], cwd=ROOT, env=tree_env(),
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60, preexec_fn=as_from_a_terminal)
     lines = done.stdout.strip()
     assert lines.startswith(printed), (done.stdout, done.stderr)
     if how == "solver":
@@ -247,6 +249,7 @@ def test_kill_tree_kills_a_whole_tree_even_a_daemon_below_a_subreaper() -> None:
 
     import psutil
 
+    from tests.backend_checks import as_from_a_terminal
     from tests.conftest import ROOT, tree_env
 
     root = subprocess.Popen([sys.executable, "-c", TREE], cwd=ROOT, stdout=subprocess.PIPE, text=True,
