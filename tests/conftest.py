@@ -173,10 +173,12 @@ def hard() -> Puzzle:
 SERIAL = "serial"
 """The marker (and the xdist group) of the tests that need the whole machine to themselves."""
 TIMED = "timed"
-"""The marker of the tests that bound a wall time in one process and its solver child: each
-file's are an xdist group `timed:FILE`, run once the parallel tests are done, at most one per
-core (each with a core of its own). Their bounds are stated as on an idle core
-(`tests.timing`), so they hold on a machine busy with other work too."""
+"""The marker of the tests that bound a wall time in one process and its solver child: each test
+function's (all its parameters) are an xdist group `timed:FILE::FUNCTION`, run once the parallel
+tests are done, one per worker (a worker more than the cores, as in the parallel phase). Their
+bounds are stated as on an idle core (`tests.timing`), so they hold on a machine busy with other
+work too: three of them on 2 cores make CPU work at most 1.5 times slower, less than the two
+CPU-bound processes beside them that `pytest -m "timed or serial"` is checked with."""
 CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 """The cores this process may run on."""
 
@@ -205,25 +207,27 @@ else:
         """`-n auto`: a worker more than the cores. Many parallel tests spend seconds waiting
         (a campaign's time limits, a child's start, a killed worker's replacement), and the
         extra worker's tests use the core meanwhile (2 cores: 7 min 12 s with 2 workers, 6 min
-        33 s with 3, 2026-11-28); `QuietLast` still runs at most one timed test per core."""
+        33 s with 3, 2026-11-28); `QuietLast` runs at most this many timed tests at once."""
         return CORES + 1
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         """Put every `serial` test in the xdist group `serial` and every `timed` test in its
-        file's group `timed:FILE` (before xdist's own hook names the groups of `--dist
-        loadgroup`), which `QuietLast` runs after the others."""
+        function's group `timed:FILE::FUNCTION` (before xdist's own hook names the groups of
+        `--dist loadgroup`), which `QuietLast` runs after the others. A function, not a file:
+        one file's timed tests (30 s in tests/test_limits_and_hints.py) would be the whole
+        timed phase of one worker while the others wait."""
         for item in items:
             if item.get_closest_marker(SERIAL) is not None:
                 item.add_marker(pytest.mark.xdist_group(SERIAL))
             elif item.get_closest_marker(TIMED) is not None:
-                item.add_marker(pytest.mark.xdist_group(f"{TIMED}:{item.nodeid.split('::', 1)[0]}"))
+                item.add_marker(pytest.mark.xdist_group(f"{TIMED}:{item.nodeid.split('[', 1)[0]}"))
 
     class QuietLast(LoadGroupScheduling):
         """`--dist loadgroup` in three phases. A test file is one unit of work (its module
         fixtures, such as a whole compare campaign, are built once). The parallel units go
         first, on every worker; the `timed` units wait until no worker runs a parallel test,
-        then go one per worker, to at most `CORES` workers at once; the `serial` group waits
+        then go one per worker, to at most `CORES + 1` workers at once; the `serial` group waits
         until every other test has finished, then runs on one worker while the other workers
         stop, so timing, memory and signal tests see a machine without the parallel tests' load."""
 
@@ -273,7 +277,7 @@ else:
                     return
                 if any(self._parallel_pending(node) > 1 for node in self.assigned_work):
                     return
-                if self._timed_running() >= CORES:
+                if self._timed_running() > CORES:
                     return
                 super()._assign_work_unit(self.waiting.pop(0))
 
