@@ -249,7 +249,6 @@ def test_kill_tree_kills_a_whole_tree_even_a_daemon_below_a_subreaper() -> None:
 
     import psutil
 
-    from tests.backend_checks import as_from_a_terminal
     from tests.conftest import ROOT, tree_env
 
     root = subprocess.Popen([sys.executable, "-c", TREE], cwd=ROOT, stdout=subprocess.PIPE, text=True,
