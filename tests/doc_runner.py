@@ -38,7 +38,7 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 WARM = r'''
-import json, os, runpy, sys, traceback
+import gc, json, os, runpy, sys, traceback
 import kakuro, kakuro.cli, kakuro.cli.compare, kakuro.cli.report, kakuro.report  # report: scipy.stats, which compare needs too
 import matplotlib
 matplotlib.use("Agg")  # as MPLBACKEND says for every command
@@ -74,6 +74,7 @@ for line in sys.stdin:
     request = json.loads(line)
     pid = os.fork()
     if pid == 0:
+        gc.freeze()  # the warm objects out of the collector's reach: walking them copies the parent's pages
         code = 1
         try:
             run(request)

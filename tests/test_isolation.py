@@ -17,6 +17,7 @@ from kakuro.isolation import (
     call_with_deadline,
     collect,
     fork_child,
+    fork_process,
     kill_tree,
     stream_with_deadline,
 )
@@ -50,6 +51,25 @@ def test_returns_the_value_and_leaves_no_child() -> None:
     child = call_with_deadline(os.getpid, deadline=Deadline.after(5))
     with pytest.raises(ChildProcessError):
         os.waitpid(child, os.WNOHANG)  # already reaped: no zombie left
+
+
+def test_a_child_leaves_the_parents_objects_to_the_parent() -> None:
+    """A forked child starts with every object it inherited frozen out of the garbage collector
+    (its collections would walk them all and copy the parent's memory); the parent's own
+    collector is untouched."""
+    import gc
+
+    inherited = ["a list the parent made before the fork"]
+
+    def collected() -> bool:
+        """Whether the collector of this process walks `inherited`."""
+        return any(obj is inherited for obj in gc.get_objects())
+
+    assert collected() and gc.get_freeze_count() == 0
+    assert call_with_deadline(collected, deadline=Deadline.after(5)) is False
+    pid = fork_process(lambda: os._exit(3 if collected() else 0))
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+    assert collected() and gc.get_freeze_count() == 0
 
 
 def test_without_a_deadline_a_child_runs_and_ctrl_c_kills_it(tmp_path: Path) -> None:
