@@ -60,21 +60,31 @@ def test_the_check_is_off_where_a_cell_lies_in_one_run() -> None:
     assert balance.balance_buffers(build_state(sudoku, "gac"), True).counters[balance.ON] == 0
 
 
-LOOSE = classic(30, 30, density=0.25, count=6, seed=3101, unique=False)
-SMALL = cazenave(4, 5, 100, count=4, seed=3) + cazenave(5, 6, 100, count=3, seed=3, unsatisfiable=True)
+@pytest.fixture(scope="module")
+def loose() -> list[kakuro.Puzzle]:
+    """Loose 30x30 classic grids, where the check cuts (drawn when a test needs them, not when
+    every test worker collects this file)."""
+    return classic(30, 30, density=0.25, count=6, seed=3101, unique=False)
+
+
+@pytest.fixture(scope="module")
+def small() -> list[kakuro.Puzzle]:
+    """Small Cazenave grids, satisfiable or not."""
+    return cazenave(4, 5, 100, count=4, seed=3) + cazenave(5, 6, 100, count=3, seed=3, unsatisfiable=True)
 
 
 @pytest.mark.parametrize("backend", ["gac", "gac:learning=false"])
-def test_answers_are_the_same_with_and_without_the_check_and_it_cuts(backend: str) -> None:
+def test_answers_are_the_same_with_and_without_the_check_and_it_cuts(backend: str, loose: list[kakuro.Puzzle],
+                                                                     small: list[kakuro.Puzzle]) -> None:
     """Up to two solutions of loose 30x30 grids (where the check cuts), and the counts of small
     Cazenave grids (one region until whole rows are fixed), satisfiable or not. Without
     learning and without the check, one of the 30x30 grids takes longer than 10 s: there only
     the check's answer is compared with the learning search's."""
     found = 0
-    for puzzle in LOOSE + SMALL:
-        limit = 2 if puzzle in LOOSE else 3000
+    for puzzle in loose + small:
+        limit = 2 if puzzle in loose else 3000
         on = kakuro.count_solutions(puzzle, backend, limit=limit)
-        reference = "gac:balance=false" if puzzle in LOOSE else backend + ("," if ":" in backend else ":") + "balance=false"
+        reference = "gac:balance=false" if puzzle in loose else backend + ("," if ":" in backend else ":") + "balance=false"
         off = kakuro.count_solutions(puzzle, reference, limit=limit)
         assert (on.count, on.exhausted, on.status) == (off.count, off.exhausted, off.status), puzzle.id
         assert off.stats.get("unbalanced", 0) == 0
@@ -82,8 +92,8 @@ def test_answers_are_the_same_with_and_without_the_check_and_it_cuts(backend: st
     assert found > 0  # the check cut: the answers above were reached by different searches
 
 
-def test_a_loose_grid_the_search_found_hard_is_solved_with_the_check() -> None:
+def test_a_loose_grid_the_search_found_hard_is_solved_with_the_check(loose: list[kakuro.Puzzle]) -> None:
     """The first loose 30x30 grid of seed 3101 without learning: undecided in 10 s without the
     check (1.4 M fails, measured), solved in about 1,400 fails with it."""
-    result = kakuro.solve(LOOSE[0], "gac:learning=false", time_limit=10)
+    result = kakuro.solve(loose[0], "gac:learning=false", time_limit=10)
     assert result.status is kakuro.Status.SOLVED and result.stats["unbalanced"] > 0

@@ -86,7 +86,7 @@ def test_same_seed_same_answer(name: str, two_solutions: Puzzle, cazenave: Puzzl
         assert first.solution == second.solution
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time in one process: the parallel tests' load would break it
 @pytest.mark.parametrize("name", AVAILABLE)
 def test_unsatisfiable_puzzle(name: str, unsatisfiable: Puzzle) -> None:
     cls = solver_class(name)
@@ -101,7 +101,7 @@ def test_unsatisfiable_puzzle(name: str, unsatisfiable: Puzzle) -> None:
     assert t.quiet(t.wall - 1.0) < TIME_SLACK, t
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time in one process: the parallel tests' load would break it
 @pytest.mark.parametrize("name", AVAILABLE)
 def test_time_limit_is_honoured_on_a_hard_puzzle(name: str, hard: Puzzle) -> None:
     cls = solver_class(name)
