@@ -233,7 +233,8 @@ else:
 
         def __init__(self, config: pytest.Config, log: Producer | None = None) -> None:
             super().__init__(config, log)
-            self.seconds: dict[str, float] = dict(config.cache.get(UNIT_SECONDS, {})) if config.cache else {}
+            cache = getattr(config, "cache", None)  # none with -p no:cacheprovider
+            self.seconds: dict[str, float] = dict(cache.get(UNIT_SECONDS, {})) if cache else {}
             """Each unit's seconds of test time in the last run that ran it (`UNIT_SECONDS`)."""
             self.measured: dict[str, float] = {}
             """Each unit's seconds of test time in this run."""
@@ -330,6 +331,7 @@ else:
     def pytest_sessionfinish(session: pytest.Session) -> None:
         """Keep each unit's test time for the next run's order (units not run this time keep
         their last time)."""
+        cache = getattr(session.config, "cache", None)  # none with -p no:cacheprovider
         for scheduler in _SCHEDULERS:
-            if session.config.cache is not None and scheduler.measured:
-                session.config.cache.set(UNIT_SECONDS, {**scheduler.seconds, **scheduler.measured})
+            if cache is not None and scheduler.measured:
+                cache.set(UNIT_SECONDS, {**scheduler.seconds, **scheduler.measured})
