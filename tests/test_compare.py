@@ -478,3 +478,30 @@ def test_dask_local_and_daemonic_workers(puzzles: Path, tmp_path: Path, capsys, 
     monkeypatch.setattr(dask_cluster_module, "CONNECT_TIMEOUT", 1.0)
     assert run([str(puzzles / "two.txt"), "-b", "cpsat", "--dask", "tcp://127.0.0.1:9", "-o", str(tmp_path / "x.jsonl")]) == 1
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in capsys.readouterr().err
+
+
+def test_jobs_that_end_together_are_yielded_in_job_order() -> None:
+    """`run_local` yields each job as it ends; jobs seen ending at the same look come in the
+    order they were given (a set's order flipped the records of two quick jobs under load)."""
+    from concurrent.futures import Future
+    from typing import Any, cast
+
+    from kakuro.compare.runners import run_local
+
+    class Ended:
+        """A pool whose every job has ended by the time the runner looks."""
+
+        def submit(self, job: str) -> Future[str]:
+            future: Future[str] = Future()
+            future.set_result(f"attempt of {job}")
+            return future
+
+        def result(self, future: Future[str]) -> str:
+            return future.result()
+
+        def close(self, wait_for_jobs: bool) -> None:
+            pass
+
+    jobs = [f"job {number}" for number in range(50)]
+    ran = list(run_local(cast(Any, jobs), cast(Any, Ended()), lambda: None))
+    assert ran == [(job, f"attempt of {job}") for job in jobs]

@@ -472,16 +472,18 @@ def _process(pid: int) -> Any:
 
 
 def run_local(jobs: Sequence[Job], pool: JobPool, check_stop: Callable[[], None]) -> Generator[tuple[Job, Attempt]]:
-    """Run jobs on `pool`; yield each with its attempt as it ends. `check_stop` raises to stop
-    early; the pool is closed either way (running jobs killed when stopped early)."""
+    """Run jobs on `pool`; yield each with its attempt as it ends (jobs seen ending at the same
+    look in the order of `jobs`, not in a set's order). `check_stop` raises to stop early; the
+    pool is closed either way (running jobs killed when stopped early)."""
     finished = False
     try:
         futures = {pool.submit(job): job for job in jobs}
+        position = {future: number for number, future in enumerate(futures)}
         pending = set(futures)
         while pending:
             check_stop()
             done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            for future in done:
+            for future in sorted(done, key=position.__getitem__):
                 yield futures.pop(future), pool.result(future)
         finished = True
     finally:
