@@ -52,7 +52,7 @@ def without_counting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(root, "values_refutation", lambda puzzle, st: "")
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time in one process (its race's engines included): the parallel tests' load would break it
 def test_sat_answering_first_stops_the_native_search(without_counting: None) -> None:
     """The native search cannot refute this grid in minutes, SAT does in a fraction of a
     second: the race's answer is SAT's, long before the limit."""
@@ -61,7 +61,7 @@ def test_sat_answering_first_stops_the_native_search(without_counting: None) -> 
     assert result.time < 10
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time in one process (its race's engines included): the parallel tests' load would break it
 def test_the_root_counts_the_whole_grid() -> None:
     """Row sums that do not add up to the column sums: refuted before any search."""
     disagreeing = Puzzle.all_white([96] * 12, [96] * 11 + [97], values=(1, 15))
@@ -80,7 +80,7 @@ def test_counts_agree_between_the_paths() -> None:
         assert len({(c.count, c.exhausted) for c in counts.values()}) == 1, (puzzle.id, counts)
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time in one process (its race's engines included): the parallel tests' load would break it
 def test_the_time_limit_holds_when_neither_finishes(without_counting: None) -> None:
     hard = hard_for_gac(16)  # unsatisfiable, hard for both
     with timed() as t:

@@ -168,7 +168,6 @@ def test_the_command_line_takes_a_quoted_path_with_spaces(tmp_path: Path, cazena
     assert code != 0 and "/nonexistent/kissat does not exist" in one_line(err)
 
 
-@pytest.mark.serial  # signals to a process tree
 def test_ctrl_c_on_kakuro_solve_kills_the_program_and_its_children(tmp_path: Path) -> None:
     puzzle_file = tmp_path / "hard.jsonl"
     kakuro.write(hard_for_gac(), puzzle_file)
@@ -198,7 +197,6 @@ def test_a_daemon_the_program_started_is_killed_when_it_ends(cazenave: Puzzle, t
     assert_gone(pidfile)
 
 
-@pytest.mark.serial  # signals to a process tree
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGHUP", "SIGKILL", "timeout"])
 def test_killing_kakuro_kills_the_program_and_everything_it_started(tmp_path: Path, how: str) -> None:
     """Issue 40: the children of a `dimacs:cmd` program (a plain one and a daemon) outlived

@@ -150,7 +150,6 @@ def test_a_failing_solver_listing_is_unavailable_in_one_line(monkeypatch: pytest
     assert code != 0 and line.startswith("kakuro: minizinc is unavailable: ") and said in line, line
 
 
-@pytest.mark.serial  # signals to a process tree
 def test_ctrl_c_on_kakuro_solve_kills_minizinc_and_its_solver(tmp_path: Path) -> None:
     puzzle_file = tmp_path / "hard.jsonl"
     kakuro.write(hard_for_gac(16), puzzle_file)
