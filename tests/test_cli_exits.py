@@ -29,6 +29,8 @@ from kakuro.cli.exits import (
     EXIT_UNSATISFIABLE,
     EXIT_USAGE,
     EXIT_WRONG,
+    LINE_BREAKS,
+    say,
 )
 from tests.conftest import DOCS, EXAMPLES, ROOT
 
@@ -320,3 +322,12 @@ def test_the_report_choices_the_parser_offers_are_the_reports() -> None:
     from kakuro.report.summary import GROUPINGS
 
     assert (tuple(GROUPINGS), tuple(FORMATS)) == (report_cli.GROUPINGS, report_cli.PLOT_FORMATS)
+
+
+@pytest.mark.parametrize("brk", list(LINE_BREAKS))
+def test_a_line_break_inside_an_error_is_shown_escaped(brk: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """An error names what the input said (a backend a results file names "a\\nb"): every
+    character `str.splitlines` breaks at is shown escaped, so the error stays one line."""
+    say(f"nothing to compare: backends a{brk}b 1")
+    err = capsys.readouterr().err
+    assert err.splitlines() == [f"kakuro: nothing to compare: backends a{brk.encode('unicode_escape').decode()}b 1"]

@@ -75,9 +75,15 @@ def worst(codes: Iterable[int]) -> int:
     return min(codes, key=SEVERITY.index)
 
 
+LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+"""Every character Python's `str.splitlines` ends a line at."""
+_ESCAPED_BREAKS = {ord(char): char.encode("unicode_escape").decode("ascii") for char in LINE_BREAKS}
+
+
 def say(message: str) -> None:
-    """One line on stderr: `kakuro: message`."""
-    print(f"{PROGRAM}: {message}", file=sys.stderr, flush=True)
+    """One line on stderr: `kakuro: message`, a line break inside `message` (a backend named
+    by a results file, say) shown escaped, as `\\n`."""
+    print(f"{PROGRAM}: {message.translate(_ESCAPED_BREAKS)}", file=sys.stderr, flush=True)
 
 
 def error_line(exc: Exception) -> tuple[str, int]:
