@@ -331,3 +331,32 @@ def test_a_line_break_inside_an_error_is_shown_escaped(brk: str, capsys: pytest.
     say(f"nothing to compare: backends a{brk}b 1")
     err = capsys.readouterr().err
     assert err.splitlines() == [f"kakuro: nothing to compare: backends a{brk.encode('unicode_escape').decode()}b 1"]
+
+
+@pytest.mark.parametrize("in_a_cycle", [False, True])
+def test_after_ctrl_c_the_works_failing_finalizers_say_nothing(in_a_cycle: bool, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C cut an engine object's constructor short (pychoco's handle wrapper): its finalizer
+    raises when the object goes, with the traceback or with the next collection (in a cycle).
+    The command says `kakuro: interrupted` and nothing else; the hook is the caller's again."""
+    import gc
+
+    from kakuro.cli.exits import run_command
+
+    class HalfBuilt:
+        def __init__(self) -> None:
+            self.me = self if in_a_cycle else None
+
+        def __del__(self) -> None:
+            raise AttributeError("'HalfBuilt' object has no attribute '_handle_'")
+
+    def body() -> int:
+        built = HalfBuilt()
+        raise KeyboardInterrupt(built)
+
+    said: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", said.append)
+    assert run_command(body) == EXIT_INTERRUPTED
+    gc.collect()
+    assert said == [] and sys.unraisablehook == said.append
+    assert capsys.readouterr().err == "kakuro: interrupted\n"

@@ -18,6 +18,7 @@ place that turns what a command raised into one line on stderr and its exit code
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import signal
 import sys
@@ -116,8 +117,7 @@ def run_command(body: Callable[[], int]) -> int:
     try:
         return body()
     except KeyboardInterrupt:
-        say("interrupted")
-        return EXIT_INTERRUPTED
+        hook, sys.unraisablehook = sys.unraisablehook, _unsaid
     except BrokenPipeError:
         with contextlib.suppress(OSError, ValueError):  # no flush at exit into the closed pipe
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -126,3 +126,15 @@ def run_command(body: Callable[[], int]) -> int:
         line, code = error_line(exc)
         say(line)
         return code
+    try:  # interrupted: what the work left half-built goes now, its finalizers' errors unsaid
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    say("interrupted")
+    return EXIT_INTERRUPTED
+
+
+def _unsaid(unraisable: object) -> None:
+    """`sys.unraisablehook` while an interrupted command ends: an engine object whose
+    constructor Ctrl-C cut short (pychoco's handle wrapper) raises in its finalizer, which
+    Python would print as a traceback after `kakuro: interrupted`."""
