@@ -172,6 +172,15 @@ def _drain(receiver: Connection, items: list[Any]) -> tuple[bool, Any]:
     return False, None
 
 
+def _fork() -> int:
+    """`os.fork()`, the child starting with everything it inherited frozen out of the garbage
+    collector (`gc.freeze`: see the module docstring)."""
+    pid = os.fork()
+    if pid == 0:
+        gc.freeze()
+    return pid
+
+
 def fork_child(function: Callable[..., Any], args: tuple[Any, ...], *, stream: bool = False) -> tuple[Connection, int]:
     """Run `function(*args)` in a forked child that dies with its parent. Returns the parent's
     receiving end and the child's pid: the child sends (ITEM, item) per yielded item when
@@ -180,9 +189,8 @@ def fork_child(function: Callable[..., Any], args: tuple[Any, ...], *, stream: b
     finalizer may have dropped while the work was prepared)."""
     raise_kept_interrupt()
     read_fd, write_fd = os.pipe()
-    pid = os.fork()
+    pid = _fork()
     if pid == 0:  # the child: never returns
-        gc.freeze()
         os.close(read_fd)
         _child_main(function, args, Connection(write_fd, readable=False), stream)
     os.close(write_fd)
@@ -267,9 +275,8 @@ def fork_process(main: Callable[[], object]) -> int:
     """Fork a child that runs `main()` and then exits (status 0; 1 when `main` raised), and
     dies with this thread (`die_with_parent`); returns its pid. The caller reaps it."""
     parent = os.getpid()
-    pid = os.fork()
+    pid = _fork()
     if pid == 0:  # the child: never returns
-        gc.freeze()
         code = 0
         try:
             die_with_parent(parent)

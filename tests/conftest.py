@@ -190,6 +190,11 @@ _SCHEDULERS: list[Any] = []
 get no config to find it by."""
 
 
+def _cache(config: pytest.Config) -> Any:
+    """pytest's cache (`config.cache`), None where there is none (`-p no:cacheprovider`)."""
+    return getattr(config, "cache", None)
+
+
 def phase(scope: str) -> int:
     """When a unit of work runs: 0 with the parallel tests, 1 in the timed phase after them, 2
     alone at the end (the `serial` group)."""
@@ -233,7 +238,7 @@ else:
 
         def __init__(self, config: pytest.Config, log: Producer | None = None) -> None:
             super().__init__(config, log)
-            cache = getattr(config, "cache", None)  # none with -p no:cacheprovider
+            cache = _cache(config)
             self.seconds: dict[str, float] = dict(cache.get(UNIT_SECONDS, {})) if cache else {}
             """Each unit's seconds of test time in the last run that ran it (`UNIT_SECONDS`)."""
             self.measured: dict[str, float] = {}
@@ -331,7 +336,7 @@ else:
     def pytest_sessionfinish(session: pytest.Session) -> None:
         """Keep each unit's test time for the next run's order (units not run this time keep
         their last time)."""
-        cache = getattr(session.config, "cache", None)  # none with -p no:cacheprovider
+        cache = _cache(session.config)
         for scheduler in _SCHEDULERS:
             if cache is not None and scheduler.measured:
                 cache.set(UNIT_SECONDS, {**scheduler.seconds, **scheduler.measured})

@@ -477,14 +477,13 @@ def run_local(jobs: Sequence[Job], pool: JobPool, check_stop: Callable[[], None]
     pool is closed either way (running jobs killed when stopped early)."""
     finished = False
     try:
-        futures = {pool.submit(job): job for job in jobs}
-        position = {future: number for number, future in enumerate(futures)}
+        futures = {pool.submit(job): number for number, job in enumerate(jobs)}  # each one's job, by position
         pending = set(futures)
         while pending:
             check_stop()
             done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=position.__getitem__):
-                yield futures.pop(future), pool.result(future)
+            for future in sorted(done, key=futures.__getitem__):
+                yield jobs[futures.pop(future)], pool.result(future)
         finished = True
     finally:
         pool.close(wait_for_jobs=finished)
