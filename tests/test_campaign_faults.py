@@ -245,15 +245,17 @@ def test_a_signal_stops_a_running_certification_at_once(big_unsolved: Path, tmp_
 
 def test_certification_runs_under_the_memory_limit(big_unsolved: Path, tmp_path: Path) -> None:
     """`compare --certify --memory` certified in the harness's own process, with no limit. With
-    the parallel tests: the limit is on the certifier's own memory (not the machine's), which
-    passes 100 MiB in about a second, far from the 20 s time limit."""
+    the parallel tests: the limit is on the certifier's own memory (not the machine's). Its
+    solving child passes 50 MiB within about 2 s and then holds 90-110 MiB until the 20 s time
+    limit (measured at 8f9a36c), so a 100 MiB limit was met or not by where a look fell (CI
+    failed on it once); 50 MiB is passed early and for certain."""
     out = tmp_path / "r.jsonl"
     code, _, stderr = finished(compare(str(big_unsolved), "-b", "test-liar", "--certify", "--time-limit", "20",
-                                    "--memory", "100", "-j", "1", "-o", str(out)))
+                                    "--memory", "50", "-j", "1", "-o", str(out)))
     assert code == 0, stderr
     [record] = read_results(out)
     assert record.status is JobStatus.UNSATISFIABLE and record.certified is False
-    assert record.message == "not certified: certification went past the memory limit (100 MiB)"
+    assert record.message == "not certified: certification went past the memory limit (50 MiB)"
 
 
 WARM_UP_SCRIPT = """
