@@ -101,7 +101,8 @@ def _collect(child: tuple[Connection, int], deadline: Deadline) -> tuple[bool, l
     """Read what a `fork_child` child sends until it returns: (True, the items it sent, the
     value it returned). At the deadline it is killed and what it had sent is still read to the
     end: (False, items, None) unless its RETURN was among it. Re-raises what it raised;
-    `ChildProcessFailed` when it died. It is closed and reaped in the end."""
+    `ChildProcessFailed` when it died. It is closed and reaped in the end. The wait is in slices
+    of `WAIT_SLICE`, each ending with a look for a Ctrl-C an `interrupts_kept` block remembered."""
     receiver, pid = child
     items: list[Any] = []
     try:
@@ -111,26 +112,13 @@ def _collect(child: tuple[Connection, int], deadline: Deadline) -> tuple[bool, l
                 reap(pid)  # stopped first, so that what it sent before the kill can be read to the end
                 finished, value = _drain(receiver, items)
                 return finished, items, value
-            if not wait([receiver], remaining):
+            if not wait([receiver], wait_slice(deadline)):
+                raise_kept_interrupt()
                 continue
             kind, payload = _receive(child)
             if kind == RETURN:
                 return True, items, payload
             items.append(payload)
-    finally:
-        discard(child)
-
-
-def iterate_child(child: tuple[Connection, int]) -> Iterator[Any]:
-    """Each item a `fork_child` child (stream=True) sends, as it comes, without a deadline.
-    Re-raises what the child raised; `ChildProcessFailed` (with its `exitcode`) when it died
-    first. The child is closed and reaped when the iteration ends, however it ends."""
-    try:
-        while True:
-            kind, payload = _receive(child)
-            if kind == RETURN:
-                return
-            yield payload
     finally:
         discard(child)
 
@@ -172,12 +160,31 @@ def _drain(receiver: Connection, items: list[Any]) -> tuple[bool, Any]:
     return False, None
 
 
-def _fork() -> int:
-    """`os.fork()`, the child starting with everything it inherited frozen out of the garbage
-    collector (`gc.freeze`: see the module docstring)."""
-    pid = os.fork()
-    if pid == 0:
-        gc.freeze()
+def _fork(run: Callable[[], int]) -> int:
+    """Fork a child that runs `run()` and exits with the code it returns (1 when it raises),
+    starting with everything it inherited frozen out of the garbage collector (`gc.freeze`: see
+    the module docstring). Returns the child's pid. SIGINT is held while forking: a Ctrl-C in that
+    moment raises KeyboardInterrupt here only once the child is known, killed and reaped, so that
+    none is left running that its caller never heard of."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pid = os.fork()
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        raise
+    if pid == 0:  # the child: never returns
+        code = 1
+        try:
+            gc.freeze()
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            code = run()
+        finally:
+            os._exit(code)
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a Ctrl-C held meanwhile is raised here
+    except BaseException:
+        reap(pid)
+        raise
     return pid
 
 
@@ -189,33 +196,33 @@ def fork_child(function: Callable[..., Any], args: tuple[Any, ...], *, stream: b
     finalizer may have dropped while the work was prepared)."""
     raise_kept_interrupt()
     read_fd, write_fd = os.pipe()
-    pid = _fork()
-    if pid == 0:  # the child: never returns
+    try:
+        pid = _fork(lambda: _child_main(function, args, read_fd, write_fd, stream))
+    except BaseException:
         os.close(read_fd)
-        _child_main(function, args, Connection(write_fd, readable=False), stream)
-    os.close(write_fd)
+        raise
+    finally:
+        os.close(write_fd)
     return Connection(read_fd, writable=False), pid
 
 
-def _child_main(function: Callable[..., Any], args: tuple[Any, ...], sender: Connection, stream: bool) -> None:
-    code = 0
+def _child_main(function: Callable[..., Any], args: tuple[Any, ...], read_fd: int, write_fd: int, stream: bool) -> int:
+    """`fork_child`'s child: run `function(*args)` and send what it gives on `write_fd`; 0."""
+    os.close(read_fd)
+    die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    sender = Connection(write_fd, readable=False)
     try:
-        die_with_parent()
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        try:
-            result = function(*args)
-            if stream:
-                for item in result:
-                    sender.send((ITEM, item))
-                result = None
-            sender.send((RETURN, result))
-        except BaseException as exc:  # reported to the parent, which re-raises it
-            sender.send((RAISE, _portable(exc)))
-        sender.close()
-    except BaseException:
-        code = 1
-    finally:
-        os._exit(code)
+        result = function(*args)
+        if stream:
+            for item in result:
+                sender.send((ITEM, item))
+            result = None
+        sender.send((RETURN, result))
+    except BaseException as exc:  # reported to the parent, which re-raises it
+        sender.send((RAISE, _portable(exc)))
+    sender.close()
+    return 0
 
 
 def _portable(exc: BaseException) -> BaseException:
@@ -275,17 +282,13 @@ def fork_process(main: Callable[[], object]) -> int:
     """Fork a child that runs `main()` and then exits (status 0; 1 when `main` raised), and
     dies with this thread (`die_with_parent`); returns its pid. The caller reaps it."""
     parent = os.getpid()
-    pid = _fork()
-    if pid == 0:  # the child: never returns
-        code = 0
-        try:
-            die_with_parent(parent)
-            main()
-        except BaseException:
-            code = 1
-        finally:
-            os._exit(code)
-    return pid
+
+    def run() -> int:
+        die_with_parent(parent)
+        main()
+        return 0
+
+    return _fork(run)
 
 
 def kill_tree(root: Any) -> None:
@@ -434,14 +437,17 @@ def _answer_then(function: Callable[[], U], then: Callable[[], None]) -> U:
 def answers(children: Sequence[tuple[Connection, int]], deadline: Deadline) -> Iterator[tuple[int, Any]]:
     """(index, returned value) of each `fork_child` child (stream=False) as it answers, until all
     have or `deadline` passes. Re-raises what a child raised; `ChildProcessFailed` when one
-    died. The children left when the iteration ends, however it ends, are killed and reaped."""
+    died; KeyboardInterrupt for a Ctrl-C an `interrupts_kept` block remembered (looked for every
+    `WAIT_SLICE`). The children left when the iteration ends, however it ends, are killed and reaped."""
     waiting = {child[0]: (index, child) for index, child in enumerate(children)}
     try:
         while waiting:
             remaining = deadline.remaining()
             if remaining is not None and remaining <= 0:
                 return
-            for ready in wait(list(waiting), remaining):
+            ready_now = wait(list(waiting), wait_slice(deadline))
+            raise_kept_interrupt()
+            for ready in ready_now:
                 index, child = waiting.pop(cast(Connection, ready))
                 try:
                     kind, payload = _receive(child)
@@ -455,7 +461,14 @@ def answers(children: Sequence[tuple[Connection, int]], deadline: Deadline) -> I
 
 
 WAIT_SLICE = 0.05
-"""Seconds between two looks of `call_interruptibly`'s caller at its signals and its deadline."""
+"""Seconds between two looks of a waiting parent (`call_interruptibly`'s caller, a child's
+collector, clingo's waiter) at its signals and its deadline."""
+
+
+def wait_slice(deadline: Deadline) -> float:
+    """Seconds to wait before the next look: `WAIT_SLICE`, or less when `deadline` comes sooner."""
+    remaining = deadline.remaining()
+    return WAIT_SLICE if remaining is None else max(0.0, min(WAIT_SLICE, remaining))
 
 
 def call_interruptibly(call: Callable[[], T], stop: Callable[[], None], deadline: Deadline = Deadline(),

@@ -212,6 +212,13 @@ start = time.perf_counter()
 try:
     if sys.argv[1] == "solver":
         Finalizing().solve(kakuro.Puzzle.all_white([3, 3], [3, 3], values=(1, 2)), time_limit=30)
+    elif sys.argv[1] == "child":  # the engine in a forked child; the Ctrl-C dropped once it runs
+        from kakuro.clock import Deadline
+        from kakuro.isolation import collect, fork_child, interrupts_kept
+        with interrupts_kept():
+            child = fork_child(engine, ())
+            Handle()
+            print(collect(child, Deadline())[1], flush=True)
     else:
         Handle()
         print(call_interruptibly(engine, stopped.set), flush=True)
@@ -222,12 +229,14 @@ except KeyboardInterrupt:
 
 
 @pytest.mark.parametrize("how, printed", [("plain", "ran to its end\nnot interrupted"),
-                                          ("solver", "interrupted")])
+                                          ("solver", "interrupted"), ("child", "interrupted")])
 def test_an_engine_call_after_a_dropped_ctrl_c_is_stopped(how: str, printed: str) -> None:
     """A backend's model building drops a Ctrl-C in a finalizer, then it solves in an engine that
     holds its thread (`call_interruptibly`): alone, the engine runs to its end; inside
     `Solver.solve` (its `interrupts_kept` block) the engine is not started (or stopped within a
-    slice) and the solve ends in KeyboardInterrupt."""
+    slice) and the solve ends in KeyboardInterrupt. So too for an engine in a forked child whose
+    parent drops the Ctrl-C after the fork: the parent's wait for it looks every slice (it
+    waited for the child's answer, without a limit as long as the search)."""
     import subprocess
     import sys
 
@@ -238,8 +247,50 @@ def test_an_engine_call_after_a_dropped_ctrl_c_is_stopped(how: str, printed: str
                           capture_output=True, text=True, timeout=60, preexec_fn=as_from_a_terminal)
     lines = done.stdout.strip()
     assert lines.startswith(printed), (done.stdout, done.stderr)
-    if how == "solver":
+    if how != "plain":
         assert float(lines.split()[-1]) < 2.0, lines  # not after the engine's 3 s
+
+
+CTRL_C_WHILE_FORKING = """
+import os, signal, sys, time
+import psutil
+from kakuro.isolation import fork_child, fork_process
+
+real_fork = os.fork
+
+def fork_then_ctrl_c():  # the Ctrl-C lands in the parent the moment the child exists
+    pid = real_fork()
+    if pid:
+        os.kill(os.getpid(), signal.SIGINT)
+    return pid
+
+os.fork = fork_then_ctrl_c
+try:
+    if sys.argv[1] == "fork_child":
+        fork_child(time.sleep, (60,))
+    else:
+        fork_process(lambda: time.sleep(60))
+    print("not interrupted")
+except KeyboardInterrupt:
+    print("interrupted", len(psutil.Process().children()))
+"""
+
+
+@pytest.mark.parametrize("how", ["fork_child", "fork_process"])
+def test_a_ctrl_c_while_forking_leaves_no_child(how: str) -> None:
+    """A Ctrl-C between the fork and the moment the caller holds the child's pid raised
+    KeyboardInterrupt with a child that nobody knew of still running (a minute of a grounding,
+    say, in a notebook that goes on); now the fork holds SIGINT until the child is known, then
+    kills and reaps it before the interrupt goes on."""
+    import subprocess
+    import sys
+
+    from tests.backend_checks import as_from_a_terminal
+    from tests.conftest import ROOT, tree_env
+
+    done = subprocess.run([sys.executable, "-c", CTRL_C_WHILE_FORKING, how], cwd=ROOT, env=tree_env(),
+                          capture_output=True, text=True, timeout=60, preexec_fn=as_from_a_terminal)
+    assert done.stdout.split() == ["interrupted", "0"], (done.stdout, done.stderr)
 
 
 TREE = """

@@ -19,8 +19,8 @@ Solutions are enumerated by clingo itself (`models=limit`): answer sets are dist
 atoms are functions of `x`, so distinct answer sets are distinct fillings.
 
 Time limits and Ctrl-C: the solve runs asynchronously (`solve(async_=True)`) and the caller's thread
-waits on it in slices of `WAIT_SLICE`, cancelling it at the deadline or when the caller's SIGINT
-handler raises (clingo stops within milliseconds); a cancelled search is UNKNOWN, never
+waits on it in slices (`kakuro.isolation.WAIT_SLICE`), cancelling it at the deadline or when the
+caller's SIGINT handler raises (clingo stops within milliseconds); a cancelled search is UNKNOWN, never
 UNSATISFIABLE. Writing the facts checks the deadline every `BUILD_CHECK_EVERY` runs. Grounding is
 one call that neither a deadline nor Ctrl-C stops: a program estimated to ground in more than
 `IN_PROCESS_GROUNDING` seconds (`grounding_seconds`, from its length and its runs' cells and
@@ -42,7 +42,7 @@ from typing import Any
 from kakuro.availability import Engine
 from kakuro.clock import Deadline
 from kakuro.combos import run_combinations_up_to, values_of
-from kakuro.isolation import stream_with_deadline
+from kakuro.isolation import stream_with_deadline, wait_slice
 from kakuro.limits import Limits
 from kakuro.options import Option, seed_below
 from kakuro.outcome import Enumeration, Stat
@@ -57,8 +57,6 @@ MAX_RUN_COMBINATIONS = 5_000
 tens of thousands)."""
 BUILD_CHECK_EVERY = 64
 """Runs written between two looks at the deadline."""
-WAIT_SLICE = 0.05
-"""Seconds the caller's thread waits on clingo between two looks at the deadline and Ctrl-C."""
 SEED_BITS = 31
 """clasp's `--seed` is a 32-bit signed integer: larger seeds are folded into it."""
 
@@ -197,7 +195,7 @@ def answer_set_items(puzzle: Puzzle, program: str, limit: int, deadline: Deadlin
     sent = 0
     with ctl.solve(on_model=on_model, async_=True) as handle:
         try:
-            while not handle.wait(_slice(deadline)):
+            while not handle.wait(wait_slice(deadline)):
                 yield from (("solution", values) for values in found[sent:])
                 sent = len(found)
                 if deadline.expired():
@@ -227,11 +225,6 @@ def _enumeration(items: Iterable[tuple[str, Any]], stats: dict[str, Stat], limit
             exhausted, message = payload
     finished = exhausted or len(solutions) >= limit
     return Enumeration(solutions[:limit], exhausted and len(solutions) < limit, stats, "" if finished else message)
-
-
-def _slice(deadline: Deadline) -> float:
-    remaining = deadline.remaining()
-    return WAIT_SLICE if remaining is None else max(0.0, min(WAIT_SLICE, remaining))
 
 
 def _quiet(code: Any, message: str) -> None:
