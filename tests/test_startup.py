@@ -90,6 +90,29 @@ def two_backends_on_two_puzzles(path: Path) -> Path:
     return path
 
 
+ONE_BACKEND = """
+import sys
+import kakuro.cli
+code = kakuro.cli.main(["report", sys.argv[1]])
+print("exit", code, "scipy.stats" in sys.modules)
+"""
+
+
+def test_a_report_of_one_backend_imports_no_statistics(tmp_path: Path) -> None:
+    """A campaign of one backend (what `compare` reports after a single run) has nothing for
+    scipy.stats to test: its report, and so `compare`'s summary, loads none of it (about 0.6 s
+    of start-up), and still ranks the backend first with no Friedman p-value."""
+    results = tmp_path / "one.jsonl"
+    records = [Record(source=f"{name}.txt", index=0, digest=f"{k:016x}", backend="gac", seed=0, repeat=0,
+                      status=JobStatus.SOLVED, time_limit=10.0, time=0.2 + k, wall=0.3 + k)
+               for k, name in enumerate(("a", "b"))]
+    results.write_text("".join(json.dumps(record.to_json()) + "\n" for record in records))
+    run = subprocess.run([sys.executable, "-c", ONE_BACKEND, str(results)], capture_output=True, text=True, timeout=120)
+    assert run.stdout.splitlines()[-1] == "exit 0 False", (run.stdout, run.stderr)
+    [row] = [line for line in run.stdout.splitlines() if line.startswith("| gac ") and "**1.000**" in line]
+    assert "(1 backend, 2 puzzles here)." in run.stdout
+
+
 def test_the_parser_help_and_report_import_no_engine(tmp_path: Path) -> None:
     """Every `kakuro` process builds the parser: it imports no numpy, no certificate machinery
     (the parser names the proof tools from `kakuro.certificates.tools`), and `kakuro --help`

@@ -9,6 +9,8 @@ The value of a pair is its PAR-2 score: the time when answered (SOLVED or UNSATI
 time limit (so a WRONG answer counts as unanswered). Times are seconds. scipy computes every
 distribution (the Friedman chi-square, the Wilcoxon signed-rank statistic, the studentized range
 behind the critical difference); Holm's step-down correction is the arithmetic of its definition.
+scipy.stats is imported where a statistic needs it (about 0.6 s): a campaign of one backend, the
+common case of a single run, reports without it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from kakuro.report.aggregate import PuzzleId, PuzzleResult, majority, run_arrays
 from kakuro.report.comparison import Section
@@ -191,6 +192,10 @@ def borda_scores(par2: np.ndarray, answered: np.ndarray) -> np.ndarray:
 
 def average_ranks(par2: np.ndarray) -> np.ndarray:
     """Per backend (column): its mean rank over puzzles, rank 1 the least value, ties averaged."""
+    if par2.shape[1] < 2:
+        return np.ones(par2.shape[1])  # a backend alone ranks first everywhere
+    from scipy import stats
+
     return np.asarray(stats.rankdata(par2, axis=1, method="average").mean(axis=0))
 
 
@@ -202,6 +207,8 @@ def friedman_p(par2: np.ndarray) -> float | None:
         return None
     if all(np.all(row == row[0]) for row in par2):
         return 1.0
+    from scipy import stats
+
     return float(stats.friedmanchisquare(*par2.T).pvalue)
 
 
@@ -217,12 +224,18 @@ def critical_difference(k: int, n: int, alpha: float = ALPHA) -> float:
 def _nemenyi_q(k: int, alpha: float) -> float:
     """q_alpha(k) over sqrt(2): scipy finds the quantile by root-finding (about 5 ms a call), and
     a report asks for the same few (k, alpha) in every section."""
+    from scipy import stats
+
     return float(stats.studentized_range.ppf(1 - alpha, k, np.inf)) / math.sqrt(2)
 
 
 def pairwise(par2: np.ndarray, names: Sequence[str]) -> tuple[Pair, ...]:
     """Every pair of backends: Wilcoxon's signed-rank test on paired PAR-2 values (scipy's
     defaults; p = 1 when every difference is 0), Holm-corrected over all pairs."""
+    if len(names) < 2:
+        return ()
+    from scipy import stats
+
     found = []
     for a, b in itertools.combinations(range(len(names)), 2):
         x, y = par2[:, a], par2[:, b]

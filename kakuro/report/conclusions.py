@@ -29,8 +29,9 @@ def friedman_sentence(analysis: Analysis) -> str:
     """What Friedman's test and the critical difference say of the backends' ranks."""
     k = len(analysis.backends)
     if analysis.friedman_p is None:
-        return (f"Friedman's test needs three backends or more and two puzzles ({k} backends, {analysis.puzzles} "
-                "puzzles here); the pairwise tests below still compare them.")
+        here = f"{k} backend{'s' * (k != 1)}, {analysis.puzzles} puzzle{'s' * (analysis.puzzles != 1)} here"
+        pairs = "; the pairwise tests below still compare them" if k >= 2 else ""
+        return f"Friedman's test needs three backends or more and two puzzles ({here}){pairs}."
     verdict = "differ significantly" if analysis.friedman_p < ALPHA else "do not differ significantly"
     return (f"Friedman's test: the backends' PAR-2 ranks {verdict} (p = {p_value(analysis.friedman_p)}, "
             f"alpha {ALPHA:g}); two average ranks further apart than the Nemenyi critical difference "
@@ -52,7 +53,7 @@ def conclusions_table(analysis: Analysis, time_limit: float) -> Table:
     rows.append((VBS, analysis.vbs_solved, analysis.vbs_par2, *([None] if with_ci else []), None, None, None, None))
     bold = {(0, len(header) - 1)} if order else set()
     caption = (
-        f"Over the {analysis.puzzles} puzzles every backend ran: solved = answered (SOLVED or UNSATISFIABLE); PAR-2 = mean time, "
+        f"Over the {analysis.puzzles} puzzle{'s' * (analysis.puzzles != 1)} every backend ran: solved = answered (SOLVED or UNSATISFIABLE); PAR-2 = mean time, "
         f"an unanswered puzzle counting 2 x {time_limit:g} s; SGM = shifted geometric mean of the PAR-2 values, "
         f"shift {analysis.sgm_shift:g} s; Borda = the MiniZinc Challenge's score against every other backend; "
         "VBS contribution = how much the virtual best solver's PAR-2 (the best backend per puzzle) grows without this one; "
