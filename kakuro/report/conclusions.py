@@ -53,7 +53,8 @@ def conclusions_table(analysis: Analysis, time_limit: float) -> Table:
     rows.append((VBS, analysis.vbs_solved, analysis.vbs_par2, *([None] if with_ci else []), None, None, None, None))
     bold = {(0, len(header) - 1)} if order else set()
     caption = (
-        f"Over the {analysis.puzzles} puzzle{'s' * (analysis.puzzles != 1)} every backend ran: solved = answered (SOLVED or UNSATISFIABLE); PAR-2 = mean time, "
+        f"Over the {analysis.puzzles} puzzle{'s' * (analysis.puzzles != 1)} every backend ran: "
+        "solved = answered (SOLVED or UNSATISFIABLE); PAR-2 = mean time, "
         f"an unanswered puzzle counting 2 x {time_limit:g} s; SGM = shifted geometric mean of the PAR-2 values, "
         f"shift {analysis.sgm_shift:g} s; Borda = the MiniZinc Challenge's score against every other backend; "
         "VBS contribution = how much the virtual best solver's PAR-2 (the best backend per puzzle) grows without this one; "
