@@ -99,8 +99,11 @@ def find_runs(clues: Mapping[Position, Clue], index: Mapping[Position, int], reg
         return ()
     covered = [[False, False] for _ in white]  # [across, down]
     for run in runs:
+        axis = run.direction == "down"
         for cell in run.cells:
-            covered[cell][run.direction == "down"] = True
+            covered[cell][axis] = True
+    if all(across and down for across, down in covered):
+        return tuple(runs)  # every cell in a run each way: none of the errors below can arise
     for (r, c), i in white.items():
         for axis, (dr, dc), name in ((0, (0, 1), "across"), (1, (1, 0), "down")):
             if covered[i][axis]:
@@ -138,6 +141,8 @@ def check_group(group: Group, values: tuple[int, int], givens: Mapping[int, int]
     if not group.stated and (n != width or group.total != smallest):
         raise InvalidPuzzleError(f"{where}: a group without a stated sum must have one cell per value "
                                  f"({width} cells summing to {smallest})", cell=at)
+    if not givens:
+        return
     seen: set[int] = set()
     for cell in group.cells:
         given = givens.get(cell)

@@ -94,10 +94,11 @@ class Puzzle:
         set_(self, "givens", MappingProxyType(dict(sorted(self.givens.items()))))
         set_(self, "values", tuple(self.values))
         set_(self, "meta", MappingProxyType(dict(self.meta)))
-        set_(self, "index", MappingProxyType({p: i for i, p in enumerate(self.cells)}))
+        index = {p: i for i, p in enumerate(self.cells)}
+        set_(self, "index", MappingProxyType(index))
         set_(self, "regions", tuple(self.regions))
         set_(self, "box", None if self.box is None else tuple(self.box))
-        groups = find_runs(self.clues, self.index, bool(self.regions)) + self.regions
+        groups = find_runs(self.clues, index, bool(self.regions)) + self.regions
         set_(self, "groups", groups)
         memberships: list[list[int]] = [[] for _ in self.cells]
         for g, group in enumerate(groups):
