@@ -99,9 +99,9 @@ def find_runs(clues: Mapping[Position, Clue], index: Mapping[Position, int], reg
         return ()
     covered = [[False, False] for _ in white]  # [across, down]
     for run in runs:
-        axis = run.direction == "down"
+        way = int(run.direction == "down")
         for cell in run.cells:
-            covered[cell][axis] = True
+            covered[cell][way] = True
     if all(across and down for across, down in covered):
         return tuple(runs)  # every cell in a run each way: none of the errors below can arise
     for (r, c), i in white.items():
