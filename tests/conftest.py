@@ -170,15 +170,14 @@ def hard() -> Puzzle:
 
 
 # ===================================================================== parallel runs (pytest-xdist)
-SERIAL = "serial"
-"""The marker (and the xdist group) of the tests that need the whole machine to themselves."""
 TIMED = "timed"
-"""The marker of the tests that bound a wall time in one process and its solver child: each test
-function's (all its parameters) are an xdist group `timed:FILE::FUNCTION`, run once the parallel
+"""The marker of the tests that bound a wall time: each test function's (all its parameters), or
+the tests of `timed("UNIT")` (those of one module fixture, such as a campaign under a memory
+limit), are an xdist group `timed:FILE::FUNCTION` or `timed:FILE::UNIT`, run once the parallel
 tests are done, one per worker (a worker more than the cores, as in the parallel phase). Their
 bounds are stated as on an idle core (`tests.timing`), so they hold on a machine busy with other
 work too: three of them on 2 cores make CPU work at most 1.5 times slower, less than the two
-CPU-bound processes beside them that `pytest -m "timed or serial"` is checked with."""
+CPU-bound processes beside them that `pytest -m timed` is checked with."""
 CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 """The cores this process may run on."""
 
@@ -196,9 +195,8 @@ def _cache(config: pytest.Config) -> Any:
 
 
 def phase(scope: str) -> int:
-    """When a unit of work runs: 0 with the parallel tests, 1 in the timed phase after them, 2
-    alone at the end (the `serial` group)."""
-    return 2 if scope == SERIAL else 1 if scope.startswith(TIMED + ":") else 0
+    """When a unit of work runs: 0 with the parallel tests, 1 in the timed phase after them."""
+    return 1 if scope.startswith(TIMED + ":") else 0
 
 
 try:
@@ -217,24 +215,22 @@ else:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-        """Put every `serial` test in the xdist group `serial` and every `timed` test in its
-        function's group `timed:FILE::FUNCTION` (before xdist's own hook names the groups of
-        `--dist loadgroup`), which `QuietLast` runs after the others. A function, not a file:
+        """Put every `timed` test in its function's xdist group `timed:FILE::FUNCTION`, or in
+        `timed:FILE::UNIT` for `timed("UNIT")` (the tests of one module fixture), before xdist's
+        own hook names the groups of `--dist loadgroup`; `QuietLast` runs them after the others. A function, not a file:
         one file's timed tests (30 s in tests/test_limits_and_hints.py) would be the whole
         timed phase of one worker while the others wait."""
         for item in items:
-            if item.get_closest_marker(SERIAL) is not None:
-                item.add_marker(pytest.mark.xdist_group(SERIAL))
-            elif item.get_closest_marker(TIMED) is not None:
-                item.add_marker(pytest.mark.xdist_group(f"{TIMED}:{item.nodeid.split('[', 1)[0]}"))
+            if (timed := item.get_closest_marker(TIMED)) is not None:
+                file, function = item.nodeid.split("[", 1)[0].split("::", 1)
+                item.add_marker(pytest.mark.xdist_group(f"{TIMED}:{file}::{timed.args[0] if timed.args else function}"))
 
     class QuietLast(LoadGroupScheduling):
-        """`--dist loadgroup` in three phases. A test file is one unit of work (its module
+        """`--dist loadgroup` in two phases. A test file is one unit of work (its module
         fixtures, such as a whole compare campaign, are built once). The parallel units go
         first, on every worker; the `timed` units wait until no worker runs a parallel test,
-        then go one per worker, to at most `CORES + 1` workers at once; the `serial` group waits
-        until every other test has finished, then runs on one worker while the other workers
-        stop, so timing, memory and signal tests see a machine without the parallel tests' load."""
+        then go one per worker, to at most `CORES + 1` workers at once, so that the timing tests
+        see a machine without the parallel tests' load."""
 
         def __init__(self, config: pytest.Config, log: Producer | None = None) -> None:
             super().__init__(config, log)
@@ -245,8 +241,6 @@ else:
             """Each unit's seconds of test time in this run."""
             self.waiting: list[WorkerController] = []
             """Workers that asked for work while the next unit's phase could not start yet."""
-            self.serial_node: WorkerController | None = None
-            """The worker that runs the `serial` group, chosen when the group is all that is left."""
 
         def _split_scope(self, nodeid: str) -> str:
             scope = super()._split_scope(nodeid)  # the group's name, or the test's own id
@@ -273,14 +267,10 @@ else:
             return self._pending_of({scope: unit for scope, unit in work.items() if phase(scope) == 0})
 
         def _release(self) -> None:
-            """Hand waiting workers the next units once their phase may start: a timed unit when
-            no worker has a parallel test left but the last one it holds (a worker runs its last
-            test only when given more, or told to stop), the serial group once the others have
-            stopped."""
+            """Hand waiting workers the next timed units once they may start: when no worker has a
+            parallel test left but the last one it holds (a worker runs its last test only when
+            given more, or told to stop), to at most `CORES + 1` workers at once."""
             while self.waiting and self.workqueue:
-                if phase(next(iter(self.workqueue))) == 2:
-                    self._start_serial_when_alone()
-                    return
                 if any(self._parallel_pending(node) > 1 for node in self.assigned_work):
                     return
                 if self._timed_running() > CORES:
@@ -293,20 +283,6 @@ else:
             return sum(1 for work in self.assigned_work.values()
                        if self._pending_of({scope: unit for scope, unit in work.items() if phase(scope) == 1}) > 1)
 
-        def _start_serial_when_alone(self) -> None:
-            """Stop every other worker once it is down to its last test and hand over the
-            `serial` group once they have all finished."""
-            if self.serial_node is None:
-                self.serial_node = self.waiting[0]
-            chosen = self.serial_node
-            others = [other for other in self.assigned_work if other is not chosen]
-            for other in others:
-                if not other.shutting_down and self._pending_of(self.assigned_work[other]) <= 1:
-                    other.shutdown()
-            if not any(self._pending_of(self.assigned_work[other]) for other in others):
-                self.waiting.clear()
-                super()._assign_work_unit(chosen)
-
         def mark_test_complete(self, node: WorkerController, item_index: int, duration: float = 0) -> None:
             super().mark_test_complete(node, item_index, duration)
             self._release()
@@ -314,13 +290,11 @@ else:
         def remove_node(self, node: WorkerController) -> str | None:
             if node in self.waiting:
                 self.waiting.remove(node)
-            if node is self.serial_node:
-                self.serial_node = None  # it crashed: whoever waits next takes the group
             return super().remove_node(node)
 
     def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadGroupScheduling | None:
         """`QuietLast` for `--dist loadgroup` (the default, set in pyproject.toml); the other
-        `--dist` modes are xdist's own and run `serial` and `timed` tests alongside the others."""
+        `--dist` modes are xdist's own and run the `timed` tests alongside the others."""
         if config.getvalue("dist") != "loadgroup":
             return None
         scheduler = QuietLast(config, log)

@@ -111,7 +111,7 @@ def statuses(harness: SimpleNamespace, spec: str) -> list[str]:
     return [r.status.value for r in harness.by[spec]]
 
 
-@pytest.mark.serial  # a memory limit and timed jobs (-j 2): they need the machine to themselves
+@pytest.mark.timed("harness")  # one campaign (the module fixture): jobs timed under a memory limit
 def test_a_backend_raising_systemexit_or_keyboardinterrupt_is_one_error(harness: SimpleNamespace) -> None:
     """Item 1: SystemExit used to end the campaign with exit 0 and nothing recorded;
     KeyboardInterrupt made every run 'interrupted' (130)."""
@@ -123,7 +123,7 @@ def test_a_backend_raising_systemexit_or_keyboardinterrupt_is_one_error(harness:
     assert statuses(harness, "cpsat") == ["SOLVED", "SOLVED"]  # the other backends' jobs are kept
 
 
-@pytest.mark.serial  # a memory limit and timed jobs (-j 2): they need the machine to themselves
+@pytest.mark.timed("harness")  # one campaign (the module fixture): jobs timed under a memory limit
 def test_the_memory_limit_is_on_what_a_job_adds(harness: SimpleNamespace) -> None:
     """Item 2: an address-space limit killed every choco job and, below a worker's footprint,
     every job; the limit is now resident memory a job adds (its children included)."""
@@ -136,7 +136,7 @@ def test_the_memory_limit_is_on_what_a_job_adds(harness: SimpleNamespace) -> Non
     assert harness.seconds < 240  # never stuck replacing workers
 
 
-@pytest.mark.serial  # a memory limit and timed jobs (-j 2): they need the machine to themselves
+@pytest.mark.timed("harness")  # one campaign (the module fixture): jobs timed under a memory limit
 def test_a_forged_time_is_replaced_by_the_harness_clock(harness: SimpleNamespace) -> None:
     """Item 3: a NaN time aborted the harness in json.dumps; a negative one ranked first."""
     for forged in FORGED_TIMES:
@@ -147,7 +147,7 @@ def test_a_forged_time_is_replaced_by_the_harness_clock(harness: SimpleNamespace
             assert "harness's clock" in record.message
 
 
-@pytest.mark.serial  # a memory limit and timed jobs (-j 2): they need the machine to themselves
+@pytest.mark.timed("harness")  # one campaign (the module fixture): jobs timed under a memory limit
 def test_only_integers_are_digits_in_the_harness(harness: SimpleNamespace) -> None:
     """Item 4: [v + 0.5], True and "3" came out SOLVED."""
     for kind in NOT_DIGITS:
@@ -155,13 +155,13 @@ def test_only_integers_are_digits_in_the_harness(harness: SimpleNamespace) -> No
     assert statuses(harness, "test-digits:kind=numpy") == ["SOLVED", "SOLVED"]  # numpy integers are integers
 
 
-@pytest.mark.serial  # a memory limit and timed jobs (-j 2): they need the machine to themselves
+@pytest.mark.timed("harness")  # one campaign (the module fixture): jobs timed under a memory limit
 def test_seeds_past_31_bits_reach_cpsat(harness: SimpleNamespace) -> None:
     """Item 9: --seed 2147483647 --repeat 2 made CP-SAT's second run an ERROR (TypeError)."""
     assert sorted((r.seed, r.status.value) for r in harness.by["cpsat"]) == [(SEED, "SOLVED"), (SEED + 1, "SOLVED")]
 
 
-@pytest.mark.serial  # a memory limit and timed jobs (-j 2): they need the machine to themselves
+@pytest.mark.timed("harness")  # one campaign (the module fixture): jobs timed under a memory limit
 def test_a_huge_message_is_clipped(harness: SimpleNamespace) -> None:
     """Item 16: a backend's 100 MB message became a 100 MB results line."""
     for record in harness.by["test-chatty:mb=100"]:
@@ -169,7 +169,7 @@ def test_a_huge_message_is_clipped(harness: SimpleNamespace) -> None:
     assert max(len(line) for line in harness.out.read_bytes().splitlines()) < 20_000
 
 
-@pytest.mark.serial  # a memory limit and timed jobs (-j 2): they need the machine to themselves
+@pytest.mark.timed("harness")  # one campaign (the module fixture): jobs timed under a memory limit
 def test_a_child_in_its_own_session_dies_with_its_worker(harness: SimpleNamespace) -> None:
     """Item 16: a solver child that left the worker's process group outlived its killed worker."""
     assert statuses(harness, f"test-session:pidfile={harness.pidfile}") == ["TIMEOUT", "TIMEOUT"]

@@ -128,7 +128,7 @@ def test_defaults_keep_cazenaves_playout() -> None:
         assert plain.solution == explicit.solution and dict(plain.stats) == dict(explicit.stats)
 
 
-@pytest.mark.serial  # a bound on wall time: another worker's load would break it
+@pytest.mark.timed  # a bound on wall time, as on an idle core (`tests.timing`), over two workers
 def test_root_parallel_nmcs_returns_valid_solutions_and_honours_the_limit(hard: Puzzle) -> None:
     for p in cazenave(8, 9, 66, count=3, seed=5):
         result = kakuro.solve(p, "nmcs:workers=2,consistency=fc", time_limit=10, seed=0)
