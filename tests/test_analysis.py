@@ -1,5 +1,6 @@
 """The comparison's statistics (kakuro.report.analysis), each against a computation that does not
-share its code: explicit loops, the textbook formulas, published tables, exact enumeration."""
+share its code: explicit loops, the textbook formulas, published tables, exact enumeration.
+(pandas and scipy are imported by the tests that use them, not by every worker's collection.)"""
 
 from __future__ import annotations
 
@@ -8,9 +9,7 @@ import math
 import statistics
 
 import numpy as np
-import pandas as pd
 import pytest
-from scipy import stats
 
 from kakuro.report import analysis
 from kakuro.report.analysis import Values, analyse_values
@@ -32,6 +31,8 @@ def random_values(seed: int, puzzles: int = 35, backends: int = 5, ties: bool = 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_solved_par2_sgm_and_vbs_match_direct_formulas(seed: int) -> None:
+    from scipy import stats
+
     values = random_values(seed)
     result = analyse_values(values, sgm_shift=0.5)
     best = [min(row) for row in values.par2.tolist()]
@@ -72,6 +73,9 @@ def test_borda_gives_a_half_to_two_zero_times() -> None:
 
 @pytest.mark.parametrize("ties", [False, True])
 def test_average_ranks_and_friedman_match_the_textbook(ties: bool) -> None:
+    import pandas as pd
+    from scipy import stats
+
     values = random_values(5, ties=ties)
     result = analyse_values(values)
     ranks = pd.DataFrame(values.par2).rank(axis=1, method="average")
@@ -96,6 +100,8 @@ def test_critical_difference_uses_demsars_table(k: int, q: float) -> None:
 def exact_wilcoxon_p(x: np.ndarray, y: np.ndarray) -> float:
     """Two-sided exact p of the signed-rank statistic, by enumerating every sign assignment
     (no zero or tied differences)."""
+    from scipy import stats
+
     d = x - y
     ranks = stats.rankdata(np.abs(d))
     observed = min(ranks[d > 0].sum(), ranks[d < 0].sum())

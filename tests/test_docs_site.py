@@ -7,6 +7,7 @@ One build per session (a fresh output folder under tmp_path, a few seconds); the
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -19,9 +20,10 @@ from tests.conftest import ROOT
 
 BUILD_SECONDS = 300
 
-pytest.importorskip("sphinx", reason="the documentation tools are in the `test` extra: pip install -e '.[test]'")
-pytest.importorskip("furo")
-pytest.importorskip("myst_parser")
+MISSING = [name for name in ("sphinx", "furo", "myst_parser") if importlib.util.find_spec(name) is None]
+"""The documentation tools not installed: looked up, not imported (the build runs in a process of its own)."""
+pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"{', '.join(MISSING)} missing: the documentation tools "
+                                                      "are in the `test` extra: pip install -e '.[test]'")
 
 
 @pytest.fixture(scope="module")
