@@ -107,13 +107,13 @@ def _collect(child: tuple[Connection, int], deadline: Deadline) -> tuple[bool, l
     items: list[Any] = []
     try:
         while True:
-            remaining = deadline.remaining()
-            if remaining is not None and remaining <= 0:
+            if deadline.expired():
                 reap(pid)  # stopped first, so that what it sent before the kill can be read to the end
                 finished, value = _drain(receiver, items)
                 return finished, items, value
-            if not wait([receiver], wait_slice(deadline)):
-                raise_kept_interrupt()
+            ready = wait([receiver], wait_slice(deadline))
+            raise_kept_interrupt()
+            if not ready:
                 continue
             kind, payload = _receive(child)
             if kind == RETURN:
@@ -442,8 +442,7 @@ def answers(children: Sequence[tuple[Connection, int]], deadline: Deadline) -> I
     waiting = {child[0]: (index, child) for index, child in enumerate(children)}
     try:
         while waiting:
-            remaining = deadline.remaining()
-            if remaining is not None and remaining <= 0:
+            if deadline.expired():
                 return
             ready_now = wait(list(waiting), wait_slice(deadline))
             raise_kept_interrupt()
@@ -467,8 +466,8 @@ collector, clingo's waiter) at its signals and its deadline."""
 
 def wait_slice(deadline: Deadline) -> float:
     """Seconds to wait before the next look: `WAIT_SLICE`, or less when `deadline` comes sooner."""
-    remaining = deadline.remaining()
-    return WAIT_SLICE if remaining is None else max(0.0, min(WAIT_SLICE, remaining))
+    remaining = deadline.remaining()  # never negative
+    return WAIT_SLICE if remaining is None else min(WAIT_SLICE, remaining)
 
 
 def call_interruptibly(call: Callable[[], T], stop: Callable[[], None], deadline: Deadline = Deadline(),

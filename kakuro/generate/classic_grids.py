@@ -215,8 +215,8 @@ def repair_layout(black: list[list[bool]], longest: int, rng: random.Random,
 
     def blacken(cell: Cell) -> None:
         r, c = cell
-        _blacken(black, cell)
-        dirty[r] = dirty[height - 1 - r] = dirty[height + c] = dirty[height + width - 1 - c] = True
+        mirror_r, mirror_c = _blacken(black, cell)
+        dirty[r] = dirty[mirror_r] = dirty[height + c] = dirty[height + mirror_c] = True
 
     changed = True
     while changed:
@@ -259,9 +259,12 @@ def _strands(black: list[list[bool]], cell: Cell, across: bool) -> int:
     return sum(white(r + k * dr, c + k * dc) and not white(r + 2 * k * dr, c + 2 * k * dc) for k in (1, -1))
 
 
-def _blacken(black: list[list[bool]], cell: Cell) -> None:
+def _blacken(black: list[list[bool]], cell: Cell) -> Cell:
+    """Blacken `cell` and its mirror under a half turn; returns the mirror."""
     r, c = cell
-    black[r][c] = black[len(black) - 1 - r][len(black[0]) - 1 - c] = True
+    mirror = len(black) - 1 - r, len(black[0]) - 1 - c
+    black[r][c] = black[mirror[0]][mirror[1]] = True
+    return mirror
 
 
 def _lines(height: int, width: int) -> list[list[Cell]]:

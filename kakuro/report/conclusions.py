@@ -25,11 +25,16 @@ def p_value(p: float | None) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3g}"
 
 
+def _counted(number: int, noun: str) -> str:
+    """"1 puzzle", "2 puzzles": `number` and `noun`, plural but for one."""
+    return f"{number} {noun}{'s' * (number != 1)}"
+
+
 def friedman_sentence(analysis: Analysis) -> str:
     """What Friedman's test and the critical difference say of the backends' ranks."""
     k = len(analysis.backends)
     if analysis.friedman_p is None:
-        here = f"{k} backend{'s' * (k != 1)}, {analysis.puzzles} puzzle{'s' * (analysis.puzzles != 1)} here"
+        here = f"{_counted(k, 'backend')}, {_counted(analysis.puzzles, 'puzzle')} here"
         pairs = "; the pairwise tests below still compare them" if k >= 2 else ""
         return f"Friedman's test needs three backends or more and two puzzles ({here}){pairs}."
     verdict = "differ significantly" if analysis.friedman_p < ALPHA else "do not differ significantly"
@@ -53,7 +58,7 @@ def conclusions_table(analysis: Analysis, time_limit: float) -> Table:
     rows.append((VBS, analysis.vbs_solved, analysis.vbs_par2, *([None] if with_ci else []), None, None, None, None))
     bold = {(0, len(header) - 1)} if order else set()
     caption = (
-        f"Over the {analysis.puzzles} puzzle{'s' * (analysis.puzzles != 1)} every backend ran: "
+        f"Over the {_counted(analysis.puzzles, 'puzzle')} every backend ran: "
         "solved = answered (SOLVED or UNSATISFIABLE); PAR-2 = mean time, "
         f"an unanswered puzzle counting 2 x {time_limit:g} s; SGM = shifted geometric mean of the PAR-2 values, "
         f"shift {analysis.sgm_shift:g} s; Borda = the MiniZinc Challenge's score against every other backend; "
