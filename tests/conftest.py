@@ -217,9 +217,9 @@ else:
     def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         """Put every `timed` test in its function's xdist group `timed:FILE::FUNCTION`, or in
         `timed:FILE::UNIT` for `timed("UNIT")` (the tests of one module fixture), before xdist's
-        own hook names the groups of `--dist loadgroup`; `QuietLast` runs them after the others. A function, not a file:
-        one file's timed tests (30 s in tests/test_limits_and_hints.py) would be the whole
-        timed phase of one worker while the others wait."""
+        own hook names the groups of `--dist loadgroup`; `QuietLast` runs them after the others.
+        A function, not a file: one file's timed tests (30 s in tests/test_limits_and_hints.py)
+        would be the whole timed phase of one worker while the others wait."""
         for item in items:
             if (timed := item.get_closest_marker(TIMED)) is not None:
                 file, function = item.nodeid.split("[", 1)[0].split("::", 1)
@@ -262,16 +262,17 @@ else:
             idle), units not seen before first of all, then collection order (a stable sort)."""
             return phase(scope), -self.seconds.get(scope, math.inf)
 
-        def _parallel_pending(self, node: WorkerController) -> int:
+        def _pending_in(self, node: WorkerController, unit_phase: int) -> int:
+            """Tests `node` has yet to run of its units of `unit_phase` (`phase`)."""
             work = self.assigned_work.get(node, {})
-            return self._pending_of({scope: unit for scope, unit in work.items() if phase(scope) == 0})
+            return self._pending_of({scope: unit for scope, unit in work.items() if phase(scope) == unit_phase})
 
         def _release(self) -> None:
             """Hand waiting workers the next timed units once they may start: when no worker has a
             parallel test left but the last one it holds (a worker runs its last test only when
             given more, or told to stop), to at most `CORES + 1` workers at once."""
             while self.waiting and self.workqueue:
-                if any(self._parallel_pending(node) > 1 for node in self.assigned_work):
+                if any(self._pending_in(node, 0) > 1 for node in self.assigned_work):
                     return
                 if self._timed_running() > CORES:
                     return
@@ -280,8 +281,7 @@ else:
         def _timed_running(self) -> int:
             """Workers running a timed unit: those with more than its last test pending (a
             worker holds its last test until it is given more work or told to stop)."""
-            return sum(1 for work in self.assigned_work.values()
-                       if self._pending_of({scope: unit for scope, unit in work.items() if phase(scope) == 1}) > 1)
+            return sum(1 for node in self.assigned_work if self._pending_in(node, 1) > 1)
 
         def mark_test_complete(self, node: WorkerController, item_index: int, duration: float = 0) -> None:
             super().mark_test_complete(node, item_index, duration)

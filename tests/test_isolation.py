@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +23,8 @@ from kakuro.isolation import (
     kill_tree,
     stream_with_deadline,
 )
+from tests.backend_checks import as_from_a_terminal
+from tests.conftest import ROOT, tree_env
 from tests.timing import timed
 
 # With the parallel tests: SIGALRM goes to this process alone, every child is this process's own
@@ -137,6 +141,13 @@ def test_exceptions_and_crashes_reach_the_parent() -> None:
         call_with_deadline(crash, deadline=Deadline.after(5))
 
 
+def run_script(script: str, how: str) -> subprocess.CompletedProcess[str]:
+    """`python -c SCRIPT HOW` from the root, with SIGINT at its default as from a terminal (a
+    suite started in the background would have it ignored)."""
+    return subprocess.run([sys.executable, "-c", script, how], cwd=ROOT, env=tree_env(), capture_output=True, text=True,
+                          timeout=60, preexec_fn=as_from_a_terminal)
+
+
 FINALIZER_SIGINT = """
 import os, signal, sys
 from kakuro.isolation import interrupts_kept
@@ -168,14 +179,7 @@ def test_a_ctrl_c_that_lands_in_a_finalizer_is_kept(how: str, printed: str) -> N
     """A SIGINT that lands in a `__del__` is printed and dropped by Python (plain: the work goes
     on); inside `interrupts_kept` it stops the work at the next `check` (choco builds its model so:
     the Ctrl-C test lost one that way), and Python's print of it is left out."""
-    import subprocess
-    import sys
-
-    from tests.backend_checks import as_from_a_terminal
-    from tests.conftest import ROOT, tree_env
-
-    done = subprocess.run([sys.executable, "-c", FINALIZER_SIGINT, how], cwd=ROOT, env=tree_env(), capture_output=True,
-                          text=True, timeout=60, preexec_fn=as_from_a_terminal)
+    done = run_script(FINALIZER_SIGINT, how)
     assert done.stdout.strip() == printed, (done.stdout, done.stderr)
     if how == "plain":  # Python's "Exception ignored in ... __del__": the signal landed in the finalizer
         assert "KeyboardInterrupt" in done.stderr
@@ -237,14 +241,7 @@ def test_an_engine_call_after_a_dropped_ctrl_c_is_stopped(how: str, printed: str
     slice) and the solve ends in KeyboardInterrupt. So too for an engine in a forked child whose
     parent drops the Ctrl-C after the fork: the parent's wait for it looks every slice (it
     waited for the child's answer, without a limit as long as the search)."""
-    import subprocess
-    import sys
-
-    from tests.backend_checks import as_from_a_terminal
-    from tests.conftest import ROOT, tree_env
-
-    done = subprocess.run([sys.executable, "-c", ENGINE_AFTER_A_DROPPED_SIGINT, how], cwd=ROOT, env=tree_env(),
-                          capture_output=True, text=True, timeout=60, preexec_fn=as_from_a_terminal)
+    done = run_script(ENGINE_AFTER_A_DROPPED_SIGINT, how)
     lines = done.stdout.strip()
     assert lines.startswith(printed), (done.stdout, done.stderr)
     if how != "plain":
@@ -282,14 +279,7 @@ def test_a_ctrl_c_while_forking_leaves_no_child(how: str) -> None:
     KeyboardInterrupt with a child that nobody knew of still running (a minute of a grounding,
     say, in a notebook that goes on); now the fork holds SIGINT until the child is known, then
     kills and reaps it before the interrupt goes on."""
-    import subprocess
-    import sys
-
-    from tests.backend_checks import as_from_a_terminal
-    from tests.conftest import ROOT, tree_env
-
-    done = subprocess.run([sys.executable, "-c", CTRL_C_WHILE_FORKING, how], cwd=ROOT, env=tree_env(),
-                          capture_output=True, text=True, timeout=60, preexec_fn=as_from_a_terminal)
+    done = run_script(CTRL_C_WHILE_FORKING, how)
     assert done.stdout.split() == ["interrupted", "0"], (done.stdout, done.stderr)
 
 
@@ -315,12 +305,7 @@ def test_kill_tree_kills_a_whole_tree_even_a_daemon_below_a_subreaper() -> None:
     """The one primitive that kills what a job or a program started (`kill_tree`): a child in
     a session of its own, a grandchild, and a daemon whose parent exited (kept in the tree by a
     subreaper above it) all die with the root."""
-    import subprocess
-    import sys
-
     import psutil
-
-    from tests.conftest import ROOT, tree_env
 
     root = subprocess.Popen([sys.executable, "-c", TREE], cwd=ROOT, stdout=subprocess.PIPE, text=True,
                             start_new_session=True, env=tree_env())

@@ -81,13 +81,18 @@ with open(sys.argv[2], "w") as out:
 modules loaded after each, and the exit codes, written to the file argv[2]."""
 
 
-def two_backends_on_two_puzzles(path: Path) -> Path:
-    """A results file whose report runs the analysis (ranks, Friedman's test: SciPy)."""
+def solved_on_two_puzzles(path: Path, times: dict[str, tuple[float, float]]) -> Path:
+    """A results file at `path`: each backend of `times` SOLVED the puzzles a and b in its two times."""
     records = [Record(source=f"{name}.txt", index=0, digest=f"{k:016x}", backend=backend, seed=0, repeat=0,
-                      status=JobStatus.SOLVED, time_limit=10.0, time=time, wall=time + 0.1)
-               for k, name in enumerate(("a", "b")) for backend, time in (("cpsat", 0.5 + k), ("gac", 0.2))]
+                      status=JobStatus.SOLVED, time_limit=10.0, time=seconds[k], wall=seconds[k] + 0.1)
+               for k, name in enumerate(("a", "b")) for backend, seconds in times.items()]
     path.write_text("".join(json.dumps(record.to_json()) + "\n" for record in records))
     return path
+
+
+def two_backends_on_two_puzzles(path: Path) -> Path:
+    """A results file whose report runs the analysis (ranks, Friedman's test: SciPy)."""
+    return solved_on_two_puzzles(path, {"cpsat": (0.5, 1.5), "gac": (0.2, 0.2)})
 
 
 ONE_BACKEND = """
@@ -102,11 +107,7 @@ def test_a_report_of_one_backend_imports_no_statistics(tmp_path: Path) -> None:
     """A campaign of one backend (what `compare` reports after a single run) has nothing for
     scipy.stats to test: its report, and so `compare`'s summary, loads none of it (about 0.6 s
     of start-up), and still ranks the backend first with no Friedman p-value."""
-    results = tmp_path / "one.jsonl"
-    records = [Record(source=f"{name}.txt", index=0, digest=f"{k:016x}", backend="gac", seed=0, repeat=0,
-                      status=JobStatus.SOLVED, time_limit=10.0, time=0.2 + k, wall=0.3 + k)
-               for k, name in enumerate(("a", "b"))]
-    results.write_text("".join(json.dumps(record.to_json()) + "\n" for record in records))
+    results = solved_on_two_puzzles(tmp_path / "one.jsonl", {"gac": (0.2, 1.2)})
     run = subprocess.run([sys.executable, "-c", ONE_BACKEND, str(results)], capture_output=True, text=True, timeout=120)
     assert run.stdout.splitlines()[-1] == "exit 0 False", (run.stdout, run.stderr)
     [row] = [line for line in run.stdout.splitlines() if line.startswith("| gac ") and "**1.000**" in line]
